@@ -1,0 +1,61 @@
+package auth
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestTokens(t *testing.T) {
+	tokens := NewTokens([]byte("a secret of some length for tests"))
+	c := Caller{UserID: 7, Role: CompanyAdmin, CompanyID: 3, SessionID: "s1"}
+	good := tokens.Issue(c, time.Now().Add(time.Minute))
+	body, sig, _ := strings.Cut(good, ".")
+	other := NewTokens([]byte("another secret"))
+	cases := []struct {
+		name  string
+		token string
+		ok    bool
+	}{
+		{"valid", good, true},
+		{"expired", tokens.Issue(c, time.Now().Add(-time.Second)), false},
+		{"other key", other.Issue(c, time.Now().Add(time.Minute)), false},
+		{"tampered body", strings.Replace(body, "C", "D", 1) + "." + sig, false},
+		{"no signature", body, false},
+		{"empty", "", false},
+		{"garbage", "!!!.???", false},
+		{"unknown role", tokens.Issue(Caller{UserID: 1, Role: "God"}, time.Now().Add(time.Minute)), false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := tokens.Verify(tc.token)
+			if (err == nil) != tc.ok {
+				t.Fatalf("err = %v, want ok=%v", err, tc.ok)
+			}
+			if tc.ok && got != c {
+				t.Errorf("caller %+v, want %+v", got, c)
+			}
+		})
+	}
+}
+
+func TestCompanyScope(t *testing.T) {
+	cases := []struct {
+		c           Caller
+		see, manage bool
+	}{
+		{Caller{Role: SuperAdmin}, true, true},
+		{Caller{Role: User, CompanyID: 5}, true, false},
+		{Caller{Role: CompanyAdmin, CompanyID: 5}, true, true},
+		{Caller{Role: Admin, CompanyID: 6}, false, false},
+		{Caller{Role: User}, false, false},
+	}
+	for _, tc := range cases {
+		if got := tc.c.CanSeeCompany(5); got != tc.see {
+			t.Errorf("%+v CanSeeCompany(5) = %v", tc.c, got)
+		}
+		if got := tc.c.CanManageCompany(5); got != tc.manage {
+			t.Errorf("%+v CanManageCompany(5) = %v", tc.c, got)
+		}
+	}
+}

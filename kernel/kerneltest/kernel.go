@@ -1,0 +1,80 @@
+package kerneltest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"testing"
+
+	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/kernel/config"
+	"github.com/fieldhub/fieldhub/kernel/db"
+	"github.com/fieldhub/fieldhub/migrations"
+	"github.com/fieldhub/fieldhub/webapp/locales"
+)
+
+// Config returns a configuration for a test on a fresh database of dialect
+// d, with env's values over the defaults (env names as in the README).
+func Config(tb testing.TB, d db.Dialect, env map[string]string) *config.Config {
+	tb.Helper()
+	vars := map[string]string{
+		"DATABASE_URL":        DatabaseURL(tb, d),
+		"FIELDHUB_DATA":       tb.TempDir(),
+		"FIELDHUB_ADDR":       "127.0.0.1:0",
+		"FIELDHUB_ACCESS_LOG": "false",
+	}
+	for k, v := range env {
+		vars[k] = v
+	}
+	cfg, err := config.Load(func(k string) string { return vars[k] }, nil, nil)
+	if err != nil {
+		tb.Fatalf("test config: %v", err)
+	}
+	return cfg
+}
+
+// New builds a kernel on cfg. The caller adds modules, then calls Serve.
+func New(tb testing.TB, cfg *config.Config) *kernel.Kernel {
+	tb.Helper()
+	k, err := kernel.New(context.Background(), cfg, Logger(tb), kernel.Sources{
+		Locales: locales.FS, Migrations: migrations.FS, MigrationOrder: migrations.Order,
+	})
+	if err != nil {
+		tb.Fatalf("kernel: %v", err)
+	}
+	tb.Cleanup(func() { k.Close() })
+	return k
+}
+
+// Serve starts the kernel's modules and an HTTP server for them, both
+// stopped when the test ends, and returns the server's base URL.
+func Serve(tb testing.TB, k *kernel.Kernel) string {
+	tb.Helper()
+	stop, err := k.Start(context.Background())
+	if err != nil {
+		tb.Fatalf("start kernel: %v", err)
+	}
+	srv := httptest.NewServer(k.Handler())
+	tb.Cleanup(func() { srv.Close(); stop() })
+	return srv.URL
+}
+
+// Logger returns a logger that writes nothing, unless FIELDHUB_TEST_LOG is
+// set, when it writes to standard error for debugging. (The test's own log
+// cannot be used: background loops may still log after a test has ended.)
+func Logger(tb testing.TB) *slog.Logger {
+	if os.Getenv("FIELDHUB_TEST_LOG") != "" {
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	return slog.New(slog.NewTextHandler(io.Discard, nil))
+}
+
+func randomSuffix() string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

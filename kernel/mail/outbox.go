@@ -1,0 +1,111 @@
+package mail
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// Outbox stores messages and delivers them in the background.
+type Outbox struct {
+	db     *bun.DB
+	sender Sender
+	from   string
+	log    *slog.Logger
+	wake   chan struct{}
+	now    func() time.Time
+}
+
+type outboxRow struct {
+	bun.BaseModel `bun:"table:mail_outbox"`
+	ID            int64        `bun:"id,pk,autoincrement"`
+	Recipients    string       `bun:"recipients"`
+	Subject       string       `bun:"subject"`
+	Body          string       `bun:"body"`
+	Attempts      int          `bun:"attempts"`
+	NextAttemptAt time.Time    `bun:"next_attempt_at"`
+	LastError     string       `bun:"last_error"`
+	SentAt        bun.NullTime `bun:"sent_at"`
+	CreatedAt     time.Time    `bun:"created_at"`
+}
+
+// maxAttempts bounds retries: about two days of backoff.
+const maxAttempts = 20
+
+// NewOutbox returns an outbox that sends through sender as from.
+func NewOutbox(db *bun.DB, sender Sender, from string, log *slog.Logger) *Outbox {
+	return &Outbox{db: db, sender: sender, from: from, log: log, wake: make(chan struct{}, 1), now: time.Now}
+}
+
+// Enqueue stores m through idb, which may be the caller's transaction: the
+// mail then goes out only if that transaction commits.
+func (o *Outbox) Enqueue(ctx context.Context, idb bun.IDB, m Message) error {
+	to, _ := json.Marshal(m.To)
+	now := o.now().UTC()
+	row := &outboxRow{Recipients: string(to), Subject: m.Subject, Body: m.Text, NextAttemptAt: now, CreatedAt: now}
+	if _, err := idb.NewInsert().Model(row).Exec(ctx); err != nil {
+		return fmt.Errorf("enqueue mail: %w", err)
+	}
+	select {
+	case o.wake <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+// Run delivers due mail until ctx is done.
+func (o *Outbox) Run(ctx context.Context) error {
+	tick := time.NewTicker(5 * time.Second)
+	defer tick.Stop()
+	for {
+		for o.deliverOne(ctx) {
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+		case <-o.wake:
+		}
+	}
+}
+
+// deliverOne claims the oldest due message by pushing its next attempt into
+// the future (so that another instance skips it), sends it, and records the
+// outcome. It reports whether there may be more to send.
+func (o *Outbox) deliverOne(ctx context.Context) bool {
+	now := o.now().UTC()
+	var row outboxRow
+	err := o.db.NewSelect().Model(&row).
+		Where("sent_at IS NULL AND attempts < ? AND next_attempt_at <= ?", maxAttempts, now).
+		Order("id").Limit(1).Scan(ctx)
+	if err != nil {
+		return false
+	}
+	res, err := o.db.NewUpdate().Model((*outboxRow)(nil)).
+		Set("next_attempt_at = ?", now.Add(2*time.Minute)).
+		Where("id = ? AND next_attempt_at = ?", row.ID, row.NextAttemptAt).Exec(ctx)
+	if n, _ := res.RowsAffected(); err != nil || n == 0 {
+		return err == nil
+	}
+	var to []string
+	_ = json.Unmarshal([]byte(row.Recipients), &to)
+	sendCtx, cancel := context.WithTimeout(ctx, time.Minute)
+	sendErr := o.sender.Send(sendCtx, o.from, Message{To: to, Subject: row.Subject, Text: row.Body})
+	cancel()
+	q := o.db.NewUpdate().Model((*outboxRow)(nil)).Where("id = ?", row.ID).Set("attempts = attempts + 1")
+	if sendErr == nil {
+		q = q.Set("sent_at = ?", o.now().UTC()).Set("last_error = ''")
+	} else {
+		backoff := time.Duration(1<<min(row.Attempts, 12)) * 15 * time.Second
+		q = q.Set("next_attempt_at = ?", o.now().UTC().Add(backoff)).Set("last_error = ?", sendErr.Error())
+		o.log.Warn("mail delivery failed, will retry", "mail_id", row.ID, "attempt", row.Attempts+1, "err", sendErr)
+	}
+	if _, err := q.Exec(context.WithoutCancel(ctx)); err != nil {
+		o.log.Error("record mail delivery", "mail_id", row.ID, "err", err)
+	}
+	return sendErr == nil
+}

@@ -1,0 +1,50 @@
+// Package accounts is the contract of the accounts module: users, companies,
+// sessions and password resets (SPEC.md section 7 "Users" and "Companies").
+// Other modules use the Service interface and the events; the implementation
+// lives in internal/.
+package accounts
+
+import (
+	"context"
+
+	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/modules/accounts/internal/core"
+)
+
+// User is a person with a login.
+type User = core.User
+
+// Company is a customer organisation.
+type Company = core.Company
+
+// Events this module publishes.
+type (
+	UserDeleted    = core.UserDeleted
+	CompanyCreated = core.CompanyCreated
+	CompanyDeleted = core.CompanyDeleted
+)
+
+// Service is what other modules may ask of accounts. Methods return an
+// errs.NotFound error for an unknown id.
+type Service interface {
+	User(ctx context.Context, id int64) (*User, error)
+	Company(ctx context.Context, id int64) (*Company, error)
+	CompanyUsers(ctx context.Context, companyID int64) ([]User, error)
+}
+
+// Module is the accounts module as the kernel and main.go see it.
+type Module interface {
+	kernel.Module
+	Service
+	// EnsureFirstSuperAdmin creates the first SuperAdmin of an empty
+	// installation and returns its generated password once.
+	EnsureFirstSuperAdmin(ctx context.Context) (email, password string, created bool, err error)
+	// CreateSuperAdmin adds a SuperAdmin or promotes an existing account.
+	CreateSuperAdmin(ctx context.Context, email, password string) error
+}
+
+// FirstSuperAdminEmail is the login of the SuperAdmin made on first start.
+const FirstSuperAdminEmail = core.FirstSuperAdminEmail
+
+// New builds the module.
+func New(host *kernel.Host) Module { return core.New(host) }

@@ -1,0 +1,144 @@
+package core
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/uptrace/bun"
+
+	"github.com/fieldhub/fieldhub/kernel/db"
+	"github.com/fieldhub/fieldhub/kernel/errs"
+	"github.com/fieldhub/fieldhub/kernel/web"
+)
+
+// maxImageBytes bounds a company logo.
+const maxImageBytes = 2 << 20
+
+// imageTypes are the accepted logo formats, as sniffed from the bytes (the
+// declared type is not trusted). SVG is refused: it can carry scripts.
+var imageTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true}
+
+type companyImage struct {
+	bun.BaseModel `bun:"table:company_images"`
+	CompanyID     int64  `bun:"company_id,pk"`
+	ContentType   string `bun:"content_type"`
+	Data          []byte `bun:"data"`
+	Version       string `bun:"version"`
+}
+
+// readImage takes the upload from a multipart form (field "file" or "image")
+// or, for API clients, the raw request body.
+func readImage(r *http.Request) ([]byte, error) {
+	var src io.Reader = r.Body
+	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mediaType == "multipart/form-data" {
+		if err := r.ParseMultipartForm(maxImageBytes); err != nil {
+			return nil, uploadError(err)
+		}
+		f, _, err := r.FormFile("file")
+		if err != nil {
+			f, _, err = r.FormFile("image")
+		}
+		if err != nil {
+			return nil, errs.New(errs.Invalid, msgImageMissing)
+		}
+		defer f.Close()
+		src = f
+	}
+	data, err := io.ReadAll(io.LimitReader(src, maxImageBytes+1))
+	if err != nil {
+		return nil, uploadError(err)
+	}
+	if len(data) > maxImageBytes {
+		return nil, errs.New(errs.TooLarge, msgImageTooLarge).With("max", maxImageBytes/1024)
+	}
+	if len(data) == 0 {
+		return nil, errs.New(errs.Invalid, msgImageMissing)
+	}
+	return data, nil
+}
+
+func uploadError(err error) error {
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) || strings.Contains(err.Error(), "too large") {
+		return errs.New(errs.TooLarge, msgImageTooLarge).With("max", maxImageBytes/1024)
+	}
+	return errs.New(errs.Invalid, msgImageMissing).Wrap(err)
+}
+
+func (m *Module) putImage(w http.ResponseWriter, r *http.Request) error {
+	c, err := m.managedCompany(r.Context(), r)
+	if err != nil {
+		return err
+	}
+	data, err := readImage(r)
+	if err != nil {
+		return err
+	}
+	ct := http.DetectContentType(data)
+	if !imageTypes[ct] {
+		return errs.New(errs.Invalid, msgImageType)
+	}
+	sum := sha256.Sum256(data)
+	img := &companyImage{CompanyID: c.ID, ContentType: ct, Data: data, Version: hex.EncodeToString(sum[:8])}
+	_, err = m.db.NewInsert().Model(img).
+		On("CONFLICT (company_id) DO UPDATE").
+		Set("content_type = EXCLUDED.content_type, data = EXCLUDED.data, version = EXCLUDED.version").
+		Exec(r.Context())
+	if err != nil {
+		return fmt.Errorf("store company image: %w", err)
+	}
+	c, err = m.store.companyByID(r.Context(), m.db, c.ID)
+	if err != nil {
+		return err
+	}
+	return web.OK(w, c)
+}
+
+func (m *Module) deleteImage(w http.ResponseWriter, r *http.Request) error {
+	c, err := m.managedCompany(r.Context(), r)
+	if err != nil {
+		return err
+	}
+	if _, err := m.db.NewDelete().Model((*companyImage)(nil)).Where("company_id = ?", c.ID).Exec(r.Context()); err != nil {
+		return fmt.Errorf("delete company image: %w", err)
+	}
+	return web.NoContent(w)
+}
+
+// getImage serves the logo. Its URL carries the version, so it may be cached.
+func (m *Module) getImage(w http.ResponseWriter, r *http.Request) error {
+	c, err := m.visibleCompany(r.Context(), r)
+	if err != nil {
+		return err
+	}
+	img, err := m.image(r.Context(), c.ID)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", img.ContentType)
+	w.Header().Set("Cache-Control", "private, max-age=31536000, immutable")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("ETag", `"`+img.Version+`"`)
+	http.ServeContent(w, r, "", c.UpdatedAt, bytes.NewReader(img.Data))
+	return nil
+}
+
+func (m *Module) image(ctx context.Context, companyID int64) (*companyImage, error) {
+	img := new(companyImage)
+	if err := m.db.NewSelect().Model(img).Where("company_id = ?", companyID).Scan(ctx); err != nil {
+		if db.IsNoRows(err) {
+			return nil, errs.New(errs.NotFound, errs.IDNotFound)
+		}
+		return nil, fmt.Errorf("load company image: %w", err)
+	}
+	return img, nil
+}

@@ -1,0 +1,252 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/kernel/auth"
+	"github.com/fieldhub/fieldhub/kernel/errs"
+	"github.com/fieldhub/fieldhub/kernel/web"
+)
+
+// RefreshCookie carries a browser's refresh token.
+const RefreshCookie = "fieldhub_refresh"
+
+// Login rate limits: failed attempts counted over a window, per account and
+// per client address.
+const (
+	failureWindow   = 15 * time.Minute
+	maxFailsPerUser = 10
+	maxFailsPerIP   = 100
+)
+
+// tokenAnswer is the body of a successful login or refresh.
+type tokenAnswer struct {
+	Token        string    `json:"token"`
+	Role         auth.Role `json:"role"`
+	RefreshToken string    `json:"refreshToken"`
+	ExpiresAt    time.Time `json:"expiresAt"`
+	UserID       int64     `json:"userId"`
+	CompanyID    *int64    `json:"companyId"`
+	Message      string    `json:"message"`
+}
+
+type loginFailure struct {
+	bun.BaseModel `bun:"table:login_failures"`
+	ID            int64     `bun:"id,pk,autoincrement"`
+	Email         string    `bun:"email"`
+	IP            string    `bun:"ip"`
+	At            time.Time `bun:"at"`
+}
+
+// authenticate answers POST /users/authenticate with tokens, and sets them as
+// HttpOnly cookies for browsers.
+func (m *Module) authenticate(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	var in struct {
+		Email    string `json:"email"`
+		Password string `json:"password"`
+	}
+	if err := web.Decode(r, &in); err != nil {
+		return err
+	}
+	email := normaliseEmail(in.Email)
+	v := &errs.Validation{}
+	checkLength(v, "email", email, maxEmail, true)
+	checkLength(v, "password", in.Password, 1024, true)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	ip := clientIP(r)
+	if err := m.checkRateLimit(ctx, email, ip); err != nil {
+		return err
+	}
+	u, err := m.store.userByEmail(ctx, m.db, email)
+	if err != nil && !errs.Is(err, errs.NotFound) {
+		return err
+	}
+	if u == nil {
+		auth.BurnPasswordCheck(in.Password)
+	}
+	if u == nil || !auth.CheckPassword(u.PasswordHash, in.Password) {
+		now := time.Now().UTC()
+		if _, err := m.db.NewInsert().Model(&loginFailure{Email: email, IP: ip, At: now}).Exec(ctx); err != nil {
+			return fmt.Errorf("record login failure: %w", err)
+		}
+		return errs.New(errs.Unauthorized, msgLoginFailed)
+	}
+	if _, err := m.db.NewDelete().Model((*loginFailure)(nil)).Where("email = ?", email).Exec(ctx); err != nil {
+		return fmt.Errorf("clear login failures: %w", err)
+	}
+	ans, err := m.startSession(ctx, u, r.UserAgent())
+	if err != nil {
+		return err
+	}
+	ans.Message = m.host.Catalogs.T(m.lang(r), msgLoggedIn, nil)
+	m.setCookies(w, ans)
+	return web.OK(w, ans)
+}
+
+func (m *Module) checkRateLimit(ctx context.Context, email, ip string) error {
+	since := time.Now().UTC().Add(-failureWindow)
+	byUser, err := m.db.NewSelect().Model((*loginFailure)(nil)).Where("email = ? AND at > ?", email, since).Count(ctx)
+	if err != nil {
+		return fmt.Errorf("count login failures: %w", err)
+	}
+	byIP, err := m.db.NewSelect().Model((*loginFailure)(nil)).Where("ip = ? AND at > ?", ip, since).Count(ctx)
+	if err != nil {
+		return fmt.Errorf("count login failures: %w", err)
+	}
+	if byUser >= maxFailsPerUser || byIP >= maxFailsPerIP {
+		minutes := int(failureWindow.Minutes())
+		return errs.New(errs.TooMany, errs.IDTooManyLogins).With("minutes", minutes).With("retryAfter", minutes*60)
+	}
+	return nil
+}
+
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// startSession stores a new session for u and returns its tokens.
+func (m *Module) startSession(ctx context.Context, u *User, userAgent string) (*tokenAnswer, error) {
+	refresh := auth.RandomToken(32)
+	now := time.Now().UTC()
+	s := &session{
+		ID: auth.RandomToken(12), UserID: u.ID, RefreshHash: hashToken(refresh),
+		ExpiresAt: now.Add(m.host.Config.RefreshTokenTTL), CreatedAt: now, UserAgent: truncate(userAgent, 255),
+	}
+	if err := m.store.insertSession(ctx, m.db, s); err != nil {
+		return nil, err
+	}
+	return m.tokensFor(u, s.ID, refresh), nil
+}
+
+func (m *Module) tokensFor(u *User, sessionID, refresh string) *tokenAnswer {
+	expires := time.Now().Add(m.host.Config.AccessTokenTTL).UTC().Truncate(time.Second)
+	token := m.host.Tokens.Issue(auth.Caller{UserID: u.ID, Role: u.Role, CompanyID: u.Company(), SessionID: sessionID}, expires)
+	return &tokenAnswer{Token: token, Role: u.Role, RefreshToken: refresh, ExpiresAt: expires, UserID: u.ID, CompanyID: u.CompanyID}
+}
+
+// refresh answers POST /users/refresh: a refresh token (in the body or the
+// cookie) buys a new access token carrying the user's current role and
+// company, and is replaced by a new refresh token. This is how clients stay
+// signed in without ever keeping a password.
+func (m *Module) refresh(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	var in struct {
+		RefreshToken string `json:"refreshToken"`
+	}
+	if r.ContentLength != 0 {
+		if err := web.Decode(r, &in); err != nil {
+			return err
+		}
+	}
+	if in.RefreshToken == "" {
+		if c, err := r.Cookie(RefreshCookie); err == nil {
+			in.RefreshToken = c.Value
+		}
+	}
+	if in.RefreshToken == "" {
+		return errs.New(errs.Unauthorized, msgRefreshInvalid)
+	}
+	s, err := m.store.sessionByRefresh(ctx, m.db, in.RefreshToken)
+	if err != nil {
+		return err
+	}
+	if time.Now().After(s.ExpiresAt) {
+		_ = m.store.deleteSession(ctx, m.db, s.ID)
+		return errs.New(errs.Unauthorized, msgRefreshInvalid)
+	}
+	u, err := m.store.userByID(ctx, m.db, s.UserID)
+	if err != nil {
+		return errs.New(errs.Unauthorized, msgRefreshInvalid)
+	}
+	refresh := auth.RandomToken(32)
+	oldHash := s.RefreshHash
+	s.RefreshHash = hashToken(refresh)
+	s.ExpiresAt = time.Now().UTC().Add(m.host.Config.RefreshTokenTTL)
+	ok, err := m.store.rotateSession(ctx, m.db, s, oldHash)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errs.New(errs.Unauthorized, msgRefreshInvalid)
+	}
+	ans := m.tokensFor(u, s.ID, refresh)
+	m.setCookies(w, ans)
+	return web.OK(w, ans)
+}
+
+// reissue gives the caller new tokens on their current session after their
+// company changed, as cookies for a browser.
+func (m *Module) reissue(w http.ResponseWriter, r *http.Request, c auth.Caller, companyID int64) error {
+	u, err := m.store.userByID(r.Context(), m.db, c.UserID)
+	if err != nil {
+		return err
+	}
+	u.CompanyID = &companyID
+	refresh := auth.RandomToken(32)
+	s := &session{ID: c.SessionID, RefreshHash: hashToken(refresh), ExpiresAt: time.Now().UTC().Add(m.host.Config.RefreshTokenTTL)}
+	if _, err := m.db.NewUpdate().Model(s).Column("refresh_hash", "expires_at").WherePK().Exec(r.Context()); err != nil {
+		return fmt.Errorf("reissue session: %w", err)
+	}
+	ans := m.tokensFor(u, c.SessionID, refresh)
+	m.setCookies(w, ans)
+	w.Header().Set("X-Fieldhub-Token", ans.Token)
+	w.Header().Set("X-Fieldhub-Refresh-Token", ans.RefreshToken)
+	return nil
+}
+
+// logout answers POST /users/logout: the session ends and the cookies clear.
+func (m *Module) logout(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	if c := auth.CallerFrom(ctx); c.SessionID != "" {
+		if err := m.store.deleteSession(ctx, m.db, c.SessionID); err != nil {
+			return err
+		}
+	} else if ck, err := r.Cookie(RefreshCookie); err == nil {
+		if s, err := m.store.sessionByRefresh(ctx, m.db, ck.Value); err == nil {
+			if err := m.store.deleteSession(ctx, m.db, s.ID); err != nil {
+				return err
+			}
+		}
+	}
+	m.clearCookies(w)
+	return web.NoContent(w)
+}
+
+func (m *Module) secureCookies() bool { return strings.HasPrefix(m.host.Config.PublicURL, "https://") }
+
+func (m *Module) setCookies(w http.ResponseWriter, a *tokenAnswer) {
+	secure := m.secureCookies()
+	http.SetCookie(w, &http.Cookie{Name: kernel.TokenCookie, Value: a.Token, Path: "/", HttpOnly: true, Secure: secure,
+		SameSite: http.SameSiteLaxMode, MaxAge: int(m.host.Config.AccessTokenTTL.Seconds())})
+	http.SetCookie(w, &http.Cookie{Name: RefreshCookie, Value: a.RefreshToken, Path: "/", HttpOnly: true, Secure: secure,
+		SameSite: http.SameSiteLaxMode, MaxAge: int(m.host.Config.RefreshTokenTTL.Seconds())})
+}
+
+func (m *Module) clearCookies(w http.ResponseWriter) {
+	for _, name := range []string{kernel.TokenCookie, RefreshCookie} {
+		http.SetCookie(w, &http.Cookie{Name: name, Value: "", Path: "/", HttpOnly: true, Secure: m.secureCookies(),
+			SameSite: http.SameSiteLaxMode, MaxAge: -1})
+	}
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}
