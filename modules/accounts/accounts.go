@@ -41,7 +41,12 @@ type Module interface {
 	EnsureFirstSuperAdmin(ctx context.Context) (email, password string, created bool, err error)
 	// CreateSuperAdmin adds a SuperAdmin or promotes an existing account.
 	CreateSuperAdmin(ctx context.Context, email, password string) error
+	// EnsureDemoCompany creates the demo company and its logins once.
+	EnsureDemoCompany(ctx context.Context) (companyID int64, logins []DemoLogin, err error)
 }
+
+// DemoLogin is an account of the demo company, shown once.
+type DemoLogin = core.DemoLogin
 
 // FirstSuperAdminEmail is the login of the SuperAdmin made on first start.
 const FirstSuperAdminEmail = core.FirstSuperAdminEmail

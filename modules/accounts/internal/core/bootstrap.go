@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/uptrace/bun"
+
 	"github.com/fieldhub/fieldhub/kernel/auth"
+	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/errs"
 )
 
@@ -76,4 +79,55 @@ func (m *Module) prune(ctx context.Context) error {
 		return fmt.Errorf("prune login failures: %w", err)
 	}
 	return nil
+}
+
+// DemoLogin is an account of the demo company.
+type DemoLogin struct {
+	Email, Password string
+	Role            auth.Role
+}
+
+// DemoCompanyName names the company `serve --demo` creates.
+const DemoCompanyName = "Demo AB"
+
+// EnsureDemoCompany creates the demo company with a CompanyAdmin and a User
+// the first time, and returns their logins; later it returns the company's
+// id and no logins (the passwords were shown once).
+func (m *Module) EnsureDemoCompany(ctx context.Context) (int64, []DemoLogin, error) {
+	var existing Company
+	err := m.db.NewSelect().Model(&existing).Column("id").Where("name = ?", DemoCompanyName).Limit(1).Scan(ctx)
+	if err == nil {
+		return existing.ID, nil, nil
+	}
+	if !db.IsNoRows(err) {
+		return 0, nil, fmt.Errorf("look up demo company: %w", err)
+	}
+	c := &Company{Name: DemoCompanyName, OrgNumber: "5560000000", ContactEmail: "demo@fieldhub.local", Country: "SE",
+		PostalAddress: "Storgatan 1, 111 22 Stockholm"}
+	logins := []DemoLogin{
+		{Email: "demo-admin@fieldhub.local", Password: auth.RandomToken(9), Role: auth.CompanyAdmin},
+		{Email: "demo-user@fieldhub.local", Password: auth.RandomToken(9), Role: auth.User},
+	}
+	err = m.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := m.store.insertCompany(ctx, tx, c); err != nil {
+			return err
+		}
+		for i, l := range logins {
+			hash, err := auth.HashPassword(l.Password)
+			if err != nil {
+				return err
+			}
+			u := &User{CompanyID: &c.ID, Email: l.Email, FirstName: []string{"Dana", "Dan"}[i], LastName: "Demo",
+				PhoneNumber: "46700000000", Role: l.Role, PasswordHash: hash}
+			if err := m.store.insertUser(ctx, tx, u); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, nil, fmt.Errorf("create demo company: %w", err)
+	}
+	m.host.Bus.Publish(ctx, CompanyCreated{CompanyID: c.ID})
+	return c.ID, logins, nil
 }

@@ -1,0 +1,71 @@
+package mail
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/fieldhub/fieldhub/kernel/db"
+	"github.com/fieldhub/fieldhub/migrations"
+)
+
+type flakySender struct {
+	fails int
+	sent  []Message
+}
+
+func (f *flakySender) Send(_ context.Context, _ string, m Message) error {
+	if f.fails > 0 {
+		f.fails--
+		return errors.New("connection refused")
+	}
+	f.sent = append(f.sent, m)
+	return nil
+}
+
+// TestOutboxRetriesUntilSent checks that a mail the server refuses stays in
+// the outbox and goes out on a later attempt.
+func TestOutboxRetriesUntilSent(t *testing.T) {
+	ctx := context.Background()
+	bdb, err := db.Open(ctx, filepath.Join(t.TempDir(), "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bdb.Close()
+	if _, err := db.Migrate(ctx, bdb, migrations.FS, migrations.Order); err != nil {
+		t.Fatal(err)
+	}
+	sender := &flakySender{fails: 2}
+	o := NewOutbox(bdb, sender, "Fieldhub <noreply@example.com>", slog.New(slog.NewTextHandler(io.Discard, nil)))
+	clock := time.Now()
+	o.now = func() time.Time { return clock }
+	if err := o.Enqueue(ctx, bdb, Message{To: []string{"a@example.com"}, Subject: "Hej", Text: "Body"}); err != nil {
+		t.Fatal(err)
+	}
+	for attempt := 1; attempt <= 2; attempt++ {
+		if o.deliverOne(ctx) {
+			t.Fatalf("attempt %d reported success", attempt)
+		}
+		var row outboxRow
+		if err := bdb.NewSelect().Model(&row).Scan(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if row.Attempts != attempt || !row.SentAt.IsZero() || row.LastError == "" {
+			t.Fatalf("after attempt %d: %+v", attempt, row)
+		}
+		if o.deliverOne(ctx) {
+			t.Fatalf("retried before its backoff")
+		}
+		clock = clock.Add(time.Hour)
+	}
+	if !o.deliverOne(ctx) || len(sender.sent) != 1 || sender.sent[0].Subject != "Hej" {
+		t.Fatalf("third attempt: sent %+v", sender.sent)
+	}
+	if o.deliverOne(ctx) || len(sender.sent) != 1 {
+		t.Errorf("a sent mail went out again")
+	}
+}

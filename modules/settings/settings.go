@@ -1,0 +1,62 @@
+// Package settings is the contract of the settings module: user settings,
+// company settings and the installation's global settings (SPEC.md section 3
+// "Global settings", "Company settings", "User settings" and section 7
+// "Settings"). Other modules read settings through Service; the
+// implementation lives in internal/.
+package settings
+
+import (
+	"context"
+
+	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/modules/accounts"
+	"github.com/fieldhub/fieldhub/modules/settings/internal/core"
+)
+
+// Deps is what the settings module needs from the rest of the portal.
+type Deps struct {
+	// WhiteLabel reports whether the license allows white-label branding; only
+	// then may the branding and powered_by global settings change. Required.
+	WhiteLabel func() bool
+	// Accounts answers which company a caller belongs to (its country picks
+	// the default language) and whether a user or company still exists.
+	// Required; the accounts module satisfies it.
+	Accounts Accounts
+}
+
+// Accounts is the part of accounts.Service that settings uses. Both methods
+// return an errs.NotFound error for an unknown id.
+type Accounts interface {
+	User(ctx context.Context, id int64) (*accounts.User, error)
+	Company(ctx context.Context, id int64) (*accounts.Company, error)
+}
+
+// Service is what other modules (SMS sending, inactivity alarms) may ask of
+// settings. Values come back as stored strings with secrets opened, keyed by
+// the setting names of SPEC.md section 3 (SMS_PROVIDER, ELKS_USERNAME,
+// ELKS_PASSWORD, ELKS_SENDER, TWILIO_NUMBER, TWILIO_ACCOUNT_SID,
+// TWILIO_AUTH_TOKEN, and INACTIVITY_EMAIL for a company, branding and
+// powered_by globally); a setting never set is "".
+type Service interface {
+	// Global returns the installation-wide settings.
+	Global(ctx context.Context) (map[string]string, error)
+	// Company returns the settings of one company; an unknown company has
+	// only empty values.
+	Company(ctx context.Context, companyID int64) (map[string]string, error)
+}
+
+// Module is the settings module as the kernel and main.go see it.
+type Module interface {
+	kernel.Module
+	kernel.Router
+	Service
+}
+
+// New builds the module. It panics when a required dependency is missing,
+// so that a wiring mistake in main.go stops the program at start.
+func New(host *kernel.Host, deps Deps) Module {
+	if deps.WhiteLabel == nil || deps.Accounts == nil {
+		panic("settings.New: Deps.WhiteLabel and Deps.Accounts are required")
+	}
+	return core.New(host, core.Deps{WhiteLabel: deps.WhiteLabel, Accounts: deps.Accounts})
+}
