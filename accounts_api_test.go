@@ -235,8 +235,10 @@ func TestSessions(t *testing.T) {
 		if r.Status != 200 || r.Str("token") == "" || r.Str("refreshToken") == refresh {
 			t.Fatalf("refresh: %d %s", r.Status, r.Body)
 		}
-		if again := ta.Call(t, "POST", "/api/users/refresh", "", map[string]any{"refreshToken": refresh}); again.Status != http.StatusUnauthorized {
-			t.Errorf("a used refresh token worked again: %d", again.Status)
+		// Within a few seconds of its rotation the old token still buys an access
+		// token (two tabs renewing at once), but never a new refresh token.
+		if again := ta.Call(t, "POST", "/api/users/refresh", "", map[string]any{"refreshToken": refresh}); again.Status != 200 || again.Str("refreshToken") != "" {
+			t.Errorf("a rotated refresh token within its grace: %d %s", again.Status, again.Body)
 		}
 		// A role change ends the user's sessions, so the old role cannot be refreshed.
 		if rr := ta.Call(t, "PUT", fmt.Sprintf("/api/users/%d/role/CompanyAdmin", acme.userID), acme.companyAdminToken, nil); rr.Status != 200 {

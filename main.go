@@ -21,7 +21,10 @@ import (
 	"github.com/fieldhub/fieldhub/migrations"
 	"github.com/fieldhub/fieldhub/modules/accounts"
 	"github.com/fieldhub/fieldhub/modules/settings"
+	"github.com/fieldhub/fieldhub/modules/site"
+	"github.com/fieldhub/fieldhub/webapp"
 	"github.com/fieldhub/fieldhub/webapp/locales"
+	"github.com/fieldhub/fieldhub/webapp/ui"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -124,9 +127,19 @@ func build(ctx context.Context, cfg *config.Config, log *slog.Logger) (*app, err
 		return nil, err
 	}
 	host := k.Host()
-	acc := accounts.New(host)
+	assets, err := webapp.Load(cfg.ViteDevURL)
+	if err != nil {
+		k.Close()
+		return nil, err
+	}
+	env := &ui.Env{Assets: assets, Router: host.Router, Catalogs: host.Catalogs,
+		Links: ui.Links{APIDocs: "/api", Manual: cfg.ManualURL, Shop: cfg.ShopURL}}
+	host.Router.SetPageErrorRenderer(env.ErrorPage)
+	k.Mount("GET /assets/", assets.Handler())
+	acc := accounts.New(host, accounts.Deps{UI: env})
 	k.Add(acc)
-	k.Add(settings.New(host, settings.Deps{Accounts: acc, WhiteLabel: func() bool { return cfg.WhiteLabel }}))
+	k.Add(settings.New(host, settings.Deps{Accounts: acc, WhiteLabel: func() bool { return cfg.WhiteLabel }, UI: env}))
+	k.Add(site.New(host, site.Deps{UI: env, Accounts: acc}))
 	return &app{kernel: k, accounts: acc}, nil
 }
 
@@ -167,6 +180,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s (FIELDHUB_ADDR): %w", cfg.Addr, err)
+	}
+	if cfg.PublicURL == "http://"+cfg.Addr { // the default: name the port actually bound
+		cfg.PublicURL = "http://" + ln.Addr().String()
 	}
 	fmt.Fprintf(stdout, "Fieldhub is running at http://%s (public address %s)\n", ln.Addr(), cfg.PublicURL)
 	log.Info("listening", "addr", ln.Addr().String(), "database", redactURL(cfg.DatabaseURL), "version", version)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net/http"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -145,5 +146,23 @@ func TestVersionAndUnknownCommand(t *testing.T) {
 	}
 	if err := run(context.Background(), []string{"frobnicate"}, &out, &bytes.Buffer{}); err == nil {
 		t.Errorf("unknown command accepted")
+	}
+}
+
+// TestREADMEListsEveryOption keeps the README's configuration table in step
+// with the options the binary accepts.
+func TestREADMEListsEveryOption(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table bytes.Buffer
+	if err := run(context.Background(), []string{"config"}, &table, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(table.String()), "\n")[2:] {
+		if !strings.Contains(string(readme), line) {
+			t.Errorf("README.md lacks the line %q (paste the output of `fieldhub config`)", line)
+		}
 	}
 }

@@ -143,6 +143,14 @@ func (k *Kernel) Add(m Module) {
 	}
 }
 
+// Mount serves a plain handler (static files) at pattern, open to anyone.
+func (k *Kernel) Mount(pattern string, h http.Handler) {
+	k.host.Router.Module("kernel").Raw(pattern, auth.Open, func(w http.ResponseWriter, r *http.Request) error {
+		h.ServeHTTP(w, r)
+		return nil
+	})
+}
+
 // Handler serves every route.
 func (k *Kernel) Handler() http.Handler { return k.host.Router }
 

@@ -35,6 +35,9 @@ type Config struct {
 	AccessTokenTTL   time.Duration // FIELDHUB_ACCESS_TOKEN_TTL
 	RefreshTokenTTL  time.Duration // FIELDHUB_REFRESH_TOKEN_TTL
 	AccessLog        bool          // FIELDHUB_ACCESS_LOG
+	ViteDevURL       string        // FIELDHUB_VITE_DEV_URL
+	ManualURL        string        // FIELDHUB_MANUAL_URL
+	ShopURL          string        // FIELDHUB_SHOP_URL
 }
 
 // option describes one setting: its variable, default, help text (for the
@@ -59,7 +62,7 @@ var options = []option{
 		c.DataDir = v
 		return nil
 	}},
-	{"DATABASE_URL", "", "a SQLite file path (default <FIELDHUB_DATA>/fieldhub.db) or postgres://user@host:5432/db", true, func(c *Config, v string) error {
+	{"DATABASE_URL", "", "a SQLite file path (default: fieldhub.db in FIELDHUB_DATA) or postgres://user@host:5432/db", true, func(c *Config, v string) error {
 		if strings.Contains(v, "://") {
 			u, err := url.Parse(v)
 			if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
@@ -69,17 +72,7 @@ var options = []option{
 		c.DatabaseURL = v
 		return nil
 	}},
-	{"FIELDHUB_PUBLIC_URL", "", "the portal's address as users reach it, used in links in e-mails (default http://<FIELDHUB_ADDR>)", false, func(c *Config, v string) error {
-		if v == "" {
-			return nil
-		}
-		u, err := url.Parse(v)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("want an http:// or https:// URL")
-		}
-		c.PublicURL = strings.TrimRight(v, "/")
-		return nil
-	}},
+	{"FIELDHUB_PUBLIC_URL", "", "the portal's address as users reach it, used in links in e-mails (default: http:// and FIELDHUB_ADDR)", false, urlSetter(func(c *Config, v string) { c.PublicURL = v })},
 	{"FIELDHUB_SECRET", "", "at least 32 characters that sign tokens and seal stored credentials; generated and kept in the database when unset", true, func(c *Config, v string) error {
 		if v != "" && len(v) < 32 {
 			return fmt.Errorf("want at least 32 characters")
@@ -134,6 +127,9 @@ var options = []option{
 		c.MaxBodyBytes = n
 		return nil
 	}},
+	{"FIELDHUB_VITE_DEV_URL", "", "development only: load the web assets from this Vite dev server (http://localhost:5173) for hot reload", false, urlSetter(func(c *Config, v string) { c.ViteDevURL = v })},
+	{"FIELDHUB_MANUAL_URL", "", "address of the user manual linked from the side menu; unset hides the link", false, urlSetter(func(c *Config, v string) { c.ManualURL = v })},
+	{"FIELDHUB_SHOP_URL", "", "address of a node shop linked from the side menu; unset hides the link", false, urlSetter(func(c *Config, v string) { c.ShopURL = v })},
 	{"FIELDHUB_ACCESS_TOKEN_TTL", "15m", "lifetime of an access token (a Go duration)", false, durationSetter(func(c *Config, d time.Duration) { c.AccessTokenTTL = d })},
 	{"FIELDHUB_REFRESH_TOKEN_TTL", "720h", "lifetime of a refresh token, the longest a session lasts unused", false, durationSetter(func(c *Config, d time.Duration) { c.RefreshTokenTTL = d })},
 }
@@ -145,6 +141,19 @@ func boolSetter(apply func(*Config, bool)) func(*Config, string) error {
 			return fmt.Errorf("want true or false")
 		}
 		apply(c, b)
+		return nil
+	}
+}
+
+func urlSetter(apply func(*Config, string)) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		if v != "" {
+			u, err := url.Parse(v)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				return fmt.Errorf("want an http:// or https:// URL")
+			}
+		}
+		apply(c, strings.TrimRight(v, "/"))
 		return nil
 	}
 }
@@ -187,7 +196,8 @@ func Load(getenv func(string) string, environ []string, overrides map[string]str
 	}
 	for _, kv := range environ {
 		name, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(name, "FIELDHUB_") && !known[name] {
+		// FIELDHUB_TEST_* variables belong to the test suite, not to the portal.
+		if strings.HasPrefix(name, "FIELDHUB_") && !strings.HasPrefix(name, "FIELDHUB_TEST_") && !known[name] {
 			return nil, fmt.Errorf("config: %s is not a Fieldhub option", name)
 		}
 	}

@@ -78,3 +78,9 @@ func TestFileAndSecretFiles(t *testing.T) {
 		t.Errorf("unknown key in file: %v", err)
 	}
 }
+
+func TestTestVariablesAreNotOptions(t *testing.T) {
+	if _, err := Load(func(string) string { return "" }, []string{"FIELDHUB_TEST_POSTGRES=postgres://x"}, nil); err != nil {
+		t.Errorf("a test variable stopped start-up: %v", err)
+	}
+}

@@ -75,6 +75,7 @@ func openSQLite(ctx context.Context, path string) (*bun.DB, error) {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
 	sqldb.SetMaxOpenConns(8)
+	sqldb.SetMaxIdleConns(8)
 	if err := sqldb.PingContext(ctx); err != nil {
 		sqldb.Close()
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)

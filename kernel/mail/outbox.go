@@ -88,8 +88,12 @@ func (o *Outbox) deliverOne(ctx context.Context) bool {
 	res, err := o.db.NewUpdate().Model((*outboxRow)(nil)).
 		Set("next_attempt_at = ?", now.Add(2*time.Minute)).
 		Where("id = ? AND next_attempt_at = ?", row.ID, row.NextAttemptAt).Exec(ctx)
-	if n, _ := res.RowsAffected(); err != nil || n == 0 {
-		return err == nil
+	if err != nil {
+		// res is nil then (a shutdown or a busy database): try again later.
+		return false
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return true // another instance claimed it
 	}
 	var to []string
 	_ = json.Unmarshal([]byte(row.Recipients), &to)

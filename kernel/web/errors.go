@@ -38,15 +38,7 @@ type Problem struct {
 // other error is logged and shown as the generic message, so that internals
 // never leak.
 func (rt *Router) WriteError(w http.ResponseWriter, r *http.Request, err error) {
-	var e *errs.Error
-	if !errors.As(err, &e) {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			e = errs.New(errs.TooLarge, errs.IDTooLarge).With("limit", tooBig.Limit)
-		} else {
-			e = errs.New(errs.Internal, errs.IDGeneric).Wrap(err)
-		}
-	}
+	e := asDomainError(err)
 	status := statusOf[e.Kind]
 	if e.Kind == errs.Internal || e.Kind == errs.Unavailable {
 		rt.log.Error("request failed", "err", err, "route", routeOf(r.Context()), "request_id", infoOf(r.Context()).id)
@@ -72,3 +64,20 @@ func (rt *Router) writeProblem(w http.ResponseWriter, r *http.Request, status in
 	}
 	JSON(w, status, p)
 }
+
+// asDomainError returns err as a domain error: an over-long body becomes
+// TooLarge, and anything else that is not one becomes the generic Internal.
+func asDomainError(err error) *errs.Error {
+	var e *errs.Error
+	if errors.As(err, &e) {
+		return e
+	}
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return errs.New(errs.TooLarge, errs.IDTooLarge).With("limit", tooBig.Limit)
+	}
+	return errs.New(errs.Internal, errs.IDGeneric).Wrap(err)
+}
+
+// StatusOf returns the HTTP status an error maps to.
+func StatusOf(err error) int { return statusOf[asDomainError(err).Kind] }

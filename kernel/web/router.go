@@ -29,6 +29,7 @@ type Route struct {
 	Path    string      // the full path pattern, for example /api/users/{userId}
 	Access  []auth.Role // empty: open to anyone
 	MaxBody int64
+	Page    bool // a server page: guards redirect instead of answering 401/403
 }
 
 // Pattern returns the ServeMux pattern of r.
@@ -40,6 +41,7 @@ type Authenticator func(r *http.Request) (c auth.Caller, ok bool)
 
 // Router registers routes and serves them through the middleware chain.
 type Router struct {
+	pages    pageSupport
 	mux      *http.ServeMux
 	routes   []Route
 	cat      *i18n.Catalogs
@@ -119,6 +121,10 @@ func (m *ModuleRoutes) handle(route Route, access []auth.Role, h HandlerFunc, op
 func (rt *Router) guard(route Route, h HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c := auth.CallerFrom(r.Context())
+		if route.Page {
+			rt.servePage(w, r, route, h)
+			return
+		}
 		if len(route.Access) > 0 && !c.Role.In(route.Access) {
 			if !c.SignedIn() {
 				rt.WriteError(w, r, errs.New(errs.Unauthorized, errs.IDUnauthorized))
@@ -158,6 +164,9 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rt.observe(r, rec, info, time.Since(start))
 	}()
 	c, ok := rt.authenticate(r)
+	if !ok && rt.pages.refresher != nil && wantsPage(r) {
+		c, ok = rt.pages.refresher(rec, r)
+	}
 	if ok {
 		info.userID = c.UserID
 		r = r.WithContext(auth.WithCaller(ctx, c))

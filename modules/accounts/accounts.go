@@ -9,6 +9,7 @@ import (
 
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/modules/accounts/internal/core"
+	"github.com/fieldhub/fieldhub/webapp/ui"
 )
 
 // User is a person with a login.
@@ -30,6 +31,9 @@ type Service interface {
 	User(ctx context.Context, id int64) (*User, error)
 	Company(ctx context.Context, id int64) (*Company, error)
 	CompanyUsers(ctx context.Context, companyID int64) ([]User, error)
+	// SuperAdmins lists the installation's SuperAdmins, who receive messages
+	// for the installation when no other address is configured.
+	SuperAdmins(ctx context.Context) ([]User, error)
 }
 
 // Module is the accounts module as the kernel and main.go see it.
@@ -51,5 +55,11 @@ type DemoLogin = core.DemoLogin
 // FirstSuperAdminEmail is the login of the SuperAdmin made on first start.
 const FirstSuperAdminEmail = core.FirstSuperAdminEmail
 
+// Deps is what the accounts module needs beside the kernel.
+type Deps struct {
+	// UI draws the module's pages.
+	UI *ui.Env
+}
+
 // New builds the module.
-func New(host *kernel.Host) Module { return core.New(host) }
+func New(host *kernel.Host, deps Deps) Module { return core.New(host, deps.UI) }

@@ -1,8 +1,9 @@
 // Package settings is the contract of the settings module: user settings,
 // company settings and the installation's global settings (SPEC.md section 3
 // "Global settings", "Company settings", "User settings" and section 7
-// "Settings"). Other modules read settings through Service; the
-// implementation lives in internal/.
+// "Settings"), the /settings page, and the language and theme every page is
+// drawn in. Other modules read settings through Service; the implementation
+// lives in internal/.
 package settings
 
 import (
@@ -11,6 +12,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/modules/accounts"
 	"github.com/fieldhub/fieldhub/modules/settings/internal/core"
+	"github.com/fieldhub/fieldhub/webapp/ui"
 )
 
 // Deps is what the settings module needs from the rest of the portal.
@@ -22,6 +24,9 @@ type Deps struct {
 	// the default language) and whether a user or company still exists.
 	// Required; the accounts module satisfies it.
 	Accounts Accounts
+	// UI draws the /settings page. Optional: without it the module serves
+	// its API alone (as in its own tests).
+	UI *ui.Env
 }
 
 // Accounts is the part of accounts.Service that settings uses. Both methods
@@ -58,5 +63,5 @@ func New(host *kernel.Host, deps Deps) Module {
 	if deps.WhiteLabel == nil || deps.Accounts == nil {
 		panic("settings.New: Deps.WhiteLabel and Deps.Accounts are required")
 	}
-	return core.New(host, core.Deps{WhiteLabel: deps.WhiteLabel, Accounts: deps.Accounts})
+	return core.New(host, core.Deps{WhiteLabel: deps.WhiteLabel, Accounts: deps.Accounts, UI: deps.UI})
 }

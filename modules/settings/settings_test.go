@@ -36,7 +36,7 @@ type env struct {
 func newEnv(t *testing.T, d db.Dialect) *env {
 	t.Helper()
 	k := kerneltest.New(t, kerneltest.Config(t, d, nil))
-	acc := accounts.New(k.Host())
+	acc := accounts.New(k.Host(), accounts.Deps{})
 	k.Add(acc)
 	e := &env{k: k, whiteLabel: &atomic.Bool{}, tokens: map[string]string{}, ids: map[string]string{}}
 	e.settings = settings.New(k.Host(), settings.Deps{WhiteLabel: e.whiteLabel.Load, Accounts: acc})

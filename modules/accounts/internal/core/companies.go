@@ -117,8 +117,7 @@ func (m *Module) allCompanies(w http.ResponseWriter, r *http.Request) error {
 // companies; an Admin without a company creates one and joins it (the
 // /company/create page), and gets fresh tokens that carry it.
 func (m *Module) createCompany(w http.ResponseWriter, r *http.Request) error {
-	ctx := r.Context()
-	c := auth.CallerFrom(ctx)
+	c := auth.CallerFrom(r.Context())
 	if c.Role == auth.Admin && c.CompanyID != 0 {
 		return errs.New(errs.Conflict, msgAlreadyMember)
 	}
@@ -126,9 +125,24 @@ func (m *Module) createCompany(w http.ResponseWriter, r *http.Request) error {
 	if err := web.Decode(r, &in); err != nil {
 		return err
 	}
-	company, err := newCompany(in)
+	company, err := m.addCompany(w, r, c, in)
 	if err != nil {
 		return err
+	}
+	return web.Created(w, company)
+}
+
+// addCompany validates and stores a company on behalf of c; an Admin joins
+// it and gets new tokens (cookies on w, and headers for API clients). The
+// API and the /company/create page both use it.
+func (m *Module) addCompany(w http.ResponseWriter, r *http.Request, c auth.Caller, in companyInput) (*Company, error) {
+	ctx := r.Context()
+	if c.Role == auth.Admin && c.CompanyID != 0 {
+		return nil, errs.New(errs.Conflict, msgAlreadyMember)
+	}
+	company, err := newCompany(in)
+	if err != nil {
+		return nil, err
 	}
 	err = m.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if err := m.store.insertCompany(ctx, tx, company); err != nil {
@@ -148,15 +162,15 @@ func (m *Module) createCompany(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if c.Role == auth.Admin {
 		if err := m.reissue(w, r, c, company.ID); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	m.host.Bus.Publish(ctx, CompanyCreated{CompanyID: company.ID})
-	return web.Created(w, company)
+	return company, nil
 }
 
 func (m *Module) getCompany(w http.ResponseWriter, r *http.Request) error {
@@ -176,13 +190,22 @@ func (m *Module) updateCompany(w http.ResponseWriter, r *http.Request) error {
 	if err := web.Decode(r, &in); err != nil {
 		return err
 	}
-	if err := applyCompany(c, in, false); err != nil {
-		return err
-	}
-	if err := m.store.updateCompany(r.Context(), m.db, c); err != nil {
+	if err := m.saveCompany(r.Context(), c, in); err != nil {
 		return err
 	}
 	return web.OK(w, c)
+}
+
+// saveCompany applies the given fields of in to c, a company the caller
+// manages, and stores them; the API and the /company/edit page both use it.
+func (m *Module) saveCompany(ctx context.Context, c *Company, in companyInput) error {
+	if !auth.CallerFrom(ctx).CanManageCompany(c.ID) {
+		return errs.New(errs.Forbidden, errs.IDForbidden)
+	}
+	if err := applyCompany(c, in, false); err != nil {
+		return err
+	}
+	return m.store.updateCompany(ctx, m.db, c)
 }
 
 func (m *Module) deleteCompany(w http.ResponseWriter, r *http.Request) error {
@@ -226,7 +249,21 @@ func (m *Module) invite(w http.ResponseWriter, r *http.Request) error {
 	if err := web.Decode(r, &in); err != nil {
 		return err
 	}
-	email := normaliseEmail(in.Email)
+	if err := m.inviteUser(ctx, company, in.Email); err != nil {
+		return err
+	}
+	return m.message(w, r, http.StatusOK, msgInviteSent)
+}
+
+// inviteUser adds the registered user of email, who has no company, to
+// company, a company the caller manages, and mails them; inviting a member
+// again succeeds without a mail. The API and the /company/usercreate page
+// both use it.
+func (m *Module) inviteUser(ctx context.Context, company *Company, email string) error {
+	if !auth.CallerFrom(ctx).CanManageCompany(company.ID) {
+		return errs.New(errs.Forbidden, errs.IDForbidden)
+	}
+	email = normaliseEmail(email)
 	v := &errs.Validation{}
 	checkEmail(v, "email", email, errs.IDRequired)
 	if err := v.Err(); err != nil {
@@ -240,14 +277,14 @@ func (m *Module) invite(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if u.Company() == company.ID {
-		return m.message(w, r, http.StatusOK, msgInviteSent)
+		return nil
 	}
 	if u.CompanyID != nil || u.Role == auth.SuperAdmin {
 		return errs.New(errs.Conflict, msgInviteOther)
 	}
 	lang := company.Language()
 	cat := m.host.Catalogs
-	err = m.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	return m.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		res, err := tx.NewUpdate().Model((*User)(nil)).Set("company_id = ?", company.ID).Set("role = ?", auth.User).
 			Where("id = ? AND company_id IS NULL", u.ID).Exec(ctx)
 		if err != nil {
@@ -266,8 +303,4 @@ func (m *Module) invite(w http.ResponseWriter, r *http.Request) error {
 			Text:    cat.T(lang, "accounts.invite.mail.body", args),
 		})
 	})
-	if err != nil {
-		return err
-	}
-	return m.message(w, r, http.StatusOK, msgInviteSent)
 }

@@ -33,8 +33,16 @@ type passwordReset struct {
 // forgot answers POST /users/forgot/{email}. It answers the same whether or
 // not the address has an account, so that it cannot be used to find out.
 func (m *Module) forgot(w http.ResponseWriter, r *http.Request) error {
+	if err := m.requestReset(r, r.PathValue("email")); err != nil {
+		return err
+	}
+	return m.message(w, r, http.StatusAccepted, msgForgotSent)
+}
+
+// requestReset mails a reset link to the account of email, if there is one.
+func (m *Module) requestReset(r *http.Request, email string) error {
 	ctx := r.Context()
-	email := normaliseEmail(r.PathValue("email"))
+	email = normaliseEmail(email)
 	v := &errs.Validation{}
 	checkEmail(v, "email", email, errs.IDRequired)
 	if err := v.Err(); err != nil {
@@ -42,13 +50,13 @@ func (m *Module) forgot(w http.ResponseWriter, r *http.Request) error {
 	}
 	u, err := m.store.userByEmail(ctx, m.db, email)
 	if errs.Is(err, errs.NotFound) {
-		return m.message(w, r, http.StatusAccepted, msgForgotSent)
+		return nil
 	}
 	if err != nil {
 		return err
 	}
 	lang := m.lang(r)
-	err = m.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	return m.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		recent, err := tx.NewSelect().Model((*passwordReset)(nil)).
 			Where("user_id = ? AND expires_at > ?", u.ID, time.Now().UTC()).Count(ctx) // made within the last resetTTL
 		if err != nil {
@@ -69,40 +77,46 @@ func (m *Module) forgot(w http.ResponseWriter, r *http.Request) error {
 			Text:    m.host.Catalogs.T(lang, "accounts.forgot.mail.body", args),
 		})
 	})
-	if err != nil {
-		return err
-	}
-	return m.message(w, r, http.StatusAccepted, msgForgotSent)
 }
 
-// resetPassword answers PUT /users/forgot/{guid} with the new password. The
-// link is used up, and every session of the user ends.
+// resetPassword answers PUT /users/forgot/{guid} with the new password.
 func (m *Module) resetPassword(w http.ResponseWriter, r *http.Request) error {
-	ctx := r.Context()
-	id, err := uuid.Parse(r.PathValue("guid"))
-	if err != nil {
-		return errs.New(errs.Invalid, msgResetBadGUID)
-	}
 	var in struct {
 		Password        string  `json:"password"`
 		ConfirmPassword *string `json:"confirmPassword"`
 	}
+	if _, err := uuid.Parse(r.PathValue("guid")); err != nil {
+		return errs.New(errs.Invalid, msgResetBadGUID)
+	}
 	if err := web.Decode(r, &in); err != nil {
 		return err
 	}
+	if err := m.resetWith(r.Context(), r.PathValue("guid"), in.Password, in.ConfirmPassword); err != nil {
+		return err
+	}
+	return m.message(w, r, http.StatusOK, msgResetDone)
+}
+
+// resetWith sets a new password through reset link id. The link is used up,
+// and every session of the user ends.
+func (m *Module) resetWith(ctx context.Context, id, password string, confirm *string) error {
+	guid, err := uuid.Parse(id)
+	if err != nil {
+		return errs.New(errs.Invalid, msgResetBadGUID)
+	}
 	v := &errs.Validation{}
-	checkNewPassword(v, in.Password, in.ConfirmPassword)
+	checkNewPassword(v, password, confirm)
 	if err := v.Err(); err != nil {
 		return err
 	}
-	hash, err := auth.HashPassword(in.Password)
+	hash, err := auth.HashPassword(password)
 	if err != nil {
 		return err
 	}
-	err = m.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	return m.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		now := time.Now().UTC()
 		reset := new(passwordReset)
-		err := tx.NewSelect().Model(reset).Where("id = ? AND used_at IS NULL AND expires_at > ?", id.String(), now).Scan(ctx)
+		err := tx.NewSelect().Model(reset).Where("id = ? AND used_at IS NULL AND expires_at > ?", guid.String(), now).Scan(ctx)
 		if err != nil {
 			return errs.New(errs.NotFound, msgResetInvalid)
 		}
@@ -124,8 +138,4 @@ func (m *Module) resetPassword(w http.ResponseWriter, r *http.Request) error {
 		}
 		return m.store.deleteSessionsOf(ctx, tx, reset.UserID)
 	})
-	if err != nil {
-		return err
-	}
-	return m.message(w, r, http.StatusOK, msgResetDone)
 }

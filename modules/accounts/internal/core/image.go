@@ -14,6 +14,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/fieldhub/fieldhub/kernel/auth"
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/web"
@@ -83,24 +84,34 @@ func (m *Module) putImage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	ct := http.DetectContentType(data)
-	if !imageTypes[ct] {
-		return errs.New(errs.Invalid, msgImageType)
-	}
-	sum := sha256.Sum256(data)
-	img := &companyImage{CompanyID: c.ID, ContentType: ct, Data: data, Version: hex.EncodeToString(sum[:8])}
-	_, err = m.db.NewInsert().Model(img).
-		On("CONFLICT (company_id) DO UPDATE").
-		Set("content_type = EXCLUDED.content_type, data = EXCLUDED.data, version = EXCLUDED.version").
-		Exec(r.Context())
-	if err != nil {
-		return fmt.Errorf("store company image: %w", err)
-	}
-	c, err = m.store.companyByID(r.Context(), m.db, c.ID)
+	c, err = m.storeImage(r.Context(), c, data)
 	if err != nil {
 		return err
 	}
 	return web.OK(w, c)
+}
+
+// storeImage makes data the logo of c, a company the caller manages, and
+// returns the company with its new image URL. The API and the /company/edit
+// page both use it.
+func (m *Module) storeImage(ctx context.Context, c *Company, data []byte) (*Company, error) {
+	if !auth.CallerFrom(ctx).CanManageCompany(c.ID) {
+		return nil, errs.New(errs.Forbidden, errs.IDForbidden)
+	}
+	ct := http.DetectContentType(data)
+	if !imageTypes[ct] {
+		return nil, errs.New(errs.Invalid, msgImageType)
+	}
+	sum := sha256.Sum256(data)
+	img := &companyImage{CompanyID: c.ID, ContentType: ct, Data: data, Version: hex.EncodeToString(sum[:8])}
+	_, err := m.db.NewInsert().Model(img).
+		On("CONFLICT (company_id) DO UPDATE").
+		Set("content_type = EXCLUDED.content_type, data = EXCLUDED.data, version = EXCLUDED.version").
+		Exec(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store company image: %w", err)
+	}
+	return m.store.companyByID(ctx, m.db, c.ID)
 }
 
 func (m *Module) deleteImage(w http.ResponseWriter, r *http.Request) error {
@@ -108,10 +119,21 @@ func (m *Module) deleteImage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if _, err := m.db.NewDelete().Model((*companyImage)(nil)).Where("company_id = ?", c.ID).Exec(r.Context()); err != nil {
-		return fmt.Errorf("delete company image: %w", err)
+	if err := m.removeImage(r.Context(), c); err != nil {
+		return err
 	}
 	return web.NoContent(w)
+}
+
+// removeImage deletes the logo of c, a company the caller manages.
+func (m *Module) removeImage(ctx context.Context, c *Company) error {
+	if !auth.CallerFrom(ctx).CanManageCompany(c.ID) {
+		return errs.New(errs.Forbidden, errs.IDForbidden)
+	}
+	if _, err := m.db.NewDelete().Model((*companyImage)(nil)).Where("company_id = ?", c.ID).Exec(ctx); err != nil {
+		return fmt.Errorf("delete company image: %w", err)
+	}
+	return nil
 }
 
 // getImage serves the logo. Its URL carries the version, so it may be cached.

@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/auth"
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/web"
+	"github.com/fieldhub/fieldhub/webapp/ui"
 )
 
 // Module is the accounts module.
@@ -18,12 +20,20 @@ type Module struct {
 	host  *kernel.Host
 	db    *bun.DB
 	log   *slog.Logger
+	ui    *ui.Env
 	store store
 }
 
-// New builds the module.
-func New(host *kernel.Host) *Module {
-	return &Module{host: host, db: host.DB, log: host.Logger("accounts")}
+// New builds the module and hooks it into the page frame: it renews lapsed
+// browser sessions and tells the frame who is looking.
+func New(host *kernel.Host, env *ui.Env) *Module {
+	m := &Module{host: host, db: host.DB, log: host.Logger("accounts"), ui: env}
+	host.Router.SetRefresher(m.refreshBrowser)
+	host.Router.AddViewerEnricher(m.enrichViewer)
+	for _, item := range menuItems {
+		host.Router.AddMenuItem(item)
+	}
+	return m
 }
 
 // Name names the module.
@@ -57,6 +67,39 @@ func (m *Module) Routes(r *web.ModuleRoutes) {
 	r.API("GET /companies/{companyId}/image", auth.CompanyOrUser, m.getImage)
 	r.API("POST /companies/{companyId}/image", auth.AdminOrCompanyAdmin, m.putImage, web.MaxBody(maxImageBytes+64*1024))
 	r.API("DELETE /companies/{companyId}/image", auth.AdminOrCompanyAdmin, m.deleteImage)
+
+	r.Page("GET /login", auth.Open, m.loginPage)
+	r.Page("POST /login", auth.Open, m.loginSubmit)
+	r.Page("GET /logout", auth.Open, m.logoutPage)
+	r.Page("POST /logout", auth.Open, m.logoutPage)
+	r.Page("GET /forgot", auth.Open, m.forgotPage)
+	r.Page("POST /forgot", auth.Open, m.forgotSubmit)
+	r.Page("GET /forgot/{guid}", auth.Open, m.resetPage)
+	r.Page("POST /forgot/{guid}", auth.Open, m.resetSubmit)
+	r.Page("POST /company/switch", auth.SuperAdminOnly, m.switchCompany)
+
+	// The company pages, with the access of SPEC.md section 2's table; the
+	// steps under a page (its logo, role and delete forms) share its access,
+	// and the rules of the API decide the rest.
+	r.Page("GET /company", auth.CompanyOrUser, m.companyPage)
+	r.Page("GET /company/edit", auth.AdminOrCompanyAdmin, m.companyEditPage)
+	r.Page("POST /company/edit", auth.AdminOrCompanyAdmin, m.companyEditSubmit)
+	r.Page("POST /company/edit/logo", auth.AdminOrCompanyAdmin, m.logoUpload, web.MaxBody(maxImageBytes+64*1024))
+	r.Page("GET /company/edit/logo/delete", auth.AdminOrCompanyAdmin, m.logoDeletePage)
+	r.Page("POST /company/edit/logo/delete", auth.AdminOrCompanyAdmin, m.logoDeleteSubmit)
+	r.Page("GET /company/usercreate", auth.AdminOrCompanyAdmin, m.usercreatePage)
+	r.Page("POST /company/usercreate", auth.AdminOrCompanyAdmin, m.usercreateSubmit)
+	r.Page("POST /company/usercreate/invite", auth.AdminOrCompanyAdmin, m.inviteSubmit)
+	r.Page("GET /company/user/{userId}", auth.CompanyOrUser, m.userPage)
+	r.Page("POST /company/user/{userId}", auth.CompanyOrUser, m.userEditSubmit)
+	r.Page("POST /company/user/{userId}/role", auth.AdminOrCompanyAdmin, m.userRoleSubmit)
+	r.Page("GET /company/user/{userId}/delete", auth.CompanyOrUser, m.userDeletePage)
+	r.Page("POST /company/user/{userId}/delete", auth.CompanyOrUser, m.userDeleteSubmit)
+	r.Page("GET /company/create", auth.AdminOnly, m.companyCreatePage)
+	r.Page("POST /company/create", auth.AdminOnly, m.companyCreateSubmit)
+	r.Page("GET /register", auth.SuperAdminOnly, m.registerPage)
+	r.Page("POST /register", auth.SuperAdminOnly, m.registerSubmit)
+	r.Page("GET /superadmin", auth.SuperAdminOnly, m.superadminPage)
 }
 
 // User returns a user by id.
@@ -74,23 +117,48 @@ func (m *Module) CompanyUsers(ctx context.Context, companyID int64) ([]User, err
 	return m.store.users(ctx, m.db, companyID)
 }
 
-// visibleCompany loads company id if the caller may see it; a company the
-// caller may not see is reported as not found, so that ids of other
-// companies reveal nothing.
+// SuperAdmins lists the installation's SuperAdmins.
+func (m *Module) SuperAdmins(ctx context.Context) ([]User, error) {
+	users := []User{}
+	if err := m.db.NewSelect().Model(&users).Where("role = ?", auth.SuperAdmin).Order("id").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("list superadmins: %w", err)
+	}
+	return users, nil
+}
+
+// visibleCompany loads the company of the path's companyId if the caller
+// may see it.
 func (m *Module) visibleCompany(ctx context.Context, r *http.Request) (*Company, error) {
 	id, err := web.PathID(r, "companyId")
 	if err != nil {
 		return nil, err
 	}
+	return m.visibleCompanyByID(ctx, id)
+}
+
+// visibleCompanyByID loads company id if the caller may see it; a company
+// the caller may not see is reported as not found, so that ids of other
+// companies reveal nothing.
+func (m *Module) visibleCompanyByID(ctx context.Context, id int64) (*Company, error) {
 	if !auth.CallerFrom(ctx).CanSeeCompany(id) {
 		return nil, errs.New(errs.NotFound, errs.IDNotFound)
 	}
 	return m.store.companyByID(ctx, m.db, id)
 }
 
-// managedCompany loads company id if the caller may change it.
+// managedCompany loads the company of the path's companyId if the caller
+// may change it.
 func (m *Module) managedCompany(ctx context.Context, r *http.Request) (*Company, error) {
-	c, err := m.visibleCompany(ctx, r)
+	id, err := web.PathID(r, "companyId")
+	if err != nil {
+		return nil, err
+	}
+	return m.managedCompanyByID(ctx, id)
+}
+
+// managedCompanyByID loads company id if the caller may change it.
+func (m *Module) managedCompanyByID(ctx context.Context, id int64) (*Company, error) {
+	c, err := m.visibleCompanyByID(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -100,13 +168,18 @@ func (m *Module) managedCompany(ctx context.Context, r *http.Request) (*Company,
 	return c, nil
 }
 
-// visibleUser loads user id if the caller may see them: themselves, members
-// of their company, or anyone for a SuperAdmin.
+// visibleUser loads the user of the path's userId if the caller may see them.
 func (m *Module) visibleUser(ctx context.Context, r *http.Request) (*User, error) {
 	id, err := web.PathID(r, "userId")
 	if err != nil {
 		return nil, err
 	}
+	return m.visibleUserByID(ctx, id)
+}
+
+// visibleUserByID loads user id if the caller may see them: themselves,
+// members of their company, or anyone for a SuperAdmin.
+func (m *Module) visibleUserByID(ctx context.Context, id int64) (*User, error) {
 	u, err := m.store.userByID(ctx, m.db, id)
 	if err != nil {
 		return nil, err

@@ -49,7 +49,6 @@ type loginFailure struct {
 // authenticate answers POST /users/authenticate with tokens, and sets them as
 // HttpOnly cookies for browsers.
 func (m *Module) authenticate(w http.ResponseWriter, r *http.Request) error {
-	ctx := r.Context()
 	var in struct {
 		Email    string `json:"email"`
 		Password string `json:"password"`
@@ -57,41 +56,52 @@ func (m *Module) authenticate(w http.ResponseWriter, r *http.Request) error {
 	if err := web.Decode(r, &in); err != nil {
 		return err
 	}
-	email := normaliseEmail(in.Email)
-	v := &errs.Validation{}
-	checkLength(v, "email", email, maxEmail, true)
-	checkLength(v, "password", in.Password, 1024, true)
-	if err := v.Err(); err != nil {
-		return err
-	}
-	ip := clientIP(r)
-	if err := m.checkRateLimit(ctx, email, ip); err != nil {
-		return err
-	}
-	u, err := m.store.userByEmail(ctx, m.db, email)
-	if err != nil && !errs.Is(err, errs.NotFound) {
-		return err
-	}
-	if u == nil {
-		auth.BurnPasswordCheck(in.Password)
-	}
-	if u == nil || !auth.CheckPassword(u.PasswordHash, in.Password) {
-		now := time.Now().UTC()
-		if _, err := m.db.NewInsert().Model(&loginFailure{Email: email, IP: ip, At: now}).Exec(ctx); err != nil {
-			return fmt.Errorf("record login failure: %w", err)
-		}
-		return errs.New(errs.Unauthorized, msgLoginFailed)
-	}
-	if _, err := m.db.NewDelete().Model((*loginFailure)(nil)).Where("email = ?", email).Exec(ctx); err != nil {
-		return fmt.Errorf("clear login failures: %w", err)
-	}
-	ans, err := m.startSession(ctx, u, r.UserAgent())
+	ans, err := m.login(r, in.Email, in.Password)
 	if err != nil {
 		return err
 	}
-	ans.Message = m.host.Catalogs.T(m.lang(r), msgLoggedIn, nil)
 	m.setCookies(w, ans)
 	return web.OK(w, ans)
+}
+
+// login checks credentials, within the rate limit, and starts a session.
+// The API and the login page both use it.
+func (m *Module) login(r *http.Request, email, password string) (*tokenAnswer, error) {
+	ctx := r.Context()
+	email = normaliseEmail(email)
+	v := &errs.Validation{}
+	checkLength(v, "email", email, maxEmail, true)
+	checkLength(v, "password", password, 1024, true)
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	ip := clientIP(r)
+	if err := m.checkRateLimit(ctx, email, ip); err != nil {
+		return nil, err
+	}
+	u, err := m.store.userByEmail(ctx, m.db, email)
+	if err != nil && !errs.Is(err, errs.NotFound) {
+		return nil, err
+	}
+	if u == nil {
+		auth.BurnPasswordCheck(password)
+	}
+	if u == nil || !auth.CheckPassword(u.PasswordHash, password) {
+		now := time.Now().UTC()
+		if _, err := m.db.NewInsert().Model(&loginFailure{Email: email, IP: ip, At: now}).Exec(ctx); err != nil {
+			return nil, fmt.Errorf("record login failure: %w", err)
+		}
+		return nil, errs.New(errs.Unauthorized, msgLoginFailed)
+	}
+	if _, err := m.db.NewDelete().Model((*loginFailure)(nil)).Where("email = ?", email).Exec(ctx); err != nil {
+		return nil, fmt.Errorf("clear login failures: %w", err)
+	}
+	ans, err := m.startSession(ctx, u, r.UserAgent())
+	if err != nil {
+		return nil, err
+	}
+	ans.Message = m.host.Catalogs.T(m.lang(r), msgLoggedIn, nil)
+	return ans, nil
 }
 
 func (m *Module) checkRateLimit(ctx context.Context, email, ip string) error {
@@ -144,7 +154,6 @@ func (m *Module) tokensFor(u *User, sessionID, refresh string) *tokenAnswer {
 // company, and is replaced by a new refresh token. This is how clients stay
 // signed in without ever keeping a password.
 func (m *Module) refresh(w http.ResponseWriter, r *http.Request) error {
-	ctx := r.Context()
 	var in struct {
 		RefreshToken string `json:"refreshToken"`
 	}
@@ -158,35 +167,62 @@ func (m *Module) refresh(w http.ResponseWriter, r *http.Request) error {
 			in.RefreshToken = c.Value
 		}
 	}
-	if in.RefreshToken == "" {
-		return errs.New(errs.Unauthorized, msgRefreshInvalid)
-	}
-	s, err := m.store.sessionByRefresh(ctx, m.db, in.RefreshToken)
+	ans, err := m.renew(r.Context(), in.RefreshToken)
 	if err != nil {
 		return err
+	}
+	m.setCookies(w, ans)
+	return web.OK(w, ans)
+}
+
+// renew exchanges a refresh token for a new access token and a new refresh
+// token. A token rotated within the last few seconds still buys an access
+// token (but no new refresh token), so that two page loads racing to renew
+// one browser session both succeed.
+func (m *Module) renew(ctx context.Context, refresh string) (*tokenAnswer, error) {
+	if refresh == "" {
+		return nil, errs.New(errs.Unauthorized, msgRefreshInvalid)
+	}
+	s, current, err := m.store.sessionByRefresh(ctx, m.db, refresh)
+	if err != nil {
+		return nil, err
 	}
 	if time.Now().After(s.ExpiresAt) {
 		_ = m.store.deleteSession(ctx, m.db, s.ID)
-		return errs.New(errs.Unauthorized, msgRefreshInvalid)
+		return nil, errs.New(errs.Unauthorized, msgRefreshInvalid)
 	}
 	u, err := m.store.userByID(ctx, m.db, s.UserID)
 	if err != nil {
-		return errs.New(errs.Unauthorized, msgRefreshInvalid)
+		return nil, errs.New(errs.Unauthorized, msgRefreshInvalid)
 	}
-	refresh := auth.RandomToken(32)
-	oldHash := s.RefreshHash
-	s.RefreshHash = hashToken(refresh)
-	s.ExpiresAt = time.Now().UTC().Add(m.host.Config.RefreshTokenTTL)
-	ok, err := m.store.rotateSession(ctx, m.db, s, oldHash)
+	if !current {
+		return m.tokensFor(u, s.ID, ""), nil
+	}
+	next := auth.RandomToken(32)
+	ok, err := m.store.rotateSession(ctx, m.db, s, hashToken(next), m.host.Config.RefreshTokenTTL)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if !ok {
-		return errs.New(errs.Unauthorized, msgRefreshInvalid)
+		return nil, errs.New(errs.Unauthorized, msgRefreshInvalid)
 	}
-	ans := m.tokensFor(u, s.ID, refresh)
+	return m.tokensFor(u, s.ID, next), nil
+}
+
+// refreshBrowser is the kernel's Refresher: a page load whose access cookie
+// has lapsed is served after renewing the session from the refresh cookie.
+func (m *Module) refreshBrowser(w http.ResponseWriter, r *http.Request) (auth.Caller, bool) {
+	c, err := r.Cookie(RefreshCookie)
+	if err != nil {
+		return auth.Caller{}, false
+	}
+	ans, err := m.renew(r.Context(), c.Value)
+	if err != nil {
+		return auth.Caller{}, false
+	}
 	m.setCookies(w, ans)
-	return web.OK(w, ans)
+	caller, err := m.host.Tokens.Verify(ans.Token)
+	return caller, err == nil
 }
 
 // reissue gives the caller new tokens on their current session after their
@@ -198,9 +234,9 @@ func (m *Module) reissue(w http.ResponseWriter, r *http.Request, c auth.Caller, 
 	}
 	u.CompanyID = &companyID
 	refresh := auth.RandomToken(32)
-	s := &session{ID: c.SessionID, RefreshHash: hashToken(refresh), ExpiresAt: time.Now().UTC().Add(m.host.Config.RefreshTokenTTL)}
-	if _, err := m.db.NewUpdate().Model(s).Column("refresh_hash", "expires_at").WherePK().Exec(r.Context()); err != nil {
-		return fmt.Errorf("reissue session: %w", err)
+	s := &session{ID: c.SessionID}
+	if _, err := m.store.rotateSession(r.Context(), m.db, s, hashToken(refresh), m.host.Config.RefreshTokenTTL); err != nil {
+		return err
 	}
 	ans := m.tokensFor(u, c.SessionID, refresh)
 	m.setCookies(w, ans)
@@ -211,20 +247,26 @@ func (m *Module) reissue(w http.ResponseWriter, r *http.Request, c auth.Caller, 
 
 // logout answers POST /users/logout: the session ends and the cookies clear.
 func (m *Module) logout(w http.ResponseWriter, r *http.Request) error {
-	ctx := r.Context()
-	if c := auth.CallerFrom(ctx); c.SessionID != "" {
-		if err := m.store.deleteSession(ctx, m.db, c.SessionID); err != nil {
-			return err
-		}
-	} else if ck, err := r.Cookie(RefreshCookie); err == nil {
-		if s, err := m.store.sessionByRefresh(ctx, m.db, ck.Value); err == nil {
-			if err := m.store.deleteSession(ctx, m.db, s.ID); err != nil {
-				return err
-			}
-		}
+	if err := m.endSession(r); err != nil {
+		return err
 	}
 	m.clearCookies(w)
 	return web.NoContent(w)
+}
+
+// endSession deletes the caller's session, named by the access token or,
+// when that has lapsed, by the refresh cookie.
+func (m *Module) endSession(r *http.Request) error {
+	ctx := r.Context()
+	if c := auth.CallerFrom(ctx); c.SessionID != "" {
+		return m.store.deleteSession(ctx, m.db, c.SessionID)
+	}
+	if ck, err := r.Cookie(RefreshCookie); err == nil {
+		if s, _, err := m.store.sessionByRefresh(ctx, m.db, ck.Value); err == nil {
+			return m.store.deleteSession(ctx, m.db, s.ID)
+		}
+	}
+	return nil
 }
 
 func (m *Module) secureCookies() bool { return strings.HasPrefix(m.host.Config.PublicURL, "https://") }
@@ -233,8 +275,10 @@ func (m *Module) setCookies(w http.ResponseWriter, a *tokenAnswer) {
 	secure := m.secureCookies()
 	http.SetCookie(w, &http.Cookie{Name: kernel.TokenCookie, Value: a.Token, Path: "/", HttpOnly: true, Secure: secure,
 		SameSite: http.SameSiteLaxMode, MaxAge: int(m.host.Config.AccessTokenTTL.Seconds())})
-	http.SetCookie(w, &http.Cookie{Name: RefreshCookie, Value: a.RefreshToken, Path: "/", HttpOnly: true, Secure: secure,
-		SameSite: http.SameSiteLaxMode, MaxAge: int(m.host.Config.RefreshTokenTTL.Seconds())})
+	if a.RefreshToken != "" {
+		http.SetCookie(w, &http.Cookie{Name: RefreshCookie, Value: a.RefreshToken, Path: "/", HttpOnly: true, Secure: secure,
+			SameSite: http.SameSiteLaxMode, MaxAge: int(m.host.Config.RefreshTokenTTL.Seconds())})
+	}
 }
 
 func (m *Module) clearCookies(w http.ResponseWriter) {

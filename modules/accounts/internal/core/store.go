@@ -17,7 +17,10 @@ import (
 // so that the caller chooses the transaction.
 type store struct{}
 
-var errUserNotFound = errs.New(errs.NotFound, errs.IDNotFound)
+var (
+	errUserNotFound     = errs.New(errs.NotFound, errs.IDNotFound)
+	errBadCompanyChoice = errs.New(errs.Invalid, errs.IDBadID)
+)
 
 func (store) userByID(ctx context.Context, idb bun.IDB, id int64) (*User, error) {
 	u := new(User)
@@ -166,13 +169,18 @@ func (s store) deleteCompany(ctx context.Context, idb bun.IDB, id int64) error {
 // session is a refresh token's record; the token itself is stored hashed.
 type session struct {
 	bun.BaseModel `bun:"table:sessions"`
-	ID            string    `bun:"id,pk"`
-	UserID        int64     `bun:"user_id"`
-	RefreshHash   string    `bun:"refresh_hash"`
-	ExpiresAt     time.Time `bun:"expires_at"`
-	CreatedAt     time.Time `bun:"created_at"`
-	UserAgent     string    `bun:"user_agent"`
+	ID            string       `bun:"id,pk"`
+	UserID        int64        `bun:"user_id"`
+	RefreshHash   string       `bun:"refresh_hash"`
+	PreviousHash  string       `bun:"previous_hash"`
+	RotatedAt     bun.NullTime `bun:"rotated_at"`
+	ExpiresAt     time.Time    `bun:"expires_at"`
+	CreatedAt     time.Time    `bun:"created_at"`
+	UserAgent     string       `bun:"user_agent"`
 }
+
+// rotationGrace is how long a replaced refresh token still buys an access token.
+const rotationGrace = 30 * time.Second
 
 func hashToken(t string) string {
 	sum := sha256.Sum256([]byte(t))
@@ -186,23 +194,35 @@ func (store) insertSession(ctx context.Context, idb bun.IDB, s *session) error {
 	return nil
 }
 
-func (store) sessionByRefresh(ctx context.Context, idb bun.IDB, refresh string) (*session, error) {
-	s := new(session)
-	err := idb.NewSelect().Model(s).Where("refresh_hash = ?", hashToken(refresh)).Scan(ctx)
+// sessionByRefresh finds the session of a refresh token; current is false
+// when the token was replaced within the grace period.
+func (store) sessionByRefresh(ctx context.Context, idb bun.IDB, refresh string) (s *session, current bool, err error) {
+	h := hashToken(refresh)
+	s = new(session)
+	err = idb.NewSelect().Model(s).
+		Where("refresh_hash = ? OR (previous_hash = ? AND rotated_at > ?)", h, h, time.Now().UTC().Add(-rotationGrace)).
+		Limit(1).Scan(ctx)
 	if err != nil {
 		if db.IsNoRows(err) {
-			return nil, errs.New(errs.Unauthorized, msgRefreshInvalid)
+			return nil, false, errs.New(errs.Unauthorized, msgRefreshInvalid)
 		}
-		return nil, fmt.Errorf("load session: %w", err)
+		return nil, false, fmt.Errorf("load session: %w", err)
 	}
-	return s, nil
+	return s, s.RefreshHash == h, nil
 }
 
 // rotateSession replaces a session's refresh token, only if it is still the
-// one the caller presented, so that a token is good for one refresh.
-func (store) rotateSession(ctx context.Context, idb bun.IDB, s *session, oldHash string) (bool, error) {
-	res, err := idb.NewUpdate().Model(s).Column("refresh_hash", "expires_at").
-		Where("id = ? AND refresh_hash = ?", s.ID, oldHash).Exec(ctx)
+// one the caller read, so that a token is good for one rotation.
+func (store) rotateSession(ctx context.Context, idb bun.IDB, s *session, nextHash string, ttl time.Duration) (bool, error) {
+	now := time.Now().UTC()
+	q := idb.NewUpdate().Model((*session)(nil)).
+		Set("previous_hash = refresh_hash").Set("refresh_hash = ?", nextHash).
+		Set("rotated_at = ?", now).Set("expires_at = ?", now.Add(ttl)).
+		Where("id = ?", s.ID)
+	if s.RefreshHash != "" {
+		q = q.Where("refresh_hash = ?", s.RefreshHash)
+	}
+	res, err := q.Exec(ctx)
 	if err != nil {
 		return false, fmt.Errorf("rotate session: %w", err)
 	}
@@ -233,4 +253,22 @@ func (store) deleteSessionsOfCompany(ctx context.Context, idb bun.IDB, companyID
 		return fmt.Errorf("delete sessions of company %d: %w", companyID, err)
 	}
 	return nil
+}
+
+// userCounts returns how many users each company has.
+func (store) userCounts(ctx context.Context, idb bun.IDB) (map[int64]int, error) {
+	var rows []struct {
+		CompanyID int64 `bun:"company_id"`
+		N         int   `bun:"n"`
+	}
+	err := idb.NewSelect().Model((*User)(nil)).ColumnExpr("company_id").ColumnExpr("count(*) AS n").
+		Where("company_id IS NOT NULL").Group("company_id").Scan(ctx, &rows)
+	if err != nil {
+		return nil, fmt.Errorf("count users per company: %w", err)
+	}
+	counts := make(map[int64]int, len(rows))
+	for _, r := range rows {
+		counts[r.CompanyID] = r.N
+	}
+	return counts, nil
 }

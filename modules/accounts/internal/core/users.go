@@ -120,29 +120,50 @@ func (m *Module) getUserCompany(w http.ResponseWriter, r *http.Request) error {
 // grant.
 func (m *Module) createUser(w http.ResponseWriter, r *http.Request) error {
 	c := auth.CallerFrom(r.Context())
+	if err := m.mayCreateUser(c); err != nil {
+		return err
+	}
+	var in userInput
+	if err := web.Decode(r, &in); err != nil {
+		return err
+	}
+	u, err := m.addUser(r.Context(), c, in)
+	if err != nil {
+		return err
+	}
+	return web.Created(w, u)
+}
+
+// mayCreateUser tells whether c may create users at all.
+func (m *Module) mayCreateUser(c auth.Caller) error {
 	if c.SignedIn() && !c.Role.In(auth.AdminOrCompanyAdmin) {
 		return errs.New(errs.Forbidden, errs.IDForbidden)
 	}
 	if !c.SignedIn() && !m.host.Config.OpenRegistration {
 		return errs.New(errs.Forbidden, msgRegistrationClosed)
 	}
-	var in userInput
-	if err := web.Decode(r, &in); err != nil {
-		return err
+	return nil
+}
+
+// addUser validates and stores a new user on behalf of c (see createUser);
+// the API and the /company/usercreate page both use it.
+func (m *Module) addUser(ctx context.Context, c auth.Caller, in userInput) (*User, error) {
+	if err := m.mayCreateUser(c); err != nil {
+		return nil, err
 	}
 	u, err := newUser(in)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if c.SignedIn() {
-		if err := m.placeNewUser(r.Context(), c, u, in); err != nil {
-			return err
+		if err := m.placeNewUser(ctx, c, u, in); err != nil {
+			return nil, err
 		}
 	}
-	if err := m.store.insertUser(r.Context(), m.db, u); err != nil {
-		return err
+	if err := m.store.insertUser(ctx, m.db, u); err != nil {
+		return nil, err
 	}
-	return web.Created(w, u)
+	return u, nil
 }
 
 // placeNewUser sets the company and role of a user an administrator creates.
@@ -184,17 +205,29 @@ func (m *Module) placeNewUser(ctx context.Context, c auth.Caller, u *User, in us
 // oneself, with the current password. The role has its own call.
 func (m *Module) updateUser(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	c := auth.CallerFrom(ctx)
 	u, err := m.visibleUser(ctx, r)
 	if err != nil {
 		return err
 	}
-	if !mayEdit(c, u) {
+	if !mayEdit(auth.CallerFrom(ctx), u) {
 		return errs.New(errs.Forbidden, errs.IDForbidden)
 	}
 	var in userInput
 	if err := web.Decode(r, &in); err != nil {
 		return err
+	}
+	if err := m.editUser(ctx, auth.CallerFrom(ctx), u, in); err != nil {
+		return err
+	}
+	return web.OK(w, u)
+}
+
+// editUser applies the given fields of in to u, a user c may see, and
+// stores them; the API and the /company/user/{userId} page both use it.
+// Changing the password ends the user's other sessions.
+func (m *Module) editUser(ctx context.Context, c auth.Caller, u *User, in userInput) error {
+	if !mayEdit(c, u) {
+		return errs.New(errs.Forbidden, errs.IDForbidden)
 	}
 	v := &errs.Validation{}
 	columns := []string{}
@@ -239,7 +272,7 @@ func (m *Module) updateUser(w http.ResponseWriter, r *http.Request) error {
 		u.PasswordHash = hash
 		columns = append(columns, "password_hash")
 	}
-	err = m.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	return m.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if err := m.store.updateUser(ctx, tx, u, columns...); err != nil {
 			return err
 		}
@@ -250,20 +283,24 @@ func (m *Module) updateUser(w http.ResponseWriter, r *http.Request) error {
 		}
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	return web.OK(w, u)
 }
 
 // deleteUser answers DELETE /users/{id}. Nobody deletes themselves.
 func (m *Module) deleteUser(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	c := auth.CallerFrom(ctx)
 	u, err := m.visibleUser(ctx, r)
 	if err != nil {
 		return err
 	}
+	if err := m.removeUser(ctx, auth.CallerFrom(ctx), u); err != nil {
+		return err
+	}
+	return web.NoContent(w)
+}
+
+// removeUser deletes u, a user c may see, if c may edit them and they are
+// not c (SPEC.md section 5).
+func (m *Module) removeUser(ctx context.Context, c auth.Caller, u *User) error {
 	if u.ID == c.UserID {
 		return errs.New(errs.Invalid, msgDeleteSelf)
 	}
@@ -274,20 +311,28 @@ func (m *Module) deleteUser(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	m.host.Bus.Publish(ctx, UserDeleted{UserID: u.ID, CompanyID: u.Company()})
-	return web.NoContent(w)
+	return nil
 }
 
 // changeRole answers PUT /users/{id}/role/{role}.
 func (m *Module) changeRole(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	c := auth.CallerFrom(ctx)
 	u, err := m.visibleUser(ctx, r)
 	if err != nil {
 		return err
 	}
-	role, ok := auth.ParseRole(r.PathValue("role"))
+	if err := m.setRole(ctx, auth.CallerFrom(ctx), u, r.PathValue("role")); err != nil {
+		return err
+	}
+	return web.OK(w, u)
+}
+
+// setRole gives u, a user c may see, the role named name, and ends u's
+// sessions so that the new role applies at once.
+func (m *Module) setRole(ctx context.Context, c auth.Caller, u *User, name string) error {
+	role, ok := auth.ParseRole(name)
 	if !ok {
-		return errs.New(errs.Invalid, msgRoleInvalid).With("role", r.PathValue("role"))
+		return errs.New(errs.Invalid, msgRoleInvalid).With("role", name)
 	}
 	if u.ID == c.UserID {
 		return errs.New(errs.Invalid, msgOwnRole)
@@ -296,16 +341,12 @@ func (m *Module) changeRole(w http.ResponseWriter, r *http.Request) error {
 		return errs.New(errs.Forbidden, msgRoleNotAllowed)
 	}
 	u.Role = role
-	err = m.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	return m.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if err := m.store.updateUser(ctx, tx, u, "role"); err != nil {
 			return err
 		}
 		return m.store.deleteSessionsOf(ctx, tx, u.ID)
 	})
-	if err != nil {
-		return err
-	}
-	return web.OK(w, u)
 }
 
 // companyAndUserInput is the body of POST /users/create/company.
@@ -321,13 +362,24 @@ func (m *Module) createUserAndCompany(w http.ResponseWriter, r *http.Request) er
 	if err := web.Decode(r, &in); err != nil {
 		return err
 	}
+	company, user, err := m.registerCompany(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	return web.Created(w, map[string]any{"company": company, "user": user})
+}
+
+// registerCompany validates and stores a company with its first user, a
+// CompanyAdmin; the API and the /register page both use it. Field errors are
+// named "company.name", "user.email" and so on.
+func (m *Module) registerCompany(ctx context.Context, in companyAndUserInput) (*Company, *User, error) {
 	company, cerr := newCompany(in.Company)
 	user, uerr := newUser(in.User)
 	if err := mergeValidation([]string{"company.", "user."}, []error{cerr, uerr}); err != nil {
-		return err
+		return nil, nil, err
 	}
 	user.Role = auth.CompanyAdmin
-	err := m.db.RunInTx(r.Context(), nil, func(ctx context.Context, tx bun.Tx) error {
+	err := m.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if err := m.store.insertCompany(ctx, tx, company); err != nil {
 			return err
 		}
@@ -335,10 +387,10 @@ func (m *Module) createUserAndCompany(w http.ResponseWriter, r *http.Request) er
 		return m.store.insertUser(ctx, tx, user)
 	})
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	m.host.Bus.Publish(r.Context(), CompanyCreated{CompanyID: company.ID})
-	return web.Created(w, map[string]any{"company": company, "user": user})
+	m.host.Bus.Publish(ctx, CompanyCreated{CompanyID: company.ID})
+	return company, user, nil
 }
 
 // mergeValidation joins the validation errors of nested objects, prefixing

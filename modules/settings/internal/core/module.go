@@ -15,6 +15,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/web"
 	"github.com/fieldhub/fieldhub/modules/accounts"
+	"github.com/fieldhub/fieldhub/webapp/ui"
 )
 
 // Accounts is the part of the accounts module that settings asks.
@@ -27,6 +28,7 @@ type Accounts interface {
 type Deps struct {
 	WhiteLabel func() bool
 	Accounts   Accounts
+	UI         *ui.Env // nil: no /settings page
 }
 
 // Module is the settings module.
@@ -38,9 +40,15 @@ type Module struct {
 	store store
 }
 
-// New builds the module.
+// New builds the module and hooks it into the page frame: every page is
+// drawn in the viewer's language and theme.
 func New(host *kernel.Host, deps Deps) *Module {
-	return &Module{host: host, db: host.DB, deps: deps, users: userSchema(host.Catalogs.Languages())}
+	m := &Module{host: host, db: host.DB, deps: deps, users: userSchema(host.Catalogs.Languages())}
+	host.Router.AddViewerEnricher(m.enrichViewer)
+	if deps.UI != nil {
+		host.Router.AddMenuItem(settingsMenuItem)
+	}
+	return m
 }
 
 // Name names the module.
@@ -55,6 +63,10 @@ func (m *Module) Routes(r *web.ModuleRoutes) {
 	r.API("GET /settings/company/fields", auth.AdminOrCompanyAdmin, m.companyFields)
 	r.API("GET /settings/company/{companyId}", auth.AdminOrCompanyAdmin, m.getCompany)
 	r.API("PUT /settings/company/{companyId}", auth.AdminOrCompanyAdmin, m.putCompany)
+	if m.deps.UI != nil {
+		r.Page("GET /settings", auth.CompanyOrUser, m.settingsPage)
+		r.Page("POST /settings", auth.CompanyOrUser, m.settingsSubmit)
+	}
 }
 
 // Global returns the global settings with secrets opened.

@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 
 	"github.com/fieldhub/fieldhub/kernel/auth"
@@ -30,18 +31,25 @@ func (m *Module) postUserSettings(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	// A token outlives a deleted account; its settings have no row to hang on.
-	if _, err := m.deps.Accounts.User(ctx, c.UserID); err != nil {
-		if errs.Is(err, errs.NotFound) {
-			return errs.New(errs.Unauthorized, errs.IDUnauthorized)
-		}
-		return err
-	}
-	stored, err := m.save(ctx, m.users, userScope(c.UserID), body, nil)
+	stored, err := m.saveUser(ctx, c, body)
 	if err != nil {
 		return err
 	}
 	return m.answerUser(ctx, w, c, stored)
+}
+
+// saveUser validates and stores settings of the caller, all or nothing, and
+// returns what is stored afterwards. The API and the /settings page both
+// save through it.
+func (m *Module) saveUser(ctx context.Context, c auth.Caller, body map[string]json.RawMessage) (map[string]string, error) {
+	// A token outlives a deleted account; its settings have no row to hang on.
+	if _, err := m.deps.Accounts.User(ctx, c.UserID); err != nil {
+		if errs.Is(err, errs.NotFound) {
+			return nil, errs.New(errs.Unauthorized, errs.IDUnauthorized)
+		}
+		return nil, err
+	}
+	return m.save(ctx, m.users, userScope(c.UserID), body, nil)
 }
 
 func (m *Module) answerUser(ctx context.Context, w http.ResponseWriter, c auth.Caller, stored map[string]string) error {
@@ -58,15 +66,25 @@ func (m *Module) answerUser(ctx context.Context, w http.ResponseWriter, c auth.C
 // defaultLanguage is the language of the caller's company's country (SPEC.md
 // section 1), or the default language without a company.
 func (m *Module) defaultLanguage(ctx context.Context, c auth.Caller) (string, error) {
+	lang, ok, err := m.companyLanguage(ctx, c)
+	if err != nil || !ok {
+		return i18n.Default, err
+	}
+	return lang, nil
+}
+
+// companyLanguage is the language of the caller's company's country; ok is
+// false for a caller without a company.
+func (m *Module) companyLanguage(ctx context.Context, c auth.Caller) (lang string, ok bool, err error) {
 	if c.CompanyID == 0 {
-		return i18n.Default, nil
+		return "", false, nil
 	}
 	company, err := m.deps.Accounts.Company(ctx, c.CompanyID)
 	switch {
 	case errs.Is(err, errs.NotFound):
-		return i18n.Default, nil
+		return "", false, nil
 	case err != nil:
-		return "", err
+		return "", false, err
 	}
-	return company.Language(), nil
+	return company.Language(), true, nil
 }

@@ -1,0 +1,62 @@
+# Fieldhub tasks. Run them with `npx --yes rust-just <recipe>` (needs only Go
+# and Node), or with `just <recipe>` where just is installed.
+
+set shell := ["bash", "-euo", "pipefail", "-c"]
+
+# list the recipes
+default:
+    @{{just_executable()}} --list
+
+# build the web assets (islands, styles, htmx) that the binary embeds
+assets:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    # npm ci only when the lock file changed since the last install.
+    if ! cmp -s webapp/package-lock.json webapp/node_modules/.fieldhub-lock 2>/dev/null; then
+        npm --prefix webapp ci --no-audit --no-fund --loglevel=error
+        cp webapp/package-lock.json webapp/node_modules/.fieldhub-lock
+    fi
+    npm --prefix webapp run --silent build -- --logLevel warn
+
+# regenerate the templ pages (*_templ.go, committed)
+templ:
+    go tool templ generate -log-level warn
+
+# run the portal on the embedded default (SQLite under ./data) at http://127.0.0.1:8080
+run *ARGS: assets
+    go run . serve {{ARGS}}
+
+# the whole test suite: services, gofmt, go vet, go test (SQLite and PostgreSQL)
+test: assets
+    #!/usr/bin/env bash
+    set -euo pipefail
+    scripts/ensure-services.sh
+    # Generated templ code must be committed up to date: regenerate and compare.
+    before=$(git ls-files -z --cached --others --exclude-standard -- '*_templ.go' | xargs -0 -r sha256sum)
+    go tool templ generate -log-level warn
+    after=$(git ls-files -z --cached --others --exclude-standard -- '*_templ.go' | xargs -0 -r sha256sum)
+    if [ "$before" != "$after" ]; then
+        echo "templ: generated *_templ.go files were stale; they are regenerated now, commit them" >&2
+        exit 1
+    fi
+    # Every Go file that git tracks or would track, but generated templ output.
+    unformatted=$(git ls-files -z --cached --others --exclude-standard -- '*.go' ':!:*_templ.go' | xargs -0 -r gofmt -l)
+    if [ -n "$unformatted" ]; then
+        echo "gofmt: these files are not formatted (run: gofmt -w <file>):" >&2
+        echo "$unformatted" >&2
+        exit 1
+    fi
+    go vet ./...
+    go test -count=1 ./...
+
+# build the binary into bin/fieldhub
+build: assets
+    go build -o bin/fieldhub .
+
+# format every Go file but generated templ output
+fmt:
+    git ls-files -z --cached --others --exclude-standard -- '*.go' ':!:*_templ.go' | xargs -0 -r gofmt -w
+
+# load benchmark of GET /api/users/{id} on SQLite and PostgreSQL (extra flags go to bench/loadgen, e.g. -c 32 -d 30s)
+bench *ARGS: assets
+    bench/users-get.sh {{ARGS}}

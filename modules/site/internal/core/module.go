@@ -1,0 +1,57 @@
+// Package core implements the site module: the home landing, the contact
+// form and the API documentation page.
+package core
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/kernel/auth"
+	"github.com/fieldhub/fieldhub/kernel/web"
+	"github.com/fieldhub/fieldhub/modules/accounts"
+	"github.com/fieldhub/fieldhub/webapp/ui"
+)
+
+// Accounts is the part of the accounts module the site module asks.
+type Accounts interface {
+	User(ctx context.Context, id int64) (*accounts.User, error)
+	SuperAdmins(ctx context.Context) ([]accounts.User, error)
+}
+
+// Module is the site module.
+type Module struct {
+	host     *kernel.Host
+	log      *slog.Logger
+	ui       *ui.Env
+	accounts Accounts
+}
+
+// menuItems are this module's side menu entries (SPEC.md section 2).
+var menuItems = []web.MenuItem{
+	{ID: "home", LabelID: "menu.home", Href: "/", Icon: "mdi-home", Guest: true, Order: 10},
+	{ID: "contact", LabelID: "menu.contact", Href: "/contact", Icon: "mdi-email-outline", Roles: auth.CompanyOrUser, Order: 160, HiddenInWhiteLabel: true},
+}
+
+// New builds the module and adds its menu entries.
+func New(host *kernel.Host, env *ui.Env, acc Accounts) *Module {
+	m := &Module{host: host, log: host.Logger("site"), ui: env, accounts: acc}
+	for _, item := range menuItems {
+		host.Router.AddMenuItem(item)
+	}
+	return m
+}
+
+// Name names the module.
+func (m *Module) Name() string { return "site" }
+
+// Routes registers the module's pages. "/{$}" is the root alone: "/" would
+// catch every path no other route takes, which must stay a 404.
+func (m *Module) Routes(r *web.ModuleRoutes) {
+	r.Page("GET /{$}", auth.Open, m.homePage)
+	r.Page("GET /contact", auth.CompanyOrUser, m.contactPage)
+	r.Page("POST /contact", auth.CompanyOrUser, m.contactSubmit)
+	// The page sits at the API's base address, beside (not under) /api/, so
+	// that it never shadows an endpoint.
+	r.Page("GET /api", auth.Open, m.apiPage)
+}

@@ -1,0 +1,36 @@
+// api calls the portal's JSON API with the session cookie. On a 401 it renews
+// the session once through the refresh cookie and repeats the call: the
+// "silent re-login" of SPEC.md section 4, without any stored password.
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly body: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  let res = await send(method, path, body);
+  if (res.status === 401 && path !== "/api/users/refresh") {
+    const renewed = await send("POST", "/api/users/refresh");
+    if (renewed.ok) res = await send(method, path, body);
+  }
+  const text = await res.text();
+  const data: unknown = text ? JSON.parse(text) : null;
+  if (!res.ok) {
+    const message = (data as { message?: string } | null)?.message ?? res.statusText;
+    throw new ApiError(res.status, message, data);
+  }
+  return data as T;
+}
+
+function send(method: string, path: string, body?: unknown): Promise<Response> {
+  const init: RequestInit = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers = { ...init.headers, "Content-Type": "application/json" };
+  }
+  return fetch(path, init);
+}

@@ -1,0 +1,65 @@
+// The script of every server page: htmx, the snackbar, the menu toggle and
+// the dark-theme switch. It stays small; interactive widgets are islands.
+import htmx from "htmx.org";
+import "@/styles/app.css";
+import { showToast, takeToastCookie } from "@/page/toast";
+import { setDark } from "@/page/theme";
+
+declare global {
+  interface Window {
+    htmx: typeof htmx;
+  }
+}
+window.htmx = htmx;
+
+// htmx 2 does not swap 4xx answers by default; form fragments with field
+// errors come back as 400/409/422 and must replace the form.
+htmx.config.responseHandling = [
+  { code: "204", swap: false },
+  { code: "[23]..", swap: true },
+  { code: "(400|409|422)", swap: true, error: false },
+  { code: "[45]..", swap: false, error: true },
+];
+
+document.addEventListener("fieldhub:toast", (e) => {
+  const detail = (e as CustomEvent<{ level: string; text: string }>).detail;
+  takeToastCookie(); // shown here, so not again on the next page
+  showToast(detail.text, detail.level === "error" ? "error" : "success");
+});
+
+document.addEventListener("htmx:responseError", (e) => {
+  const xhr = (e as CustomEvent<{ xhr: XMLHttpRequest }>).detail.xhr;
+  if (!xhr.getResponseHeader("HX-Trigger")) {
+    showToast(document.body.dataset.genericError ?? "Error", "error");
+  }
+});
+
+document.addEventListener("htmx:sendError", () => {
+  showToast(document.body.dataset.noConnection ?? "No connection", "error");
+});
+
+function toggleMenu(open?: boolean): void {
+  const shell = document.querySelector<HTMLElement>(".shell");
+  if (!shell) return;
+  const next = open ?? !shell.classList.contains("menu-open");
+  shell.classList.toggle("menu-open", next);
+  document.querySelector("[data-menu-toggle]")?.setAttribute("aria-expanded", String(next));
+}
+
+document.addEventListener("click", (e) => {
+  const target = e.target as Element;
+  if (target.closest("[data-menu-toggle]")) toggleMenu();
+  else if (target.closest("[data-menu-scrim]")) toggleMenu(false);
+});
+
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape") toggleMenu(false);
+});
+
+document.addEventListener("change", (e) => {
+  const target = e.target as HTMLInputElement;
+  if (target.matches("[data-theme-toggle]")) void setDark(target.checked, target.dataset.signedIn === "true");
+});
+
+const pending = takeToastCookie();
+if (pending) showToast(pending.text, pending.level === "error" ? "error" : "success");
