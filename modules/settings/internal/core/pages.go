@@ -85,7 +85,7 @@ func (m *Module) settingsPage(w http.ResponseWriter, r *http.Request) error {
 	shown := m.users.render(stored, nil)
 	f := settingsForm{
 		Theme:              shown["theme"].(string),
-		Dark:               shown["darkMode"].(bool),
+		Dark:               v.Dark, // the theme in effect, stored or from the cookie
 		ToolbarTransparent: shown["toolbarTransparent"].(bool),
 		StickySideMenu:     shown["stickySideMenu"].(bool),
 		Language:           v.Lang, // the language in effect, chosen or not

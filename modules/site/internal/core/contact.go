@@ -41,11 +41,24 @@ type contactMessage struct {
 // validate applies the form's rules: both fields required, the subject at
 // most 255 characters (SPEC.md section 5's "Max characters is 255"), the
 // message at most 5000.
-func (c *contactMessage) validate() error {
+func (c *contactMessage) validate(from contactSender) error {
 	// The subject becomes a mail header: it stays on one line.
 	c.Subject = strings.Join(strings.Fields(c.Subject), " ")
 	c.Message = strings.TrimSpace(strings.ReplaceAll(c.Message, "\r\n", "\n"))
 	v := &errs.Validation{}
+	if from.Visitor {
+		switch {
+		case from.Name == "":
+			v.Add("name", errs.IDRequired)
+		case utf8.RuneCountInString(from.Name) > maxSubject:
+			v.Add("name", errs.IDMaxChars255)
+		}
+		if a, err := mail.ParseAddress(from.Email); from.Email == "" {
+			v.Add("email", errs.IDRequired)
+		} else if err != nil || a.Address != from.Email {
+			v.Add("email", "accounts.email.invalid")
+		}
+	}
 	switch {
 	case c.Subject == "":
 		v.Add("subject", errs.IDRequired)
@@ -62,7 +75,7 @@ func (c *contactMessage) validate() error {
 }
 
 func (m *Module) contactPage(w http.ResponseWriter, r *http.Request) error {
-	sender, err := m.sender(r.Context())
+	sender, err := m.sender(r)
 	if err != nil {
 		return err
 	}
@@ -73,7 +86,7 @@ func (m *Module) contactPage(w http.ResponseWriter, r *http.Request) error {
 // fragment for htmx, else a redirect back to the page.
 func (m *Module) contactSubmit(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	sender, err := m.sender(ctx)
+	sender, err := m.sender(r)
 	if err != nil {
 		return err
 	}
@@ -88,15 +101,24 @@ func (m *Module) contactSubmit(w http.ResponseWriter, r *http.Request) error {
 		web.Redirect(w, r, "/contact")
 		return nil
 	}
+	if sender.Visitor {
+		sender = contactSender{Visitor: true}
+	}
 	return m.ui.Fragment(w, r, http.StatusOK, contactForm(sender, contactMessage{}, ui.NoErrors))
 }
 
-// contactSender is who writes, as the session tells it.
+// contactSender is who writes: as the session tells it, or, for a visitor
+// (the route is open, SPEC.md section 2), as the form says.
 type contactSender struct {
 	Name, Email, Company string
+	Visitor              bool
 }
 
-func (m *Module) sender(ctx context.Context) (contactSender, error) {
+func (m *Module) sender(r *http.Request) (contactSender, error) {
+	ctx := r.Context()
+	if !auth.CallerFrom(ctx).SignedIn() {
+		return contactSender{Visitor: true, Name: strings.TrimSpace(r.PostFormValue("name")), Email: strings.TrimSpace(r.PostFormValue("email"))}, nil
+	}
 	u, err := m.accounts.User(ctx, auth.CallerFrom(ctx).UserID)
 	if err != nil {
 		if errs.Is(err, errs.NotFound) {
@@ -117,7 +139,7 @@ func (m *Module) sender(ctx context.Context) (contactSender, error) {
 // does not hold up the others. mail.Message has no Reply-To, so the
 // sender's address heads the text.
 func (m *Module) sendContact(ctx context.Context, from contactSender, msg contactMessage) error {
-	if err := msg.validate(); err != nil {
+	if err := msg.validate(from); err != nil {
 		return err
 	}
 	to, err := m.contactRecipients(ctx)

@@ -49,8 +49,8 @@ func (m *Module) Name() string { return "site" }
 // catch every path no other route takes, which must stay a 404.
 func (m *Module) Routes(r *web.ModuleRoutes) {
 	r.Page("GET /{$}", auth.Open, m.homePage)
-	r.Page("GET /contact", auth.CompanyOrUser, m.contactPage)
-	r.Page("POST /contact", auth.CompanyOrUser, m.contactSubmit)
+	r.Page("GET /contact", auth.Open, m.contactPage)
+	r.Page("POST /contact", auth.Open, m.contactSubmit)
 	// The page sits at the API's base address, beside (not under) /api/, so
 	// that it never shadows an endpoint.
 	r.Page("GET /api", auth.Open, m.apiPage)
