@@ -47,6 +47,7 @@ test: assets
         exit 1
     fi
     go vet ./...
+    (cd sdk && go vet ./... && go test -count=1 ./...)
     go test -count=1 ./...
 
 # build the binary into bin/fieldhub

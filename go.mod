@@ -18,7 +18,7 @@ require (
 
 require (
 	github.com/a-h/parse v0.0.0-20250122154542-74294addb73e // indirect
-	github.com/a-h/templ v0.3.977 // indirect
+	github.com/a-h/templ v0.3.977
 	github.com/andybalholm/brotli v1.1.0 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cenkalti/backoff/v4 v4.3.0 // indirect
@@ -26,8 +26,9 @@ require (
 	github.com/cli/browser v1.3.0 // indirect
 	github.com/dustin/go-humanize v1.0.1 // indirect
 	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6 // indirect
-	github.com/emersion/go-smtp v0.25.1 // indirect
+	github.com/emersion/go-smtp v0.25.1
 	github.com/fatih/color v1.16.0 // indirect
+	github.com/fieldhub/fieldhub/sdk v0.0.0
 	github.com/fsnotify/fsnotify v1.7.0 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
@@ -62,3 +63,5 @@ require (
 )
 
 tool github.com/a-h/templ/cmd/templ
+
+replace github.com/fieldhub/fieldhub/sdk => ./sdk

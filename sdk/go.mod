@@ -1,0 +1,3 @@
+module github.com/fieldhub/fieldhub/sdk
+
+go 1.26.8
