@@ -20,6 +20,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/config"
 	"github.com/fieldhub/fieldhub/migrations"
 	"github.com/fieldhub/fieldhub/modules/accounts"
+	"github.com/fieldhub/fieldhub/modules/nodes"
 	"github.com/fieldhub/fieldhub/modules/settings"
 	"github.com/fieldhub/fieldhub/modules/site"
 	"github.com/fieldhub/fieldhub/webapp"
@@ -139,6 +140,7 @@ func build(ctx context.Context, cfg *config.Config, log *slog.Logger) (*app, err
 	acc := accounts.New(host, accounts.Deps{UI: env})
 	k.Add(acc)
 	k.Add(settings.New(host, settings.Deps{Accounts: acc, WhiteLabel: func() bool { return cfg.WhiteLabel }, UI: env}))
+	k.Add(nodes.New(host, nodes.Deps{Accounts: acc, Decoders: nodes.RawOnlyDecoders{}}))
 	k.Add(site.New(host, site.Deps{UI: env, Accounts: acc}))
 	return &app{kernel: k, accounts: acc}, nil
 }

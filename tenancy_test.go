@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -36,6 +37,7 @@ func TestTenancy(t *testing.T) {
 			t.Fatalf("register loner: %d %s", r.Status, r.Body)
 		}
 		loner := ta.Login(t, "loner@free.example", testPassword)
+		fn := foreignNodes(t, ta, root, foreign.companyID, png)
 
 		bdb := ta.kernel.Host().DB
 		fid := foreign.companyID
@@ -53,6 +55,15 @@ func TestTenancy(t *testing.T) {
 				"role":      "CompanyAdmin",
 				"email":     "worker@foreign.example",
 				"guid":      "0b7e6c1e-5d4f-4a51-9d2a-7d1f3c9e2b10",
+				// The nodes module's ids.
+				"applicationId": fmt.Sprint(fn.applicationID),
+				"tagId":         fmt.Sprint(fn.tagID),
+				"deveui":        foreignDevEUI,
+				"key":           "temperature",
+				"scope":         "company", // GET /tag/{scope}/{companyId} is GET /tag/company/{companyId}
+				"poolId":        fmt.Sprint(fn.poolID),
+				"tokenId":       fmt.Sprint(fn.tokenID),
+				"downlinkId":    fmt.Sprint(fn.downlinkID),
 			},
 			Bodies: map[string]any{
 				"PUT /api/companies/{companyId}":        map[string]any{"name": "Hijacked"},
@@ -63,8 +74,19 @@ func TestTenancy(t *testing.T) {
 				"POST /api/users":                       newUserBody("planted@own.example", "companyId", fid),
 				"POST /api/users/authenticate":          map[string]any{"email": "worker@foreign.example", "password": "guess"},
 				"POST /api/users/create/company":        map[string]any{"company": map[string]any{"name": "X"}},
+				// The nodes module's bodies.
+				"POST /api/applications/{companyId}":         map[string]any{"name": "Planted"},
+				"PUT /api/applications/{applicationId}":      map[string]any{"name": "Hijacked", "ttsApiKey": ""},
+				"POST /api/applications/{applicationId}/tag": map[string]any{"name": "Planted", "deveui": "0011223344556677"},
+				"PUT /api/tag/{deveui}":                      map[string]any{"name": "Hijacked", "deveui": "0011223344556677"},
+				"POST /api/tag/{tagId}/image":                png,
+				"POST /api/tag/key/add":                      map[string]any{"tagId": fn.tagID, "key": "planted"},
+				"POST /api/tag/key/update":                   map[string]any{"tagId": fn.tagID, "key": "temperature", "label": "Hijacked"},
+				"PUT /api/tag/pool/{poolId}":                 map[string]any{"status": "hidden"},
+				"POST /api/integration/tokens/{companyId}":   map[string]any{"label": "Planted", "isCompany": true},
+				"POST /api/downlink/{tagId}":                 map[string]any{"port": 1, "payload": "02", "payloadType": "hex"},
 			},
-			Markers: []string{"Foreign Widgets", "foreign.example"},
+			Markers: []string{"Foreign Widgets", "foreign.example", foreignDevEUI},
 			Exempt: map[string]string{
 				"POST /api/users/forgot/{email}": "answers the same for every address; the link goes only to the address's owner",
 				"PUT /api/users/forgot/{guid}":   "the GUID is the capability: whoever holds the mailed link may use it",
@@ -77,10 +99,58 @@ func TestTenancy(t *testing.T) {
 					dumpRows(tb, bdb, "SELECT id, user_id FROM sessions WHERE user_id IN (SELECT id FROM users WHERE company_id = ?) ORDER BY id", fid),
 					dumpRows(tb, bdb, "SELECT * FROM company_settings WHERE company_id = ? ORDER BY name", fid),
 					dumpRows(tb, bdb, "SELECT * FROM user_settings WHERE user_id IN (SELECT id FROM users WHERE company_id = ?) ORDER BY user_id, name", fid),
+					dumpRows(tb, bdb, "SELECT * FROM applications WHERE company_id = ? ORDER BY id", fid),
+					dumpRows(tb, bdb, "SELECT * FROM tags WHERE company_id = ? ORDER BY id", fid),
+					dumpRows(tb, bdb, "SELECT tag_id, version FROM tag_images WHERE tag_id IN (SELECT id FROM tags WHERE company_id = ?) ORDER BY tag_id", fid),
+					dumpRows(tb, bdb, "SELECT * FROM tag_keys WHERE tag_id IN (SELECT id FROM tags WHERE company_id = ?) ORDER BY id", fid),
+					dumpRows(tb, bdb, "SELECT * FROM integration_tokens WHERE company_id = ? ORDER BY id", fid),
+					dumpRows(tb, bdb, "SELECT * FROM downlinks WHERE tag_id IN (SELECT id FROM tags WHERE company_id = ?) ORDER BY id", fid),
+					dumpRows(tb, bdb, "SELECT * FROM node_pool ORDER BY id"),
 				}, "\n")
 			},
 		})
 	})
+}
+
+// foreignDevEUI is the DevEUI of the foreign company's node.
+const foreignDevEUI = "F0E1D2C3B4A59687"
+
+// nodeIDs are the foreign company's things of the nodes module.
+type nodeIDs struct{ applicationID, tagID, poolID, tokenID, downlinkID int64 }
+
+// foreignNodes gives the foreign company an application with a node (its
+// picture, a data key and a queued downlink) and an integration token, and
+// puts a DevEUI in the node pool.
+func foreignNodes(t *testing.T, ta *testApp, root string, companyID int64, png []byte) nodeIDs {
+	t.Helper()
+	var ids nodeIDs
+	create := func(path string, body any) int64 {
+		t.Helper()
+		r := ta.Call(t, "POST", path, root, body)
+		if r.Status != 201 && r.Status != 200 {
+			t.Fatalf("foreign %s: %d %s", path, r.Status, r.Body)
+		}
+		return r.Num("id")
+	}
+	ids.applicationID = create(fmt.Sprintf("/api/applications/%d", companyID), map[string]any{"name": "Foreign Widgets App",
+		"networkServer": "tts", "ttsDownlinkUrl": "https://tts.foreign.example/down", "ttsApiKey": "NNSXS.FOREIGN"})
+	ids.tagID = create(fmt.Sprintf("/api/applications/%d/tag", ids.applicationID), map[string]any{"name": "Foreign Widgets Node",
+		"deveui": foreignDevEUI, "appKey": "0102030405060708090A0B0C0D0E0F10", "lat": 57.7, "long": 11.97})
+	create(fmt.Sprintf("/api/tag/%d/image", ids.tagID), png)
+	create("/api/tag/key/add", map[string]any{"tagId": ids.tagID, "key": "temperature", "label": "Foreign Widgets temperature", "defaultKey": true})
+	ids.tokenID = create(fmt.Sprintf("/api/integration/tokens/%d", companyID), map[string]any{"label": "Foreign Widgets token", "isCompany": true})
+	ids.downlinkID = create(fmt.Sprintf("/api/downlink/%d", ids.tagID), map[string]any{"port": 5, "payload": "0A0B", "payloadType": "hex"})
+	now := time.Now().UTC()
+	if _, err := ta.kernel.Host().DB.NewRaw("INSERT INTO node_pool (deveui, source, status, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?)",
+		"A1B2C3D4E5F60718", "chirpstack", "shown", now, now).Exec(context.Background()); err != nil {
+		t.Fatalf("foreign pool entry: %v", err)
+	}
+	r := ta.Call(t, "GET", "/api/tag/pool", root, nil)
+	if len(r.List()) != 1 {
+		t.Fatalf("pool: %s", r.Body)
+	}
+	ids.poolID = int64(r.List()[0].(map[string]any)["id"].(float64))
+	return ids
 }
 
 // dumpRows renders a query's rows as text, for before-and-after comparisons.

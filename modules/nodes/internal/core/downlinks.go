@@ -1,0 +1,159 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/fieldhub/fieldhub/kernel/auth"
+	"github.com/fieldhub/fieldhub/kernel/errs"
+	"github.com/fieldhub/fieldhub/kernel/web"
+)
+
+// maxQueued bounds one read of the downlink queue.
+const maxQueued = 1000
+
+// downlinkInput is the body of POST /downlink/{tagId}. Payload is a string;
+// a JSON payload may also be given as the object itself.
+type downlinkInput struct {
+	Port        int             `json:"port"`
+	Payload     json.RawMessage `json:"payload"`
+	PayloadType string          `json:"payloadType"`
+	Confirmed   bool            `json:"confirmed"`
+}
+
+// newDownlink validates in into a queued downlink for tag.
+func newDownlink(t *Tag, in downlinkInput) (*Downlink, error) {
+	v := &errs.Validation{}
+	switch {
+	case in.Port <= 0:
+		v.Add("port", msgPortMin)
+	case in.Port > maxPort:
+		v.AddArgs("port", msgPortMax, map[string]any{"max": maxPort})
+	}
+	kind := strings.ToLower(strings.TrimSpace(in.PayloadType))
+	if kind != "hex" && kind != "base64" && kind != "json" {
+		v.Add("payloadType", msgPayloadType)
+	}
+	var payload string
+	raw := strings.TrimSpace(string(in.Payload))
+	shaped := true
+	switch {
+	case raw == "" || raw == "null":
+	case strings.HasPrefix(raw, `"`):
+		shaped = json.Unmarshal([]byte(raw), &payload) == nil
+	case kind == "json":
+		payload = raw
+	default:
+		shaped = false
+	}
+	switch {
+	case v.Has("payloadType"):
+	case !shaped:
+		v.Add("payload", payloadMessage[kind])
+	default:
+		payload = checkPayload(v, kind, payload)
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	return &Downlink{TagID: t.ID, DevEUI: t.DevEUI, ApplicationID: t.ApplicationID, CompanyID: t.CompanyID,
+		Port: in.Port, Payload: payload, PayloadType: kind, Confirmed: in.Confirmed, Status: DownlinkQueued}, nil
+}
+
+// listDownlinks answers GET /downlink/tag/{tagId}, newest first.
+func (m *Module) listDownlinks(w http.ResponseWriter, r *http.Request) error {
+	t, err := m.pathTag(r.Context(), r, false)
+	if err != nil {
+		return err
+	}
+	list := []Downlink{}
+	if err := downlinkQuery(m.db, &list).Where("dl.tag_id = ?", t.ID).OrderExpr("dl.created_at DESC, dl.id DESC").Scan(r.Context()); err != nil {
+		return fmt.Errorf("list downlinks of tag %d: %w", t.ID, err)
+	}
+	return web.OK(w, list)
+}
+
+// createDownlink answers POST /downlink/{tagId}: the downlink is queued for
+// the downlink worker.
+func (m *Module) createDownlink(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	t, err := m.pathTag(ctx, r, true)
+	if err != nil {
+		return err
+	}
+	var in downlinkInput
+	if err := web.Decode(r, &in); err != nil {
+		return err
+	}
+	d, err := newDownlink(t, in)
+	if err != nil {
+		return err
+	}
+	uid := auth.CallerFrom(ctx).UserID
+	d.CreatedBy = &uid
+	d.CreatedAt, d.UpdatedAt = now(), now()
+	if _, err := m.db.NewInsert().Model(d).Returning("id").Exec(ctx); err != nil {
+		return fmt.Errorf("queue downlink: %w", err)
+	}
+	return web.Created(w, d)
+}
+
+// deleteDownlink answers DELETE /downlink/{downlinkId}. Only a downlink
+// still queued can be taken back; one the worker has handed on answers 409.
+func (m *Module) deleteDownlink(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	id, err := web.PathID(r, "downlinkId")
+	if err != nil {
+		return err
+	}
+	d, err := m.store.downlink(ctx, m.db, id)
+	if err != nil {
+		return err
+	}
+	if err := scoped(ctx, d.CompanyID, true); err != nil {
+		return err
+	}
+	res, err := m.db.NewDelete().Model((*Downlink)(nil)).Where("id = ? AND status = ?", id, DownlinkQueued).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("delete downlink %d: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return errs.New(errs.Conflict, msgDownlinkNotQueued)
+	}
+	return web.NoContent(w)
+}
+
+// Queued returns up to limit queued downlinks, oldest first.
+func (m *Module) Queued(ctx context.Context, limit int) ([]Downlink, error) {
+	if limit <= 0 || limit > maxQueued {
+		limit = maxQueued
+	}
+	list := []Downlink{}
+	err := downlinkQuery(m.db, &list).Where("dl.status = ?", DownlinkQueued).
+		OrderExpr("dl.created_at, dl.id").Limit(int64(limit)).Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read downlink queue: %w", err)
+	}
+	return list, nil
+}
+
+// SetDownlinkStatus records what became of a downlink: sent, failed (with
+// detail saying why) or queued again for another attempt.
+func (m *Module) SetDownlinkStatus(ctx context.Context, id int64, status, detail string) error {
+	if status != DownlinkQueued && status != DownlinkSent && status != DownlinkFailed {
+		return errs.New(errs.Invalid, msgDownlinkStatus).With("status", status)
+	}
+	res, err := m.db.NewUpdate().Model((*Downlink)(nil)).
+		Set("status = ?", status).Set("detail = ?", strings.ToValidUTF8(strings.ReplaceAll(detail, "\x00", ""), "")).
+		Set("updated_at = ?", now()).Where("id = ?", id).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("set status of downlink %d: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return errNotFound
+	}
+	return nil
+}

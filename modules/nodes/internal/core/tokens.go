@@ -1,0 +1,124 @@
+package core
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/fieldhub/fieldhub/kernel/auth"
+	"github.com/fieldhub/fieldhub/kernel/db"
+	"github.com/fieldhub/fieldhub/kernel/errs"
+	"github.com/fieldhub/fieldhub/kernel/web"
+)
+
+// hashToken is what is stored of a token.
+func hashToken(t string) string {
+	sum := sha256.Sum256([]byte(t))
+	return hex.EncodeToString(sum[:])
+}
+
+// tokenHintLength is how much of a token is kept in clear (the prefix and
+// four random characters): enough to tell tokens apart, far too little to
+// guess the rest.
+const tokenHintLength = len(TokenPrefix) + 4
+
+// lastUseEvery is how often a token's last use is written, so that a busy
+// integration does not write on every call.
+const lastUseEvery = time.Minute
+
+// listTokens answers GET /integration/tokens/{companyId}; the tokens
+// themselves are never shown again, only their hints.
+func (m *Module) listTokens(w http.ResponseWriter, r *http.Request) error {
+	id, err := m.managedCompanyID(r.Context(), r)
+	if err != nil {
+		return err
+	}
+	list := []Token{}
+	if err := m.db.NewSelect().Model(&list).Where("company_id = ?", id).Order("created_at DESC", "id DESC").Scan(r.Context()); err != nil {
+		return fmt.Errorf("list integration tokens of company %d: %w", id, err)
+	}
+	return web.OK(w, list)
+}
+
+// createToken answers POST /integration/tokens/{companyId} with {label,
+// isCompany}. The answer is the one time the token is shown. A company token
+// stays when its maker leaves; a personal one (isCompany false) goes with
+// them.
+func (m *Module) createToken(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	id, err := m.managedCompanyID(ctx, r)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Label     string `json:"label"`
+		IsCompany bool   `json:"isCompany"`
+	}
+	if err := web.Decode(r, &in); err != nil {
+		return err
+	}
+	v := &errs.Validation{}
+	in.Label = strings.TrimSpace(in.Label)
+	checkText(v, "label", in.Label, maxName, true)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	secret := TokenPrefix + auth.RandomToken(32)
+	t := &Token{CompanyID: id, Label: in.Label, IsCompany: in.IsCompany, Hash: hashToken(secret),
+		Hint: secret[:tokenHintLength], CreatedAt: now()}
+	if !in.IsCompany {
+		uid := auth.CallerFrom(ctx).UserID
+		t.UserID = &uid
+	}
+	if _, err := m.db.NewInsert().Model(t).Returning("id").Exec(ctx); err != nil {
+		return fmt.Errorf("insert integration token: %w", err)
+	}
+	t.Token = secret
+	return web.Created(w, t)
+}
+
+// deleteToken answers DELETE /integration/tokens/{tokenId}.
+func (m *Module) deleteToken(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	id, err := web.PathID(r, "tokenId")
+	if err != nil {
+		return err
+	}
+	t := new(Token)
+	if err := m.db.NewSelect().Model(t).Where("id = ?", id).Scan(ctx); err != nil {
+		return notFoundOr(err, "load integration token %d", id)
+	}
+	if err := scoped(ctx, t.CompanyID, true); err != nil {
+		return err
+	}
+	if _, err := m.db.NewDelete().Model((*Token)(nil)).Where("id = ?", id).Exec(ctx); err != nil {
+		return fmt.Errorf("delete integration token %d: %w", id, err)
+	}
+	return web.NoContent(w)
+}
+
+// TokenCompany returns the company of a presented integration token, and
+// notes its use. An unknown or deleted token is errs.Unauthorized.
+func (m *Module) TokenCompany(ctx context.Context, token string) (int64, error) {
+	token = strings.TrimSpace(token)
+	if !strings.HasPrefix(token, TokenPrefix) || len(token) > 128 {
+		return 0, errs.New(errs.Unauthorized, msgTokenInvalid)
+	}
+	t := new(Token)
+	if err := m.db.NewSelect().Model(t).Where("token_hash = ?", hashToken(token)).Scan(ctx); err != nil {
+		if db.IsNoRows(err) {
+			return 0, errs.New(errs.Unauthorized, msgTokenInvalid)
+		}
+		return 0, fmt.Errorf("look up integration token: %w", err)
+	}
+	if t.LastUsedAt == nil || time.Since(*t.LastUsedAt) > lastUseEvery {
+		if _, err := m.db.NewUpdate().Model((*Token)(nil)).Set("last_used_at = ?", now()).Where("id = ?", t.ID).Exec(ctx); err != nil {
+			m.log.Warn("note integration token use failed", "token_id", t.ID, "err", err)
+		}
+	}
+	return t.CompanyID, nil
+}

@@ -1,0 +1,145 @@
+// Package nodes is the contract of the nodes module: applications, their
+// nodes (tags, identified by DevEUI) with data keys and pictures, the pool of
+// DevEUIs heard without a tag, integration tokens and the downlink queue
+// (SPEC.md section 7 "Applications", "Tags", "Tag data", "Integration tokens"
+// and "Downlinks"). Other modules use the Service interface and the events;
+// the implementation lives in internal/.
+//
+// Downlinks are only queued here. Delivery is done by the ingest/downlink
+// worker: it reads the queue with Service.Queued, hands each downlink to the
+// network server of the tag's application (Service.Application,
+// Service.TTSAPIKey) and records the outcome with Service.SetDownlinkStatus.
+package nodes
+
+import (
+	"context"
+
+	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/modules/accounts"
+	"github.com/fieldhub/fieldhub/modules/nodes/internal/core"
+)
+
+// Application groups a company's nodes and names their network server.
+type Application = core.Application
+
+// Tag is a node.
+type Tag = core.Tag
+
+// Key describes one data key of a tag.
+type Key = core.Key
+
+// PoolEntry is a DevEUI heard without a tag.
+type PoolEntry = core.PoolEntry
+
+// Token is an integration access token; only its hash is stored.
+type Token = core.Token
+
+// Downlink is a message queued for a node.
+type Downlink = core.Downlink
+
+// Events this module publishes.
+type (
+	TagCreated = core.TagCreated
+	TagDeleted = core.TagDeleted
+)
+
+// Network servers an application may name.
+const (
+	NetworkChirpStack = core.NetworkChirpStack
+	NetworkTTS        = core.NetworkTTS
+	NetworkGeneric    = core.NetworkGeneric
+)
+
+// Pool statuses.
+const (
+	PoolHidden = core.PoolHidden
+	PoolShown  = core.PoolShown
+	PoolTaken  = core.PoolTaken
+)
+
+// Downlink statuses.
+const (
+	DownlinkQueued = core.DownlinkQueued
+	DownlinkSent   = core.DownlinkSent
+	DownlinkFailed = core.DownlinkFailed
+)
+
+// TokenPrefix starts every integration token.
+const TokenPrefix = core.TokenPrefix
+
+// NormaliseEUI strips spaces, dashes and colons from an EUI and upper-cases
+// it, the form in which DevEUIs are stored.
+func NormaliseEUI(s string) string { return core.NormaliseEUI(s) }
+
+// Service is what other modules may ask of nodes. It is not scoped to a
+// caller: the asking module decides who may see the answer. Lookups return
+// an errs.NotFound error for an unknown id or DevEUI, and an errs.Invalid
+// error for a DevEUI that is not 16 hexadecimal digits.
+type Service interface {
+	// Tag returns a tag by id, its AppKey opened.
+	Tag(ctx context.Context, id int64) (*Tag, error)
+	// TagByDevEUI returns the tag of a DevEUI given in any accepted spelling
+	// (case, spaces, dashes and colons do not matter).
+	TagByDevEUI(ctx context.Context, deveui string) (*Tag, error)
+	// CompanyTags lists the tags of a company, by name.
+	CompanyTags(ctx context.Context, companyID int64) ([]*Tag, error)
+	// Application returns an application by id.
+	Application(ctx context.Context, id int64) (*Application, error)
+	// TTSAPIKey returns the opened The Things Stack API key of an
+	// application, "" when none is stored.
+	TTSAPIKey(ctx context.Context, applicationID int64) (string, error)
+	// AddToPool records a DevEUI heard without a tag (source names where
+	// from, such as "chirpstack"), or notes that it was heard again. A
+	// DevEUI that has a tag is left alone.
+	AddToPool(ctx context.Context, deveui, source string) error
+	// EnsureKeys registers the data keys of a tag that are not known yet;
+	// malformed key names are skipped.
+	EnsureKeys(ctx context.Context, tagID int64, keys []string) error
+	// TokenCompany returns the company of a presented integration token. An
+	// unknown or deleted token is an errs.Unauthorized error.
+	TokenCompany(ctx context.Context, token string) (companyID int64, err error)
+	// Queued returns up to limit queued downlinks (at most 1000), oldest
+	// first.
+	Queued(ctx context.Context, limit int) ([]Downlink, error)
+	// SetDownlinkStatus records what became of a downlink: DownlinkSent,
+	// DownlinkFailed (detail says why) or DownlinkQueued again.
+	SetDownlinkStatus(ctx context.Context, id int64, status, detail string) error
+}
+
+// Module is the nodes module as the kernel and main.go see it.
+type Module interface {
+	kernel.Module
+	kernel.Router
+	Service
+}
+
+// Decoders is the list of device decoders a tag may name (SPEC.md section 3
+// "Decoder list"). Has reports whether key is one of them.
+type Decoders interface {
+	Has(key string) bool
+}
+
+// Accounts is the part of accounts.Service that nodes uses: whether a
+// company exists. It returns an errs.NotFound error for an unknown id.
+type Accounts interface {
+	Company(ctx context.Context, id int64) (*accounts.Company, error)
+}
+
+// Deps is what the nodes module needs from the rest of the portal.
+type Deps struct {
+	// Accounts tells whether a company exists. Required; the accounts
+	// module satisfies it.
+	Accounts Accounts
+	// Decoders validates the decoder key of a tag. Required; until the
+	// decoders module exists, main.go passes RawOnlyDecoders.
+	Decoders Decoders
+}
+
+// New builds the module. It panics when a required dependency is missing,
+// so that a wiring mistake in main.go stops the program at start.
+func New(host *kernel.Host, deps Deps) Module {
+	if deps.Accounts == nil || deps.Decoders == nil {
+		panic("nodes.New: Deps.Accounts and Deps.Decoders are required")
+	}
+	return core.New(host, core.Deps{Accounts: deps.Accounts, Decoders: deps.Decoders})
+}
