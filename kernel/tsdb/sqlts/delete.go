@@ -1,0 +1,183 @@
+package sqlts
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/fieldhub/fieldhub/kernel/tsdb"
+)
+
+// DeleteNode removes every series of a node of a company; see tsdb.Store.
+func (s *Store) DeleteNode(ctx context.Context, company int64, devEUI string) error {
+	if err := tsdb.ValidateNode(company, devEUI); err != nil {
+		return err
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("delete node %s: begin: %w", devEUI, err)
+	}
+	defer rollback(tx)
+	// Locking the series first waits for writers that hold them, so their
+	// points are committed, and so deleted, before the rows go.
+	lock := ""
+	if s.pg {
+		lock = " FOR UPDATE"
+	}
+	ids, err := s.ids(ctx, tx, `SELECT id FROM tsdb_series WHERE company_id = ? AND deveui = ? ORDER BY id`+lock, company, devEUI)
+	if err != nil {
+		return fmt.Errorf("delete node %s: %w", devEUI, err)
+	}
+	for _, id := range ids {
+		for _, stmt := range []string{
+			`DELETE FROM tsdb_points WHERE series_id = ?`,
+			`DELETE FROM tsdb_hours WHERE series_id = ?`,
+			`DELETE FROM tsdb_series WHERE id = ?`,
+		} {
+			if _, err := tx.ExecContext(ctx, s.q(stmt), id); err != nil {
+				return fmt.Errorf("delete node %s: %w", devEUI, err)
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("delete node %s: commit: %w", devEUI, err)
+	}
+	return nil
+}
+
+func (s *Store) ids(ctx context.Context, q queryer, query string, args ...any) ([]int64, error) {
+	rows, err := q.QueryContext(ctx, s.q(query), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+// Prune removes the points older than before; see tsdb.Store.
+//
+// The hour that holds before loses only part of its points, so it is
+// summarised again. On PostgreSQL that happens first, in a short
+// transaction that locks the series concerned; then one transaction deletes
+// everything older, so that ingest is not held up for the length of a large
+// delete. On SQLite, with one writer at a time, all of it is one transaction.
+func (s *Store) Prune(ctx context.Context, before time.Time) (int64, error) {
+	if err := tsdb.ValidatePrune(before); err != nil {
+		return 0, err
+	}
+	bt := tsdb.Micros(before)
+	hb := floorHour(bt)
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("prune: begin: %w", err)
+	}
+	defer rollback(tx)
+	var n int64
+	if hb < bt {
+		if n, err = s.prunePartialHour(ctx, tx, hb, bt); err != nil {
+			return 0, err
+		}
+		if s.pg {
+			if err := tx.Commit(); err != nil {
+				return 0, fmt.Errorf("prune: commit: %w", err)
+			}
+			if tx, err = s.db.BeginTx(ctx, nil); err != nil {
+				return 0, fmt.Errorf("prune: begin: %w", err)
+			}
+			defer rollback(tx)
+		}
+	}
+	// Through the primary key, series by series from the oldest end, so
+	// that retention reads only what it deletes.
+	res, err := tx.ExecContext(ctx, s.q(`DELETE FROM tsdb_points
+		WHERE series_id IN (SELECT id FROM tsdb_series) AND ts < ?`), hb)
+	if err != nil {
+		return 0, fmt.Errorf("prune points: %w", err)
+	}
+	m, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("prune points: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM tsdb_hours
+		WHERE series_id IN (SELECT id FROM tsdb_series) AND hour < ?`), hb); err != nil {
+		return 0, fmt.Errorf("prune hours: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("prune: commit: %w", err)
+	}
+	return n + m, nil
+}
+
+// prunePartialHour deletes the points in [hb, bt) and summarises the hour
+// hb again for every series that has points there.
+func (s *Store) prunePartialHour(ctx context.Context, tx *sql.Tx, hb, bt int64) (int64, error) {
+	lock := ""
+	if s.pg {
+		lock = " FOR UPDATE OF s"
+	}
+	// EXISTS per series keeps both dialects on the primary key of
+	// tsdb_hours rather than a scan of it for one hour.
+	ids, err := s.ids(ctx, tx, `SELECT s.id FROM tsdb_series s
+		WHERE EXISTS (SELECT 1 FROM tsdb_hours h WHERE h.series_id = s.id AND h.hour = ?) ORDER BY s.id`+lock, hb)
+	if err != nil {
+		return 0, fmt.Errorf("prune: %w", err)
+	}
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	var n int64
+	del := func(series string, id any) error {
+		res, err := tx.ExecContext(ctx, s.q(`DELETE FROM tsdb_points WHERE `+series+` AND ts >= ? AND ts < ?`), id, hb, bt)
+		if err != nil {
+			return fmt.Errorf("prune points: %w", err)
+		}
+		m, err := res.RowsAffected()
+		n += m
+		return err
+	}
+	if s.pg {
+		if err := del("series_id = ANY(?)", ids); err != nil {
+			return 0, err
+		}
+	} else {
+		for _, id := range ids {
+			if err := del("series_id = ?", id); err != nil {
+				return 0, err
+			}
+		}
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	keys := make([]hourKey, len(ids))
+	for i, id := range ids {
+		keys[i] = hourKey{id, hb}
+	}
+	sums, err := s.summarise(ctx, tx, keys)
+	if err != nil {
+		return 0, err
+	}
+	var keep []summary
+	for _, k := range keys {
+		if h, ok := sums[k]; ok {
+			keep = append(keep, *h)
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM tsdb_hours WHERE series_id = ? AND hour = ?`), k.seriesID, k.hour); err != nil {
+			return 0, fmt.Errorf("prune hours: %w", err)
+		}
+	}
+	if err := s.upsertHours(ctx, tx, keep); err != nil {
+		return 0, err
+	}
+	return n, nil
+}

@@ -1,0 +1,344 @@
+package sqlts
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/fieldhub/fieldhub/kernel/tsdb"
+)
+
+// Range returns the points of a series; see tsdb.Store and the package doc.
+func (s *Store) Range(ctx context.Context, se tsdb.Series, from, to time.Time, maxPoints int) ([]tsdb.Point, error) {
+	if err := tsdb.ValidateRange(se, from, to, maxPoints); err != nil {
+		return nil, err
+	}
+	id, ok, err := s.seriesID(ctx, se)
+	if err != nil || !ok {
+		return nil, err
+	}
+	f, t := tsdb.Micros(from), tsdb.Micros(to)
+	if f >= t {
+		return nil, nil
+	}
+	if a, b := ceilHour(f), floorHour(t); a < b {
+		hours, err := s.hours(ctx, id, a, b)
+		if err != nil {
+			return nil, err
+		}
+		var points, numbers int64
+		for _, h := range hours {
+			points += h.points
+			numbers += h.numbers
+		}
+		if points > numbers {
+			return s.lastPoints(ctx, se, id, f, t, maxPoints)
+		}
+		if points > int64(max(s.rawLimit, maxPoints)) {
+			head, err := s.rawPoints(ctx, se, id, f, a)
+			if err != nil {
+				return nil, err
+			}
+			tail, err := s.rawPoints(ctx, se, id, b, t)
+			if err != nil {
+				return nil, err
+			}
+			if hasText(head) || hasText(tail) {
+				return s.lastPoints(ctx, se, id, f, t, maxPoints)
+			}
+			cand := make([]tsdb.Point, 0, 4*len(hours)+8)
+			cand = fold(head).candidates(cand, se)
+			for i := range hours {
+				cand = hours[i].candidates(cand, se)
+			}
+			cand = fold(tail).candidates(cand, se)
+			if len(cand) >= maxPoints {
+				return tsdb.LTTB(cand, maxPoints), nil
+			}
+			// Too few hours for maxPoints: a short window on a dense
+			// series. Only raw points can fill it.
+		}
+	}
+	pts, err := s.rawPoints(ctx, se, id, f, t)
+	if err != nil {
+		return nil, err
+	}
+	if hasText(pts) {
+		return tsdb.Last(pts, maxPoints), nil
+	}
+	return tsdb.LTTB(pts, maxPoints), nil
+}
+
+func hasText(pts []tsdb.Point) bool {
+	return slices.ContainsFunc(pts, func(p tsdb.Point) bool { return p.IsText })
+}
+
+func fold(pts []tsdb.Point) *summary {
+	var h summary
+	for _, p := range pts {
+		h.add(tsdb.Micros(p.Time), p.Value, !p.IsText)
+	}
+	return &h
+}
+
+// hours reads the summaries of series id in [a, b), oldest first.
+func (s *Store) hours(ctx context.Context, id, a, b int64) ([]summary, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT hour, points, numbers, value_sum, min_value, min_ts,
+		max_value, max_ts, first_value, first_ts, last_value, last_ts
+		FROM tsdb_hours WHERE series_id = ? AND hour >= ? AND hour < ? ORDER BY hour`), id, a, b)
+	if err != nil {
+		return nil, fmt.Errorf("read hours: %w", err)
+	}
+	defer rows.Close()
+	var out []summary
+	for rows.Next() {
+		h := summary{seriesID: id}
+		var minV, maxV, firstV, lastV sql.NullFloat64
+		var minT, maxT, firstT, lastT sql.NullInt64
+		if err := rows.Scan(&h.hour, &h.points, &h.numbers, &h.sum, &minV, &minT, &maxV, &maxT,
+			&firstV, &firstT, &lastV, &lastT); err != nil {
+			return nil, fmt.Errorf("read hours: %w", err)
+		}
+		h.minV, h.maxV, h.firstV, h.lastV = minV.Float64, maxV.Float64, firstV.Float64, lastV.Float64
+		h.minTS, h.maxTS, h.firstTS, h.lastTS = minT.Int64, maxT.Int64, firstT.Int64, lastT.Int64
+		out = append(out, h)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read hours: %w", err)
+	}
+	return out, nil
+}
+
+// rawPoints reads the points of series id in [f, t), oldest first.
+func (s *Store) rawPoints(ctx context.Context, se tsdb.Series, id, f, t int64) ([]tsdb.Point, error) {
+	if f >= t {
+		return nil, nil
+	}
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT ts, value, text_value FROM tsdb_points
+		WHERE series_id = ? AND ts >= ? AND ts < ? ORDER BY ts`), id, f, t)
+	if err != nil {
+		return nil, fmt.Errorf("read points of %s: %w", se, err)
+	}
+	return scanPoints(rows, se, false)
+}
+
+// lastPoints reads the last n points of series id in [f, t), oldest first.
+func (s *Store) lastPoints(ctx context.Context, se tsdb.Series, id, f, t int64, n int) ([]tsdb.Point, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT ts, value, text_value FROM tsdb_points
+		WHERE series_id = ? AND ts >= ? AND ts < ? ORDER BY ts DESC LIMIT ?`), id, f, t, n)
+	if err != nil {
+		return nil, fmt.Errorf("read points of %s: %w", se, err)
+	}
+	return scanPoints(rows, se, true)
+}
+
+func scanPoints(rows *sql.Rows, se tsdb.Series, reverse bool) ([]tsdb.Point, error) {
+	defer rows.Close()
+	var out []tsdb.Point
+	for rows.Next() {
+		var ts int64
+		var v sql.NullFloat64
+		var text sql.NullString
+		if err := rows.Scan(&ts, &v, &text); err != nil {
+			return nil, fmt.Errorf("read points of %s: %w", se, err)
+		}
+		out = append(out, point(se, ts, v, text))
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read points of %s: %w", se, err)
+	}
+	if reverse {
+		slices.Reverse(out)
+	}
+	return out, nil
+}
+
+func point(se tsdb.Series, ts int64, v sql.NullFloat64, text sql.NullString) tsdb.Point {
+	if text.Valid {
+		return tsdb.Text(se, tsdb.FromMicros(ts), text.String)
+	}
+	return tsdb.Number(se, tsdb.FromMicros(ts), v.Float64)
+}
+
+// Latest returns the most recent point of a series; see tsdb.Store.
+func (s *Store) Latest(ctx context.Context, se tsdb.Series) (tsdb.Point, bool, error) {
+	if err := se.Validate(); err != nil {
+		return tsdb.Point{}, false, err
+	}
+	var ts int64
+	var v sql.NullFloat64
+	var text sql.NullString
+	err := s.db.QueryRowContext(ctx, s.q(`SELECT p.ts, p.value, p.text_value
+		FROM tsdb_series s JOIN tsdb_points p ON p.series_id = s.id
+		WHERE s.company_id = ? AND s.deveui = ? AND s.tag_key = ?
+		ORDER BY p.ts DESC LIMIT 1`), se.Company, se.DevEUI, se.Key).Scan(&ts, &v, &text)
+	if err == sql.ErrNoRows {
+		return tsdb.Point{}, false, nil
+	}
+	if err != nil {
+		return tsdb.Point{}, false, fmt.Errorf("read latest point of %s: %w", se, err)
+	}
+	return point(se, ts, v, text), true, nil
+}
+
+// bucketAcc accumulates one Aggregate bucket.
+type bucketAcc struct {
+	count    int64
+	sum      float64
+	min, max float64
+	last     float64
+	lastTS   int64
+}
+
+func (b *bucketAcc) merge(h *summary) {
+	if h.numbers == 0 {
+		return
+	}
+	if b.count == 0 || h.minV < b.min {
+		b.min = h.minV
+	}
+	if b.count == 0 || h.maxV > b.max {
+		b.max = h.maxV
+	}
+	if b.count == 0 || h.lastTS > b.lastTS {
+		b.last, b.lastTS = h.lastV, h.lastTS
+	}
+	b.count += h.numbers
+	b.sum += h.sum
+}
+
+// Aggregate returns per-bucket aggregates; see tsdb.Store and the package doc.
+func (s *Store) Aggregate(ctx context.Context, se tsdb.Series, from, to time.Time, bucket time.Duration) ([]tsdb.Bucket, error) {
+	if err := tsdb.ValidateAggregate(se, from, to, bucket); err != nil {
+		return nil, err
+	}
+	id, ok, err := s.seriesID(ctx, se)
+	if err != nil || !ok {
+		return nil, err
+	}
+	f, t, w := tsdb.Micros(from), tsdb.Micros(to), bucket.Microseconds()
+	if f >= t {
+		return nil, nil
+	}
+	if w%hourUS != 0 || floorHour(f) != f {
+		return s.aggregateRaw(ctx, se, id, f, t, w)
+	}
+	accs := map[int64]*bucketAcc{}
+	add := func(i int64, h *summary) {
+		a := accs[i]
+		if a == nil {
+			a = &bucketAcc{}
+			accs[i] = a
+		}
+		a.merge(h)
+	}
+	b := max(floorHour(t), f)
+	if f < b {
+		hours, err := s.hours(ctx, id, f, b)
+		if err != nil {
+			return nil, err
+		}
+		for i := range hours {
+			add((hours[i].hour-f)/w, &hours[i])
+		}
+	}
+	tail, err := s.rawPoints(ctx, se, id, b, t)
+	if err != nil {
+		return nil, err
+	}
+	if len(tail) > 0 {
+		add((b-f)/w, fold(tail))
+	}
+	idx := make([]int64, 0, len(accs))
+	for i, a := range accs {
+		if a.count > 0 {
+			idx = append(idx, i)
+		}
+	}
+	slices.Sort(idx)
+	out := make([]tsdb.Bucket, len(idx))
+	for k, i := range idx {
+		a := accs[i]
+		out[k] = tsdb.Bucket{Start: tsdb.FromMicros(f + i*w), Min: a.min, Max: a.max,
+			Mean: a.sum / float64(a.count), Last: a.last, Count: a.count}
+	}
+	return out, nil
+}
+
+// aggregateRaw computes the buckets from raw points in the database, for
+// buckets that do not line up with the hours.
+func (s *Store) aggregateRaw(ctx context.Context, se tsdb.Series, id, f, t, w int64) ([]tsdb.Bucket, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(`WITH b AS (
+			SELECT (ts - ?) / ? AS i, count(*) AS n, sum(value) AS total, min(value) AS lo, max(value) AS hi,
+				max(ts) AS last_ts
+			FROM tsdb_points
+			WHERE series_id = ? AND ts >= ? AND ts < ? AND value IS NOT NULL
+			GROUP BY 1)
+		SELECT b.i, b.n, b.total, b.lo, b.hi, p.value
+		FROM b JOIN tsdb_points p ON p.series_id = ? AND p.ts = b.last_ts
+		ORDER BY b.i`), f, w, id, f, t, id)
+	if err != nil {
+		return nil, fmt.Errorf("aggregate %s: %w", se, err)
+	}
+	defer rows.Close()
+	var out []tsdb.Bucket
+	for rows.Next() {
+		var i, n int64
+		var total, lo, hi, last float64
+		if err := rows.Scan(&i, &n, &total, &lo, &hi, &last); err != nil {
+			return nil, fmt.Errorf("aggregate %s: %w", se, err)
+		}
+		out = append(out, tsdb.Bucket{Start: tsdb.FromMicros(f + i*w), Min: lo, Max: hi,
+			Mean: total / float64(n), Last: last, Count: n})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("aggregate %s: %w", se, err)
+	}
+	return out, nil
+}
+
+// Count returns how many points a company's series hold; see tsdb.Store.
+func (s *Store) Count(ctx context.Context, company int64, from, to time.Time) (int64, error) {
+	if err := tsdb.ValidateCount(company, from, to); err != nil {
+		return 0, err
+	}
+	f, t := tsdb.Micros(from), tsdb.Micros(to)
+	if f >= t {
+		return 0, nil
+	}
+	a, b := ceilHour(f), floorHour(t)
+	if a >= b {
+		return s.countRaw(ctx, company, f, t)
+	}
+	var n int64
+	err := s.db.QueryRowContext(ctx, s.q(`SELECT coalesce(sum(h.points), 0)
+		FROM tsdb_series s JOIN tsdb_hours h ON h.series_id = s.id
+		WHERE s.company_id = ? AND h.hour >= ? AND h.hour < ?`), company, a, b).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count points of company %d: %w", company, err)
+	}
+	for _, edge := range [][2]int64{{f, a}, {b, t}} {
+		m, err := s.countRaw(ctx, company, edge[0], edge[1])
+		if err != nil {
+			return 0, err
+		}
+		n += m
+	}
+	return n, nil
+}
+
+func (s *Store) countRaw(ctx context.Context, company, f, t int64) (int64, error) {
+	if f >= t {
+		return 0, nil
+	}
+	var n int64
+	err := s.db.QueryRowContext(ctx, s.q(`SELECT count(*)
+		FROM tsdb_series s JOIN tsdb_points p ON p.series_id = s.id
+		WHERE s.company_id = ? AND p.ts >= ? AND p.ts < ?`), company, f, t).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count points of company %d: %w", company, err)
+	}
+	return n, nil
+}

@@ -1,0 +1,453 @@
+package sqlts
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/fieldhub/fieldhub/kernel/tsdb"
+)
+
+// hourKey names one row of tsdb_hours.
+type hourKey struct{ seriesID, hour int64 }
+
+// SQLite allows 32,766 parameters per statement; these chunk sizes stay far
+// below, and a prepared statement of a full chunk is reused.
+const (
+	sqliteSeriesChunk = 300 // 3 parameters each
+	sqlitePointChunk  = 250 // 4 each
+	sqliteHourChunk   = 70  // 13 each
+	sqliteKeyChunk    = 400 // 2 each
+)
+
+// Write stores points; see tsdb.Store.
+func (s *Store) Write(ctx context.Context, points []tsdb.Point) error {
+	if len(points) == 0 {
+		return nil
+	}
+	if err := tsdb.ValidatePoints(points); err != nil {
+		return err
+	}
+	pts := tsdb.Dedupe(points) // sorted by series, then time
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("write points: begin: %w", err)
+	}
+	defer rollback(tx)
+
+	var series []tsdb.Series
+	for i, p := range pts {
+		if i == 0 || p.Series != pts[i-1].Series {
+			series = append(series, p.Series)
+		}
+	}
+	ids, err := s.lockSeries(ctx, tx, series)
+	if err != nil {
+		return err
+	}
+
+	// The hours the batch touches, each with its run of points (pts is
+	// sorted by series and time, so a run is contiguous).
+	type run struct {
+		key        hourKey
+		start, end int
+	}
+	var runs []run
+	for i, p := range pts {
+		k := hourKey{ids[p.Series], floorHour(tsdb.Micros(p.Time))}
+		if len(runs) > 0 && runs[len(runs)-1].key == k {
+			runs[len(runs)-1].end = i + 1
+			continue
+		}
+		runs = append(runs, run{k, i, i + 1})
+	}
+	keys := make([]hourKey, len(runs))
+	for i, r := range runs {
+		keys[i] = r.key
+	}
+	existing, err := s.existingHours(ctx, tx, keys)
+	if err != nil {
+		return err
+	}
+	if err := s.insertPoints(ctx, tx, ids, pts); err != nil {
+		return err
+	}
+
+	// An hour new to the store is summarised from the batch; an hour that
+	// held points already is read back, now with the batch in it.
+	sums := make([]summary, 0, len(runs))
+	var reread []hourKey
+	for _, r := range runs {
+		if existing[r.key] {
+			reread = append(reread, r.key)
+			continue
+		}
+		h := summary{seriesID: r.key.seriesID, hour: r.key.hour}
+		for _, p := range pts[r.start:r.end] {
+			h.add(tsdb.Micros(p.Time), p.Value, !p.IsText)
+		}
+		sums = append(sums, h)
+	}
+	if len(reread) > 0 {
+		again, err := s.summarise(ctx, tx, reread)
+		if err != nil {
+			return err
+		}
+		for _, k := range reread {
+			if h, ok := again[k]; ok {
+				sums = append(sums, *h)
+			}
+		}
+	}
+	if err := s.upsertHours(ctx, tx, sums); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("write points: commit: %w", err)
+	}
+	return nil
+}
+
+// lockSeries returns the ids of series (sorted, distinct), creating the
+// missing ones. On PostgreSQL it locks their rows until the transaction
+// ends, in id order so that writers cannot deadlock; SQLite has one writer
+// at a time anyway.
+func (s *Store) lockSeries(ctx context.Context, tx *sql.Tx, series []tsdb.Series) (map[tsdb.Series]int64, error) {
+	ids := make(map[tsdb.Series]int64, len(series))
+	if err := s.findSeries(ctx, tx, series, ids); err != nil {
+		return nil, err
+	}
+	var missing []tsdb.Series
+	for _, se := range series {
+		if _, ok := ids[se]; !ok {
+			missing = append(missing, se)
+		}
+	}
+	if len(missing) == 0 {
+		return ids, nil
+	}
+	// Another writer may create the same series meanwhile: DO NOTHING,
+	// then read (and lock) what is there.
+	if s.pg {
+		cs, ds, ks := seriesColumns(missing)
+		_, err := tx.ExecContext(ctx, `INSERT INTO tsdb_series (company_id, deveui, tag_key)
+			SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[])
+			ON CONFLICT (company_id, deveui, tag_key) DO NOTHING`, cs, ds, ks)
+		if err != nil {
+			return nil, fmt.Errorf("write points: create series: %w", err)
+		}
+	} else {
+		for chunk := range slices.Chunk(missing, sqliteSeriesChunk) {
+			args := make([]any, 0, 3*len(chunk))
+			for _, se := range chunk {
+				args = append(args, se.Company, se.DevEUI, se.Key)
+			}
+			_, err := tx.ExecContext(ctx, `INSERT INTO tsdb_series (company_id, deveui, tag_key) VALUES `+
+				tuples(len(chunk), 3)+` ON CONFLICT (company_id, deveui, tag_key) DO NOTHING`, args...)
+			if err != nil {
+				return nil, fmt.Errorf("write points: create series: %w", err)
+			}
+		}
+	}
+	if err := s.findSeries(ctx, tx, missing, ids); err != nil {
+		return nil, err
+	}
+	for _, se := range missing {
+		if _, ok := ids[se]; !ok {
+			return nil, fmt.Errorf("write points: series %s missing after insert", se)
+		}
+	}
+	return ids, nil
+}
+
+func (s *Store) findSeries(ctx context.Context, tx *sql.Tx, series []tsdb.Series, ids map[tsdb.Series]int64) error {
+	scan := func(rows *sql.Rows) error {
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			var se tsdb.Series
+			if err := rows.Scan(&id, &se.Company, &se.DevEUI, &se.Key); err != nil {
+				return err
+			}
+			ids[se] = id
+		}
+		return rows.Err()
+	}
+	if s.pg {
+		cs, ds, ks := seriesColumns(series)
+		rows, err := tx.QueryContext(ctx, `SELECT id, company_id, deveui, tag_key FROM tsdb_series
+			WHERE (company_id, deveui, tag_key) IN (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[]))
+			ORDER BY id FOR UPDATE`, cs, ds, ks)
+		if err == nil {
+			err = scan(rows)
+		}
+		if err != nil {
+			return fmt.Errorf("write points: find series: %w", err)
+		}
+		return nil
+	}
+	for chunk := range slices.Chunk(series, sqliteSeriesChunk) {
+		args := make([]any, 0, 3*len(chunk))
+		for _, se := range chunk {
+			args = append(args, se.Company, se.DevEUI, se.Key)
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT id, company_id, deveui, tag_key FROM tsdb_series
+			WHERE (company_id, deveui, tag_key) IN (VALUES `+tuples(len(chunk), 3)+`)`, args...)
+		if err == nil {
+			err = scan(rows)
+		}
+		if err != nil {
+			return fmt.Errorf("write points: find series: %w", err)
+		}
+	}
+	return nil
+}
+
+func seriesColumns(series []tsdb.Series) (cs []int64, ds, ks []string) {
+	for _, se := range series {
+		cs = append(cs, se.Company)
+		ds = append(ds, se.DevEUI)
+		ks = append(ks, se.Key)
+	}
+	return cs, ds, ks
+}
+
+// existingHours reports which of keys already have a summary row.
+func (s *Store) existingHours(ctx context.Context, tx *sql.Tx, keys []hourKey) (map[hourKey]bool, error) {
+	found := make(map[hourKey]bool)
+	scan := func(rows *sql.Rows) error {
+		defer rows.Close()
+		for rows.Next() {
+			var k hourKey
+			if err := rows.Scan(&k.seriesID, &k.hour); err != nil {
+				return err
+			}
+			found[k] = true
+		}
+		return rows.Err()
+	}
+	if s.pg {
+		sids, hours := keyColumns(keys)
+		rows, err := tx.QueryContext(ctx, `SELECT series_id, hour FROM tsdb_hours
+			WHERE (series_id, hour) IN (SELECT * FROM unnest($1::bigint[], $2::bigint[]))`, sids, hours)
+		if err == nil {
+			err = scan(rows)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("write points: read hours: %w", err)
+		}
+		return found, nil
+	}
+	for chunk := range slices.Chunk(keys, sqliteKeyChunk) {
+		args := make([]any, 0, 2*len(chunk))
+		for _, k := range chunk {
+			args = append(args, k.seriesID, k.hour)
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT series_id, hour FROM tsdb_hours
+			WHERE (series_id, hour) IN (VALUES `+tuples(len(chunk), 2)+`)`, args...)
+		if err == nil {
+			err = scan(rows)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("write points: read hours: %w", err)
+		}
+	}
+	return found, nil
+}
+
+func keyColumns(keys []hourKey) (sids, hours []int64) {
+	sids = make([]int64, len(keys))
+	hours = make([]int64, len(keys))
+	for i, k := range keys {
+		sids[i], hours[i] = k.seriesID, k.hour
+	}
+	return sids, hours
+}
+
+// insertPoints upserts pts (distinct by series and time).
+func (s *Store) insertPoints(ctx context.Context, tx *sql.Tx, ids map[tsdb.Series]int64, pts []tsdb.Point) error {
+	if s.pg {
+		n := len(pts)
+		sids := make([]int64, n)
+		ts := make([]int64, n)
+		values := make([]*float64, n)
+		texts := make([]*string, n)
+		for i := range pts {
+			p := &pts[i]
+			sids[i], ts[i] = ids[p.Series], tsdb.Micros(p.Time)
+			if p.IsText {
+				texts[i] = &p.Text
+			} else {
+				values[i] = &p.Value
+			}
+		}
+		// The WHERE clause leaves identical redeliveries alone, so they
+		// leave no dead row versions behind for VACUUM.
+		_, err := tx.ExecContext(ctx, `INSERT INTO tsdb_points (series_id, ts, value, text_value)
+			SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::float8[], $4::text[])
+			ON CONFLICT (series_id, ts) DO UPDATE SET value = excluded.value, text_value = excluded.text_value
+			WHERE tsdb_points.value IS DISTINCT FROM excluded.value
+			   OR tsdb_points.text_value IS DISTINCT FROM excluded.text_value`, sids, ts, values, texts)
+		if err != nil {
+			return fmt.Errorf("write points: insert: %w", err)
+		}
+		return nil
+	}
+	var full *sql.Stmt
+	defer func() {
+		if full != nil {
+			full.Close()
+		}
+	}()
+	for chunk := range slices.Chunk(pts, sqlitePointChunk) {
+		args := make([]any, 0, 4*len(chunk))
+		for _, p := range chunk {
+			if p.IsText {
+				args = append(args, ids[p.Series], tsdb.Micros(p.Time), nil, p.Text)
+			} else {
+				args = append(args, ids[p.Series], tsdb.Micros(p.Time), p.Value, nil)
+			}
+		}
+		query := `INSERT INTO tsdb_points (series_id, ts, value, text_value) VALUES ` + tuples(len(chunk), 4) +
+			` ON CONFLICT (series_id, ts) DO UPDATE SET value = excluded.value, text_value = excluded.text_value`
+		var err error
+		if len(chunk) == sqlitePointChunk {
+			if full == nil {
+				if full, err = tx.PrepareContext(ctx, query); err != nil {
+					return fmt.Errorf("write points: prepare insert: %w", err)
+				}
+			}
+			_, err = full.ExecContext(ctx, args...)
+		} else {
+			_, err = tx.ExecContext(ctx, query, args...)
+		}
+		if err != nil {
+			return fmt.Errorf("write points: insert: %w", err)
+		}
+	}
+	return nil
+}
+
+// summarise reads the points of the given hours and folds them; hours
+// without points are absent from the result.
+func (s *Store) summarise(ctx context.Context, q queryer, keys []hourKey) (map[hourKey]*summary, error) {
+	out := make(map[hourKey]*summary, len(keys))
+	fold := func(k hourKey, ts int64, v sql.NullFloat64) {
+		h := out[k]
+		if h == nil {
+			h = &summary{seriesID: k.seriesID, hour: k.hour}
+			out[k] = h
+		}
+		h.add(ts, v.Float64, v.Valid)
+	}
+	if s.pg {
+		sids, hours := keyColumns(keys)
+		// A plain join lets the planner estimate the range condition
+		// blindly and hash-join a scan of the whole table (0.2-1 s on a
+		// million points); the LATERAL subquery, kept apart by OFFSET 0,
+		// makes it one primary-key range scan per hour.
+		rows, err := q.QueryContext(ctx, `SELECT h.series_id, h.hour, p.ts, p.value
+			FROM unnest($1::bigint[], $2::bigint[]) AS h (series_id, hour)
+			CROSS JOIN LATERAL (SELECT ts, value FROM tsdb_points
+				WHERE series_id = h.series_id AND ts >= h.hour AND ts < h.hour + $3 OFFSET 0) p`,
+			sids, hours, hourUS)
+		if err != nil {
+			return nil, fmt.Errorf("summarise hours: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var k hourKey
+			var ts int64
+			var v sql.NullFloat64
+			if err := rows.Scan(&k.seriesID, &k.hour, &ts, &v); err != nil {
+				return nil, fmt.Errorf("summarise hours: %w", err)
+			}
+			fold(k, ts, v)
+		}
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("summarise hours: %w", err)
+		}
+		return out, nil
+	}
+	for _, k := range keys {
+		rows, err := q.QueryContext(ctx, `SELECT ts, value FROM tsdb_points WHERE series_id = ? AND ts >= ? AND ts < ?`,
+			k.seriesID, k.hour, k.hour+hourUS)
+		if err != nil {
+			return nil, fmt.Errorf("summarise hours: %w", err)
+		}
+		for rows.Next() {
+			var ts int64
+			var v sql.NullFloat64
+			if err := rows.Scan(&ts, &v); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("summarise hours: %w", err)
+			}
+			fold(k, ts, v)
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, fmt.Errorf("summarise hours: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// upsertHours writes summary rows, replacing those of the same hours.
+func (s *Store) upsertHours(ctx context.Context, q queryer, sums []summary) error {
+	if len(sums) == 0 {
+		return nil
+	}
+	const set = ` ON CONFLICT (series_id, hour) DO UPDATE SET points = excluded.points, numbers = excluded.numbers,
+		value_sum = excluded.value_sum, min_value = excluded.min_value, min_ts = excluded.min_ts,
+		max_value = excluded.max_value, max_ts = excluded.max_ts, first_value = excluded.first_value,
+		first_ts = excluded.first_ts, last_value = excluded.last_value, last_ts = excluded.last_ts`
+	const columns = `INSERT INTO tsdb_hours (series_id, hour, points, numbers, value_sum, min_value, min_ts,
+		max_value, max_ts, first_value, first_ts, last_value, last_ts) `
+	if s.pg {
+		n := len(sums)
+		sid, hour, points, numbers := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+		sum := make([]float64, n)
+		minV, maxV, firstV, lastV := make([]*float64, n), make([]*float64, n), make([]*float64, n), make([]*float64, n)
+		minT, maxT, firstT, lastT := make([]*int64, n), make([]*int64, n), make([]*int64, n), make([]*int64, n)
+		for i := range sums {
+			h := &sums[i]
+			sid[i], hour[i], points[i], numbers[i], sum[i] = h.seriesID, h.hour, h.points, h.numbers, h.sum
+			if h.numbers > 0 {
+				minV[i], maxV[i], firstV[i], lastV[i] = &h.minV, &h.maxV, &h.firstV, &h.lastV
+				minT[i], maxT[i], firstT[i], lastT[i] = &h.minTS, &h.maxTS, &h.firstTS, &h.lastTS
+			}
+		}
+		_, err := q.ExecContext(ctx, columns+`SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[],
+			$5::float8[], $6::float8[], $7::bigint[], $8::float8[], $9::bigint[], $10::float8[], $11::bigint[],
+			$12::float8[], $13::bigint[])`+set,
+			sid, hour, points, numbers, sum, minV, minT, maxV, maxT, firstV, firstT, lastV, lastT)
+		if err != nil {
+			return fmt.Errorf("write hours: %w", err)
+		}
+		return nil
+	}
+	for chunk := range slices.Chunk(sums, sqliteHourChunk) {
+		args := make([]any, 0, 13*len(chunk))
+		for _, h := range chunk {
+			if h.numbers == 0 {
+				args = append(args, h.seriesID, h.hour, h.points, h.numbers, 0.0, nil, nil, nil, nil, nil, nil, nil, nil)
+				continue
+			}
+			args = append(args, h.seriesID, h.hour, h.points, h.numbers, h.sum, h.minV, h.minTS, h.maxV, h.maxTS,
+				h.firstV, h.firstTS, h.lastV, h.lastTS)
+		}
+		if _, err := q.ExecContext(ctx, columns+`VALUES `+tuples(len(chunk), 13)+set, args...); err != nil {
+			return fmt.Errorf("write hours: %w", err)
+		}
+	}
+	return nil
+}
+
+// tuples returns n parenthesised groups of m placeholders: (?,?),(?,?).
+func tuples(n, m int) string {
+	one := "(" + strings.TrimSuffix(strings.Repeat("?,", m), ",") + ")"
+	return strings.TrimSuffix(strings.Repeat(one+",", n), ",")
+}
