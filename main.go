@@ -18,8 +18,13 @@ import (
 
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/kernel/config"
+	"github.com/fieldhub/fieldhub/kernel/tsdb"
+	"github.com/fieldhub/fieldhub/kernel/tsdb/influx"
+	"github.com/fieldhub/fieldhub/kernel/tsdb/sqlts"
 	"github.com/fieldhub/fieldhub/migrations"
 	"github.com/fieldhub/fieldhub/modules/accounts"
+	"github.com/fieldhub/fieldhub/modules/decoders"
+	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 	"github.com/fieldhub/fieldhub/modules/settings"
 	"github.com/fieldhub/fieldhub/modules/site"
@@ -140,10 +145,39 @@ func build(ctx context.Context, cfg *config.Config, log *slog.Logger) (*app, err
 	acc := accounts.New(host, accounts.Deps{UI: env})
 	k.Add(acc)
 	k.Add(settings.New(host, settings.Deps{Accounts: acc, WhiteLabel: func() bool { return cfg.WhiteLabel }, UI: env}))
-	k.Add(nodes.New(host, nodes.Deps{Accounts: acc, Decoders: nodes.RawOnlyDecoders{}}))
+	series, err := openSeries(ctx, cfg, host)
+	if err != nil {
+		k.Close()
+		return nil, err
+	}
+	k.Add(seriesCloser{series}) // added before its users, so it stops after them
+	dec := decoders.New(host, decoders.Deps{})
+	k.Add(dec)
+	nod := nodes.New(host, nodes.Deps{Accounts: acc, Decoders: dec})
+	k.Add(nod)
+	k.Add(ingest.New(host, ingest.Deps{Nodes: nod, Decoders: dec, TSDB: series}))
 	k.Add(site.New(host, site.Deps{UI: env, Accounts: acc}))
 	return &app{kernel: k, accounts: acc}, nil
 }
+
+// openSeries opens the time-series store: InfluxDB when INFLUX_URL is set,
+// else the SQL database.
+func openSeries(ctx context.Context, cfg *config.Config, host *kernel.Host) (tsdb.Store, error) {
+	if cfg.InfluxURL == "" {
+		return sqlts.New(host.DB, sqlts.Options{}), nil
+	}
+	s, err := influx.Open(ctx, cfg.InfluxURL, influx.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("open InfluxDB (INFLUX_URL): %w", err)
+	}
+	return s, nil
+}
+
+// seriesCloser closes the time-series store when the kernel stops.
+type seriesCloser struct{ tsdb.Store }
+
+func (seriesCloser) Name() string                 { return "tsdb" }
+func (c seriesCloser) Stop(context.Context) error { return c.Close() }
 
 func loadConfig(overrides map[string]string) (*config.Config, error) {
 	return config.Load(os.Getenv, os.Environ(), overrides)

@@ -85,6 +85,11 @@ func TestTenancy(t *testing.T) {
 				"PUT /api/tag/pool/{poolId}":                 map[string]any{"status": "hidden"},
 				"POST /api/integration/tokens/{companyId}":   map[string]any{"label": "Planted", "isCompany": true},
 				"POST /api/downlink/{tagId}":                 map[string]any{"port": 1, "payload": "02", "payloadType": "hex"},
+				// The ingest's bodies: uplinks of the foreign node, which a
+				// session token (not an integration token) may not post.
+				"POST /api/ingest/generic":    map[string]any{"devEui": foreignDevEUI, "values": map[string]any{"temperature": -40}},
+				"POST /api/ingest/chirpstack": map[string]any{"deviceInfo": map[string]any{"devEui": foreignDevEUI}, "data": "qg=="},
+				"POST /api/ingest/tts":        map[string]any{"end_device_ids": map[string]any{"dev_eui": foreignDevEUI}, "uplink_message": map[string]any{"frm_payload": "AQ=="}},
 			},
 			Markers: []string{"Foreign Widgets", "foreign.example", foreignDevEUI},
 			Exempt: map[string]string{
@@ -106,6 +111,8 @@ func TestTenancy(t *testing.T) {
 					dumpRows(tb, bdb, "SELECT * FROM integration_tokens WHERE company_id = ? ORDER BY id", fid),
 					dumpRows(tb, bdb, "SELECT * FROM downlinks WHERE tag_id IN (SELECT id FROM tags WHERE company_id = ?) ORDER BY id", fid),
 					dumpRows(tb, bdb, "SELECT * FROM node_pool ORDER BY id"),
+					dumpRows(tb, bdb, "SELECT * FROM tsdb_series WHERE company_id = ? ORDER BY id", fid),
+					dumpRows(tb, bdb, "SELECT p.* FROM tsdb_points p JOIN tsdb_series s ON s.id = p.series_id WHERE s.company_id = ? ORDER BY p.series_id, p.ts", fid),
 				}, "\n")
 			},
 		})
@@ -138,7 +145,16 @@ func foreignNodes(t *testing.T, ta *testApp, root string, companyID int64, png [
 		"deveui": foreignDevEUI, "appKey": "0102030405060708090A0B0C0D0E0F10", "lat": 57.7, "long": 11.97})
 	create(fmt.Sprintf("/api/tag/%d/image", ids.tagID), png)
 	create("/api/tag/key/add", map[string]any{"tagId": ids.tagID, "key": "temperature", "label": "Foreign Widgets temperature", "defaultKey": true})
-	ids.tokenID = create(fmt.Sprintf("/api/integration/tokens/%d", companyID), map[string]any{"label": "Foreign Widgets token", "isCompany": true})
+	tok := ta.Call(t, "POST", fmt.Sprintf("/api/integration/tokens/%d", companyID), root, map[string]any{"label": "Foreign Widgets token", "isCompany": true})
+	if tok.Status != 201 {
+		t.Fatalf("foreign token: %d %s", tok.Status, tok.Body)
+	}
+	ids.tokenID = tok.Num("id")
+	// An uplink through the ingest gives the node stored values and a state.
+	if r := ta.Call(t, "POST", "/api/ingest/generic", tok.Str("token"), map[string]any{"devEui": foreignDevEUI,
+		"values": map[string]any{"temperature": 21.5, "note": "Foreign Widgets reading"}, "rssi": -71}); r.Status != 200 {
+		t.Fatalf("foreign uplink: %d %s", r.Status, r.Body)
+	}
 	ids.downlinkID = create(fmt.Sprintf("/api/downlink/%d", ids.tagID), map[string]any{"port": 5, "payload": "0A0B", "payloadType": "hex"})
 	now := time.Now().UTC()
 	if _, err := ta.kernel.Host().DB.NewRaw("INSERT INTO node_pool (deveui, source, status, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?)",

@@ -25,6 +25,7 @@ type Config struct {
 	PublicURL        string        // FIELDHUB_PUBLIC_URL: how users reach the portal, for links in mail
 	Secret           string        // FIELDHUB_SECRET: signs tokens, seals stored credentials
 	SMTPURL          string        // SMTP_URL: smtp://user:pass@host:port or smtps://...
+	InfluxURL        string        // INFLUX_URL: InfluxDB for the time series; unset keeps them in the SQL database
 	MailFrom         string        // FIELDHUB_MAIL_FROM
 	ContactEmail     string        // FIELDHUB_CONTACT_EMAIL: where the contact form writes to
 	OpenRegistration bool          // FIELDHUB_OPEN_REGISTRATION: anyone may register a user
@@ -88,6 +89,16 @@ var options = []option{
 			}
 		}
 		c.SMTPURL = v
+		return nil
+	}},
+	{"INFLUX_URL", "", "InfluxDB for the tag data time series, http://user:password@host:8086/database (its v1 HTTP API, which InfluxDB 1.x, 2 and 3 serve); when unset, the SQL database keeps them", true, func(c *Config, v string) error {
+		if v != "" {
+			u, err := url.Parse(v)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.Trim(u.Path, "/") == "" {
+				return fmt.Errorf("want http(s)://[user:password@]host:port/database")
+			}
+		}
+		c.InfluxURL = v
 		return nil
 	}},
 	{"FIELDHUB_MAIL_FROM", "Fieldhub <noreply@fieldhub.local>", "sender address of outgoing mail", false, func(c *Config, v string) error {

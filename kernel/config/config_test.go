@@ -30,6 +30,8 @@ func TestBadValueNamesTheOption(t *testing.T) {
 		{"FIELDHUB_PUBLIC_URL", "ftp://x"},
 		{"FIELDHUB_SECRET", "short"},
 		{"SMTP_URL", "http://mail"},
+		{"INFLUX_URL", "udp://influx:8089/fieldhub"},
+		{"INFLUX_URL", "http://influx:8086"},
 		{"FIELDHUB_MAIL_FROM", "not an address"},
 		{"FIELDHUB_OPEN_REGISTRATION", "maybe"},
 		{"FIELDHUB_LOG_LEVEL", "loud"},

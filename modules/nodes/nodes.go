@@ -37,6 +37,10 @@ type Token = core.Token
 // Downlink is a message queued for a node.
 type Downlink = core.Downlink
 
+// State is what an uplink or a device status reports of a node, for
+// Service.UpdateState.
+type State = core.State
+
 // Events this module publishes.
 type (
 	TagCreated = core.TagCreated
@@ -59,9 +63,10 @@ const (
 
 // Downlink statuses.
 const (
-	DownlinkQueued = core.DownlinkQueued
-	DownlinkSent   = core.DownlinkSent
-	DownlinkFailed = core.DownlinkFailed
+	DownlinkQueued       = core.DownlinkQueued
+	DownlinkSent         = core.DownlinkSent
+	DownlinkAcknowledged = core.DownlinkAcknowledged
+	DownlinkFailed       = core.DownlinkFailed
 )
 
 // TokenPrefix starts every integration token.
@@ -95,14 +100,22 @@ type Service interface {
 	// EnsureKeys registers the data keys of a tag that are not known yet;
 	// malformed key names are skipped.
 	EnsureKeys(ctx context.Context, tagID int64, keys []string) error
+	// UpdateState records what a node reported: with State.Time, its
+	// latest time and data (unless the node already reported something
+	// newer); battery, RSSI and VDD when given. An unknown tag is not an
+	// error.
+	UpdateState(ctx context.Context, tagID int64, s State) error
 	// TokenCompany returns the company of a presented integration token. An
 	// unknown or deleted token is an errs.Unauthorized error.
 	TokenCompany(ctx context.Context, token string) (companyID int64, err error)
 	// Queued returns up to limit queued downlinks (at most 1000), oldest
 	// first.
 	Queued(ctx context.Context, limit int) ([]Downlink, error)
+	// Downlink returns a downlink by id, with its tag's DevEUI and company.
+	Downlink(ctx context.Context, id int64) (*Downlink, error)
 	// SetDownlinkStatus records what became of a downlink: DownlinkSent,
-	// DownlinkFailed (detail says why) or DownlinkQueued again.
+	// DownlinkAcknowledged (the device confirmed it), DownlinkFailed
+	// (detail says why) or DownlinkQueued again.
 	SetDownlinkStatus(ctx context.Context, id int64, status, detail string) error
 }
 
@@ -130,8 +143,8 @@ type Deps struct {
 	// Accounts tells whether a company exists. Required; the accounts
 	// module satisfies it.
 	Accounts Accounts
-	// Decoders validates the decoder key of a tag. Required; until the
-	// decoders module exists, main.go passes RawOnlyDecoders.
+	// Decoders validates the decoder key of a tag. Required; the decoders
+	// module satisfies it.
 	Decoders Decoders
 }
 

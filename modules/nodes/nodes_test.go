@@ -41,13 +41,18 @@ type env struct {
 	events []events.Event
 }
 
+// rawOnly stands in for the decoders module: it knows the "raw" decoder.
+type rawOnly struct{}
+
+func (rawOnly) Has(key string) bool { return key == "raw" }
+
 func newEnv(t *testing.T, d db.Dialect) *env {
 	t.Helper()
 	k := kerneltest.New(t, kerneltest.Config(t, d, nil))
 	acc := accounts.New(k.Host(), accounts.Deps{})
 	k.Add(acc)
 	e := &env{k: k, tokens: map[string]string{}, ids: map[string]string{}}
-	e.nodes = nodes.New(k.Host(), nodes.Deps{Accounts: acc, Decoders: nodes.RawOnlyDecoders{}})
+	e.nodes = nodes.New(k.Host(), nodes.Deps{Accounts: acc, Decoders: rawOnly{}})
 	k.Add(e.nodes)
 	for _, topic := range []string{nodes.TagCreated{}.Topic(), nodes.TagDeleted{}.Topic()} {
 		k.Host().Bus.Subscribe(topic, func(_ context.Context, ev events.Event) {
@@ -945,6 +950,74 @@ func TestDownlinks(t *testing.T) {
 		{name: "remove a queued one", as: "acmeAdmin", method: "DELETE", path: "/api/downlink/{last}", status: 204},
 		{name: "removed", as: "acmeAdmin", method: "DELETE", path: "/api/downlink/{last}", status: 404},
 		{name: "three left", as: "acmeAdmin", method: "GET", path: "/api/downlink/tag/{tag}", status: 200, list: true, items: 3},
+	}...)
+	run(t, steps)
+}
+
+func TestState(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := func(v float64) *float64 { return &v }
+	at := time.Date(2024, 5, 1, 12, 0, 0, 123456789, time.UTC)
+	steps := append(tagSteps[:len(tagSteps):len(tagSteps)], []step{
+		{name: "an uplink's state", as: "acmeUser", method: "GET", path: "/api/tag/{tag}", status: 200,
+			before: func(t *testing.T, e *env) {
+				if err := e.nodes.EnsureKeys(ctx, e.id(t, "{tag}"), []string{"temperature", "rssi"}); err != nil {
+					t.Fatal(err)
+				}
+				e.mustDo(t, "acmeAdmin", "POST", "/api/tag/{tag}/default/temperature", "", 200, nil)
+				err := e.nodes.UpdateState(ctx, e.id(t, "{tag}"), nodes.State{Time: &at,
+					Data: map[string]any{"temperature": 21.5, "rssi": -80.0, "state": "ok"}, Battery: f(3.6), RSSI: f(-80), VDD: f(3.3)})
+				if err != nil {
+					t.Fatal(err)
+				}
+			},
+			want: map[string]any{"battery": 3.6, "rssi": -80.0, "vdd": 3.3, "latestTime": "2024-05-01T12:00:00.123456Z",
+				"latestValue": 21.5, "activeData": false}},
+		{name: "an older uplink leaves it", as: "acmeUser", method: "GET", path: "/api/tag/meta/{tag}/tagdata", status: 200, list: true, items: 2,
+			before: func(t *testing.T, e *env) {
+				old := at.Add(-time.Minute)
+				if err := e.nodes.UpdateState(ctx, e.id(t, "{tag}"), nodes.State{Time: &old, Data: map[string]any{"temperature": 1.0}}); err != nil {
+					t.Fatal(err)
+				}
+			},
+			then: func(t *testing.T, e *env, got any) {
+				if k := entry(t, got, "key", "temperature"); k["value"] != 21.5 || k["time"] != "2024-05-01T12:00:00.123456Z" {
+					t.Errorf("temperature %v", k)
+				}
+			}},
+		{name: "a battery alone, and a newer uplink", as: "acmeUser", method: "GET", path: "/api/tag/{tag}", status: 200,
+			before: func(t *testing.T, e *env) {
+				if err := e.nodes.UpdateState(ctx, e.id(t, "{tag}"), nodes.State{Battery: f(88)}); err != nil {
+					t.Fatal(err)
+				}
+				now := time.Now().UTC()
+				if err := e.nodes.UpdateState(ctx, e.id(t, "{tag}"), nodes.State{Time: &now, Data: map[string]any{"temperature": 22.0}}); err != nil {
+					t.Fatal(err)
+				}
+				if err := e.nodes.UpdateState(ctx, 999999, nodes.State{Battery: f(1)}); err != nil {
+					t.Errorf("an unknown tag: %v", err)
+				}
+			},
+			want: map[string]any{"battery": 88.0, "rssi": -80.0, "latestValue": 22.0, "activeData": true}},
+		{name: "downlink outcomes", as: "acmeAdmin", method: "POST", path: "/api/downlink/{tag}", body: `{"port":1,"payload":"01","payloadType":"hex","confirmed":true}`,
+			status: 201, save: map[string]string{"{dl}": "id"},
+			then: func(t *testing.T, e *env, _ any) {
+				id := e.id(t, "{dl}")
+				d, err := e.nodes.Downlink(ctx, id)
+				if err != nil || d.TagID != e.id(t, "{tag}") || d.CompanyID != e.id(t, "{acme}") || d.DevEUI != devEUI || d.Status != nodes.DownlinkQueued {
+					t.Fatalf("Downlink = %+v, %v", d, err)
+				}
+				if err := e.nodes.SetDownlinkStatus(ctx, id, nodes.DownlinkAcknowledged, ""); err != nil {
+					t.Fatal(err)
+				}
+				if d, _ := e.nodes.Downlink(ctx, id); d.Status != "acknowledged" {
+					t.Errorf("status %q", d.Status)
+				}
+				if _, err := e.nodes.Downlink(ctx, 999999); kindOf(err) != errs.NotFound {
+					t.Errorf("an unknown downlink: %v", err)
+				}
+			}},
 	}...)
 	run(t, steps)
 }

@@ -140,10 +140,15 @@ func (m *Module) Queued(ctx context.Context, limit int) ([]Downlink, error) {
 	return list, nil
 }
 
-// SetDownlinkStatus records what became of a downlink: sent, failed (with
-// detail saying why) or queued again for another attempt.
+// Downlink returns a downlink by id, whoever asks.
+func (m *Module) Downlink(ctx context.Context, id int64) (*Downlink, error) {
+	return m.store.downlink(ctx, m.db, id)
+}
+
+// SetDownlinkStatus records what became of a downlink: sent, acknowledged,
+// failed (with detail saying why) or queued again for another attempt.
 func (m *Module) SetDownlinkStatus(ctx context.Context, id int64, status, detail string) error {
-	if status != DownlinkQueued && status != DownlinkSent && status != DownlinkFailed {
+	if status != DownlinkQueued && status != DownlinkSent && status != DownlinkAcknowledged && status != DownlinkFailed {
 		return errs.New(errs.Invalid, msgDownlinkStatus).With("status", status)
 	}
 	res, err := m.db.NewUpdate().Model((*Downlink)(nil)).

@@ -145,11 +145,13 @@ type Token struct {
 const TokenPrefix = "fh_"
 
 // Downlink statuses: queued until the worker has handed the downlink to the
-// network server (sent) or given up (failed).
+// network server (sent) or given up (failed); a confirmed downlink that the
+// device confirmed is acknowledged, one it did not confirm in time failed.
 const (
-	DownlinkQueued = "queued"
-	DownlinkSent   = "sent"
-	DownlinkFailed = "failed"
+	DownlinkQueued       = "queued"
+	DownlinkSent         = "sent"
+	DownlinkAcknowledged = "acknowledged"
+	DownlinkFailed       = "failed"
 )
 
 // Downlink is a message queued for a node.

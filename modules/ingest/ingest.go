@@ -1,0 +1,157 @@
+// Package ingest is the contract of the ingest module: the routes that
+// network servers and devices post uplinks and device events to, and what
+// becomes of them.
+//
+//   - POST /api/ingest/chirpstack?event=up|join|status|ack|txack|log: the
+//     HTTP integration of ChirpStack v4 with the JSON encoding (location and
+//     integration events are acknowledged and left alone).
+//   - POST /api/ingest/tts: a webhook of The Things Stack v3 (uplink
+//     messages, join accepts, downlink ack, nack, sent and failed messages;
+//     others are acknowledged and left alone).
+//   - POST /api/ingest/generic: Fieldhub's own JSON form (README.md,
+//     "Generic ingest JSON").
+//
+// Each route authenticates its caller by an integration token of a company
+// (nodes.Service.TokenCompany) sent as "Authorization: Bearer <token>", and
+// acts for that company alone: an uplink of a DevEUI that has no tag in it
+// (none at all, or another company's) goes to the node pool and is not
+// stored. For a node of the company, the payload is decoded with the tag's
+// decoder, the values are flattened to dotted keys and stored as time
+// series (with the radio's rssi and snr), the keys are registered, the
+// tag's latest data, time, battery and RSSI are updated, and UplinkReceived
+// is published. The route answers 200 once the values are durable, 202 for
+// an uplink that went to the pool, 204 for other events, and 4xx, having
+// changed nothing, for a body it cannot read.
+//
+// The parsers are pure functions, for the MQTT subscriber as much as for the
+// routes.
+package ingest
+
+import (
+	"context"
+	"time"
+
+	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/kernel/tsdb"
+	"github.com/fieldhub/fieldhub/modules/decoders"
+	"github.com/fieldhub/fieldhub/modules/ingest/internal/core"
+	"github.com/fieldhub/fieldhub/modules/ingest/internal/parse"
+	"github.com/fieldhub/fieldhub/modules/nodes"
+)
+
+// Message is one body of a network server or device, normalised: an uplink,
+// a join, a device status, a report about a downlink, or a log entry.
+type Message = parse.Message
+
+// Uplink is one uplink of a node: DevEUI (lower case), time, port, frame
+// counter, payload, radio metadata of the best gateway, and the network
+// server's decoded object when it has one.
+type Uplink = parse.Uplink
+
+// Status, Downlink and Log are what the other messages carry.
+type (
+	Status   = parse.Status
+	Downlink = parse.Downlink
+	Log      = parse.Log
+)
+
+// Kind is what a message reports.
+type Kind = parse.Kind
+
+// The kinds of message.
+const (
+	KindUplink         = parse.KindUplink
+	KindJoin           = parse.KindJoin
+	KindStatus         = parse.KindStatus
+	KindDownlinkSent   = parse.KindDownlinkSent
+	KindDownlinkAck    = parse.KindDownlinkAck
+	KindDownlinkFailed = parse.KindDownlinkFailed
+	KindLog            = parse.KindLog
+	KindOther          = parse.KindOther
+)
+
+// UplinkReceived is published after an uplink's values are stored and its
+// node's state updated. Its DevEUI is lower case, as the time series name
+// it; Data holds the stored values by key (float64, or string for texts).
+type UplinkReceived = core.UplinkReceived
+
+// Limits of one message.
+const (
+	MaxBody    = core.MaxBody     // bytes of a request body
+	MaxPayload = parse.MaxPayload // bytes of a payload
+	MaxValues  = parse.MaxValues  // values of an uplink, once flattened
+	MaxDepth   = parse.MaxDepth   // nesting of the values
+	MaxFuture  = parse.MaxFuture  // how far ahead of the clock a message's time may be
+)
+
+// ParseChirpStack parses a ChirpStack v4 event in its JSON encoding; event
+// is the event type (up, join, status, ack, txack, log, location,
+// integration). now is the time of arrival, used when the event names no
+// time. A body it cannot read is an errs.Invalid error naming the field.
+func ParseChirpStack(event string, body []byte, now time.Time) (Message, error) {
+	return parse.ChirpStack(event, body, now)
+}
+
+// ParseTTS parses a webhook message of The Things Stack v3.
+func ParseTTS(body []byte, now time.Time) (Message, error) { return parse.TTS(body, now) }
+
+// ParseGeneric parses Fieldhub's generic ingest JSON.
+func ParseGeneric(body []byte, now time.Time) (Message, error) { return parse.Generic(body, now) }
+
+// Flatten turns decoded values into the flat map that is stored: nested
+// objects and arrays become dotted keys ("position.lat", "bytes.0"), numbers
+// float64, booleans 0 and 1, strings text; nulls are left out; keys keep
+// letters, digits, '.', '-' and '_' (others become '_') and at most 64
+// characters.
+func Flatten(values map[string]any) (map[string]any, error) { return parse.Flatten(values) }
+
+// DownlinkRef is the identifier the downlink worker gives a downlink at the
+// network server, as ChirpStack's queue item id (a UUID) and as a
+// correlation id of The Things Stack, so that the network server's ack,
+// txack and downlink messages name the downlink they are about.
+func DownlinkRef(downlinkID int64) string { return core.DownlinkRef(downlinkID) }
+
+// ParseDownlinkRef returns the downlink id of a DownlinkRef.
+func ParseDownlinkRef(ref string) (int64, bool) { return core.ParseDownlinkRef(ref) }
+
+// Nodes is the part of nodes.Service that the ingest uses.
+type Nodes interface {
+	TagByDevEUI(ctx context.Context, deveui string) (*nodes.Tag, error)
+	AddToPool(ctx context.Context, deveui, source string) error
+	EnsureKeys(ctx context.Context, tagID int64, keys []string) error
+	UpdateState(ctx context.Context, tagID int64, s nodes.State) error
+	TokenCompany(ctx context.Context, token string) (int64, error)
+	Downlink(ctx context.Context, id int64) (*nodes.Downlink, error)
+	SetDownlinkStatus(ctx context.Context, id int64, status, detail string) error
+}
+
+// Decoders is the part of decoders.Service that the ingest uses.
+type Decoders interface {
+	Decode(ctx context.Context, key string, in decoders.Input) (decoders.Output, error)
+}
+
+// Deps is what the ingest module needs. All are required.
+type Deps struct {
+	// Nodes finds tags, authenticates tokens and keeps the nodes' state;
+	// the nodes module satisfies it.
+	Nodes Nodes
+	// Decoders decodes payloads; the decoders module satisfies it.
+	Decoders Decoders
+	// TSDB stores the values; main.go opens it.
+	TSDB tsdb.Store
+}
+
+// Module is the ingest module as the kernel and main.go see it.
+type Module interface {
+	kernel.Module
+	kernel.Router
+}
+
+// New builds the module. It panics when a dependency is missing, so that a
+// wiring mistake in main.go stops the program at start.
+func New(host *kernel.Host, deps Deps) Module {
+	if deps.Nodes == nil || deps.Decoders == nil || deps.TSDB == nil {
+		panic("ingest.New: Deps.Nodes, Deps.Decoders and Deps.TSDB are required")
+	}
+	return core.New(host, core.Deps{Nodes: deps.Nodes, Decoders: deps.Decoders, TSDB: deps.TSDB})
+}

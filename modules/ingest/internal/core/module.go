@@ -1,0 +1,239 @@
+// Package core implements the ingest module: the HTTP routes that network
+// servers and devices post to, and what becomes of each message (stored
+// values, the node's state, the node pool, downlink outcomes).
+package core
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/kernel/auth"
+	"github.com/fieldhub/fieldhub/kernel/errs"
+	"github.com/fieldhub/fieldhub/kernel/tsdb"
+	"github.com/fieldhub/fieldhub/kernel/web"
+	"github.com/fieldhub/fieldhub/modules/decoders"
+	"github.com/fieldhub/fieldhub/modules/ingest/internal/parse"
+	"github.com/fieldhub/fieldhub/modules/nodes"
+)
+
+// Nodes is what the ingest asks of the nodes module; see ingest.Nodes.
+type Nodes interface {
+	TagByDevEUI(ctx context.Context, deveui string) (*nodes.Tag, error)
+	AddToPool(ctx context.Context, deveui, source string) error
+	EnsureKeys(ctx context.Context, tagID int64, keys []string) error
+	UpdateState(ctx context.Context, tagID int64, s nodes.State) error
+	TokenCompany(ctx context.Context, token string) (int64, error)
+	Downlink(ctx context.Context, id int64) (*nodes.Downlink, error)
+	SetDownlinkStatus(ctx context.Context, id int64, status, detail string) error
+}
+
+// Decoders is what the ingest asks of the decoders module.
+type Decoders interface {
+	Decode(ctx context.Context, key string, in decoders.Input) (decoders.Output, error)
+}
+
+// Deps are the module's dependencies; see ingest.Deps.
+type Deps struct {
+	Nodes    Nodes
+	Decoders Decoders
+	TSDB     tsdb.Store
+}
+
+// MaxBody is the body limit of the ingest routes: a LoRaWAN uplink with its
+// metadata is a few kilobytes.
+const MaxBody = 1 << 20
+
+// Module is the ingest module.
+type Module struct {
+	host *kernel.Host
+	log  *slog.Logger
+	deps Deps
+	now  func() time.Time
+}
+
+// New builds the module.
+func New(host *kernel.Host, deps Deps) *Module {
+	return &Module{host: host, log: host.Logger("ingest"), deps: deps, now: time.Now}
+}
+
+// Name names the module.
+func (m *Module) Name() string { return "ingest" }
+
+// Routes registers the ingest routes. They are open as far as sessions go:
+// each authenticates its caller by an integration token instead.
+func (m *Module) Routes(r *web.ModuleRoutes) {
+	r.API("POST /ingest/chirpstack", auth.Open, m.chirpStack, web.MaxBody(MaxBody))
+	r.API("POST /ingest/tts", auth.Open, m.tts, web.MaxBody(MaxBody))
+	r.API("POST /ingest/generic", auth.Open, m.generic, web.MaxBody(MaxBody))
+}
+
+// chirpStack answers POST /ingest/chirpstack?event=..., ChirpStack v4's
+// HTTP integration with the JSON encoding.
+func (m *Module) chirpStack(w http.ResponseWriter, r *http.Request) error {
+	company, body, err := m.begin(r)
+	if err != nil {
+		return err
+	}
+	msg, err := parse.ChirpStack(r.URL.Query().Get("event"), body, m.now())
+	if err != nil {
+		return err
+	}
+	return m.handle(r.Context(), w, company, msg)
+}
+
+// tts answers POST /ingest/tts, a webhook of The Things Stack v3.
+func (m *Module) tts(w http.ResponseWriter, r *http.Request) error {
+	company, body, err := m.begin(r)
+	if err != nil {
+		return err
+	}
+	msg, err := parse.TTS(body, m.now())
+	if err != nil {
+		return err
+	}
+	return m.handle(r.Context(), w, company, msg)
+}
+
+// generic answers POST /ingest/generic, Fieldhub's own form.
+func (m *Module) generic(w http.ResponseWriter, r *http.Request) error {
+	company, body, err := m.begin(r)
+	if err != nil {
+		return err
+	}
+	msg, err := parse.Generic(body, m.now())
+	if err != nil {
+		return err
+	}
+	return m.handle(r.Context(), w, company, msg)
+}
+
+// begin authenticates the caller by the integration token of its
+// Authorization header and reads the body. A missing, malformed or unknown
+// token is the nodes module's 401, before the body is read.
+func (m *Module) begin(r *http.Request) (int64, []byte, error) {
+	token := ""
+	if scheme, rest, ok := strings.Cut(r.Header.Get("Authorization"), " "); ok && strings.EqualFold(scheme, "Bearer") {
+		token = strings.TrimSpace(rest)
+	}
+	company, err := m.deps.Nodes.TokenCompany(r.Context(), token)
+	if err != nil {
+		return 0, nil, err
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return 0, nil, fmt.Errorf("read ingest body: %w", err)
+	}
+	return company, body, nil
+}
+
+// handle does what msg reports, for the company of the token.
+func (m *Module) handle(ctx context.Context, w http.ResponseWriter, company int64, msg parse.Message) error {
+	// The stores keep microseconds: the event and the node's state say the
+	// same time as the series.
+	msg.Time = msg.Time.Truncate(time.Microsecond)
+	if msg.Uplink != nil {
+		msg.Uplink.Time = msg.Time
+	}
+	switch msg.Kind {
+	case parse.KindUplink:
+		res, err := m.uplink(ctx, company, msg)
+		if err != nil {
+			return err
+		}
+		if res.Pooled {
+			web.JSON(w, http.StatusAccepted, res)
+			return nil
+		}
+		return web.OK(w, res)
+	case parse.KindJoin:
+		if _, ok, err := m.ownTag(ctx, company, msg.DevEUI); err != nil || ok {
+			return noContentOr(w, err)
+		}
+		return noContentOr(w, m.pool(ctx, company, msg))
+	case parse.KindStatus:
+		return noContentOr(w, m.status(ctx, company, msg))
+	case parse.KindDownlinkSent, parse.KindDownlinkAck, parse.KindDownlinkFailed:
+		return noContentOr(w, m.downlink(ctx, company, msg))
+	case parse.KindLog:
+		level := slog.LevelInfo
+		if l := strings.ToUpper(msg.Log.Level); l == "WARNING" || l == "ERROR" {
+			level = slog.LevelWarn
+		}
+		m.log.Log(ctx, level, "network server reported on a device", "source", msg.Source, "company_id", company,
+			"dev_eui", msg.DevEUI, "level", msg.Log.Level, "code", msg.Log.Code, "description", msg.Log.Description)
+	}
+	return web.NoContent(w)
+}
+
+func noContentOr(w http.ResponseWriter, err error) error {
+	if err != nil {
+		return err
+	}
+	return web.NoContent(w)
+}
+
+// ownTag returns the tag of a DevEUI when it belongs to company. A DevEUI
+// without a tag and one of another company's tag look the same, so that a
+// token learns nothing about other companies.
+func (m *Module) ownTag(ctx context.Context, company int64, devEUI string) (*nodes.Tag, bool, error) {
+	if devEUI == "" {
+		return nil, false, nil
+	}
+	t, err := m.deps.Nodes.TagByDevEUI(ctx, devEUI)
+	switch {
+	case errs.Is(err, errs.NotFound):
+		return nil, false, nil
+	case err != nil:
+		return nil, false, fmt.Errorf("look up tag %s: %w", devEUI, err)
+	case t.CompanyID != company:
+		return nil, false, nil
+	}
+	return t, true, nil
+}
+
+// pool puts a DevEUI heard without a tag of the company in the node pool,
+// where a SuperAdmin sees it. A DevEUI of another company's tag stays
+// where it is (the pool leaves tagged DevEUIs alone); the uplink is
+// logged, not stored, since it may not reach that company.
+func (m *Module) pool(ctx context.Context, company int64, msg parse.Message) error {
+	if err := m.deps.Nodes.AddToPool(ctx, msg.DevEUI, msg.Source); err != nil {
+		return fmt.Errorf("add %s to the node pool: %w", msg.DevEUI, err)
+	}
+	m.log.Info("message of a DevEUI without a tag of the company", "kind", string(msg.Kind),
+		"source", msg.Source, "company_id", company, "dev_eui", msg.DevEUI)
+	return nil
+}
+
+// DownlinkRef is the identifier the downlink worker gives downlink id at
+// the network server: ChirpStack's queue item id (which must be a UUID) and
+// a correlation id of The Things Stack, so that the network server's
+// reports name the downlink they are about.
+func DownlinkRef(id int64) string { return fmt.Sprintf("%s%012x", refPrefix, id) }
+
+// refPrefix starts every DownlinkRef: a UUID of version 4's layout whose
+// first groups say Fieldhub (f1e1d), with the downlink's id in the last.
+const refPrefix = "f1e1d000-0000-4000-8000-"
+
+// refTag may precede a DownlinkRef in a correlation id.
+const refTag = "fieldhub:downlink:"
+
+// ParseDownlinkRef returns the downlink id of a DownlinkRef, also when it is
+// written as "fieldhub:downlink:<ref>".
+func ParseDownlinkRef(s string) (int64, bool) {
+	s = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(s), refTag))
+	if len(s) != len(refPrefix)+12 || !strings.HasPrefix(s, refPrefix) {
+		return 0, false
+	}
+	id, err := strconv.ParseInt(s[len(refPrefix):], 16, 64)
+	if err != nil || id <= 0 {
+		return 0, false
+	}
+	return id, true
+}

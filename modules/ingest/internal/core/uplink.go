@@ -1,0 +1,286 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/fieldhub/fieldhub/kernel/errs"
+	"github.com/fieldhub/fieldhub/kernel/tsdb"
+	"github.com/fieldhub/fieldhub/modules/decoders"
+	"github.com/fieldhub/fieldhub/modules/ingest/internal/parse"
+	"github.com/fieldhub/fieldhub/modules/nodes"
+)
+
+// UplinkReceived is published after an uplink's values are stored and its
+// node's state is updated.
+type UplinkReceived struct {
+	CompanyID int64
+	TagID     int64
+	// DevEUI is 16 lower-case hexadecimal digits, as the time series name
+	// it.
+	DevEUI string
+	// Name is the tag's name.
+	Name string
+	// Time is when the network server received the uplink.
+	Time time.Time
+	// Data holds the stored values by key: float64 for numbers (booleans as
+	// 0 and 1), string for texts.
+	Data map[string]any
+}
+
+// Topic names the event.
+func (UplinkReceived) Topic() string { return "ingest.uplink_received" }
+
+// Result is the answer to an uplink.
+type Result struct {
+	DevEUI string `json:"devEui"`
+	// Pooled is true when the DevEUI has no tag in the token's company:
+	// the uplink went to the node pool and nothing was stored.
+	Pooled bool       `json:"pooled,omitempty"`
+	TagID  int64      `json:"tagId,omitempty"`
+	Time   *time.Time `json:"time,omitempty"`
+	// Keys are the keys stored.
+	Keys []string `json:"keys,omitempty"`
+	// Warnings are what the decoder reported about the payload.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// uplink stores an uplink of a node of company, or puts its DevEUI in the
+// pool. It returns once the values are durable.
+func (m *Module) uplink(ctx context.Context, company int64, msg parse.Message) (Result, error) {
+	u := msg.Uplink
+	tag, ok, err := m.ownTag(ctx, company, u.DevEUI)
+	if err != nil {
+		return Result{}, err
+	}
+	if !ok {
+		return Result{DevEUI: u.DevEUI, Pooled: true}, m.pool(ctx, company, msg)
+	}
+	values, warnings, err := m.decode(ctx, tag, u)
+	if err != nil {
+		return Result{}, err
+	}
+	if u.Values != nil {
+		own, err := parse.Flatten(u.Values)
+		if err != nil {
+			return Result{}, err
+		}
+		maps.Copy(values, own)
+	}
+	if u.Battery != nil {
+		setDefault(values, "battery", *u.Battery)
+	}
+	if u.RSSI != nil {
+		setDefault(values, "rssi", *u.RSSI)
+	}
+	if u.SNR != nil {
+		setDefault(values, "snr", *u.SNR)
+	}
+	keys := make([]string, 0, len(values))
+	for k := range values {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	if err := m.store(ctx, company, u.DevEUI, u.Time, keys, values); err != nil {
+		return Result{}, err
+	}
+	if err := m.ensureKeys(ctx, tag, keys); err != nil {
+		return Result{}, err
+	}
+	state := nodes.State{Time: &u.Time, Data: values, RSSI: u.RSSI,
+		Battery: pick(values, "battery", "batteryVoltage", "vdd"), VDD: pick(values, "vdd", "batteryVoltage")}
+	if err := m.deps.Nodes.UpdateState(ctx, tag.ID, state); err != nil {
+		return Result{}, fmt.Errorf("update state of tag %d: %w", tag.ID, err)
+	}
+	m.host.Bus.Publish(ctx, UplinkReceived{CompanyID: company, TagID: tag.ID, DevEUI: u.DevEUI, Name: tag.Name, Time: u.Time, Data: values})
+	t := u.Time
+	return Result{DevEUI: u.DevEUI, TagID: tag.ID, Time: &t, Keys: keys, Warnings: warnings}, nil
+}
+
+// store writes values as points of the node's series; Write returns once
+// they are durable.
+func (m *Module) store(ctx context.Context, company int64, devEUI string, t time.Time, keys []string, values map[string]any) error {
+	if len(keys) == 0 {
+		return nil
+	}
+	points := make([]tsdb.Point, 0, len(keys))
+	for _, k := range keys {
+		s := tsdb.Series{Company: company, DevEUI: devEUI, Key: k}
+		switch v := values[k].(type) {
+		case float64:
+			points = append(points, tsdb.Number(s, t, v))
+		case string:
+			points = append(points, tsdb.Text(s, t, v))
+		}
+	}
+	if err := m.deps.TSDB.Write(ctx, points); err != nil {
+		if errs.KindOf(err) == errs.Invalid || errs.KindOf(err) == errs.Unavailable {
+			return err
+		}
+		return fmt.Errorf("store %d values of %s: %w", len(points), devEUI, err)
+	}
+	return nil
+}
+
+// decode turns an uplink into flat values. The network server's decoded
+// object is used when the tag keeps payloads raw, or when there is no
+// payload to decode; otherwise the tag's decoder decodes the payload. A decoder that is gone or fails leaves the payload
+// raw rather than lose it.
+func (m *Module) decode(ctx context.Context, tag *nodes.Tag, u *parse.Uplink) (map[string]any, []string, error) {
+	if u.Object != nil && (tag.Decoder == decoders.Raw || len(u.Payload) == 0) {
+		values, err := parse.Flatten(u.Object)
+		return values, nil, err // the parser has checked the object, so err is nil
+	}
+	if len(u.Payload) == 0 {
+		return map[string]any{}, nil, nil
+	}
+	in := decoders.Input{FPort: u.FPort, Bytes: u.Payload, RecvTime: u.Time}
+	out, err := m.deps.Decoders.Decode(ctx, tag.Decoder, in)
+	var warnings []string
+	if err == nil {
+		warnings = append(append(warnings, out.Warnings...), out.Errors...)
+		values, ferr := parse.Flatten(out.Data)
+		if ferr == nil {
+			return values, warnings, nil
+		}
+		err = ferr
+	}
+	if ctx.Err() != nil {
+		return nil, nil, ctx.Err()
+	}
+	m.log.Warn("decoder failed, payload kept raw", "decoder", tag.Decoder, "tag_id", tag.ID, "err", err)
+	warnings = append(warnings, fmt.Sprintf("decoder %q failed; the payload was kept raw", tag.Decoder))
+	out, rerr := m.deps.Decoders.Decode(ctx, decoders.Raw, in)
+	if rerr != nil {
+		return nil, nil, errors.Join(err, rerr)
+	}
+	values, ferr := parse.Flatten(out.Data)
+	return values, warnings, ferr
+}
+
+// ensureKeys registers the keys the tag does not have yet; most uplinks
+// bring none.
+func (m *Module) ensureKeys(ctx context.Context, tag *nodes.Tag, keys []string) error {
+	var missing []string
+	for _, k := range keys {
+		if !slices.Contains(tag.Keys, k) {
+			missing = append(missing, k)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	if err := m.deps.Nodes.EnsureKeys(ctx, tag.ID, missing); err != nil {
+		return fmt.Errorf("register keys of tag %d: %w", tag.ID, err)
+	}
+	return nil
+}
+
+func setDefault(values map[string]any, key string, v float64) {
+	if _, ok := values[key]; !ok {
+		values[key] = v
+	}
+}
+
+// pick returns the first number among values under one of the keys, the
+// keys matched without regard to case.
+func pick(values map[string]any, keys ...string) *float64 {
+	for _, want := range keys {
+		for k, v := range values {
+			if f, ok := v.(float64); ok && strings.EqualFold(k, want) {
+				return &f
+			}
+		}
+	}
+	return nil
+}
+
+// status stores a device's battery level and link margin, for a tag of the
+// company. The battery level also becomes the tag's battery, unless the
+// node's own uplinks report one: a decoder's reading is more precise than
+// the network server's 0-100 scale.
+func (m *Module) status(ctx context.Context, company int64, msg parse.Message) error {
+	tag, ok, err := m.ownTag(ctx, company, msg.DevEUI)
+	if err != nil || !ok {
+		return err
+	}
+	values := map[string]any{}
+	if msg.Status.BatteryLevel != nil {
+		values["batteryLevel"] = *msg.Status.BatteryLevel
+	}
+	if msg.Status.Margin != nil {
+		values["margin"] = *msg.Status.Margin
+	}
+	keys := make([]string, 0, len(values))
+	for k := range values {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	if err := m.store(ctx, company, msg.DevEUI, msg.Time, keys, values); err != nil {
+		return err
+	}
+	if err := m.ensureKeys(ctx, tag, keys); err != nil {
+		return err
+	}
+	if msg.Status.BatteryLevel != nil && pick(tag.Data, "battery", "batteryVoltage", "vdd") == nil {
+		if err := m.deps.Nodes.UpdateState(ctx, tag.ID, nodes.State{Battery: msg.Status.BatteryLevel}); err != nil {
+			return fmt.Errorf("update battery of tag %d: %w", tag.ID, err)
+		}
+	}
+	return nil
+}
+
+// downlink records what the network server reports about a downlink the
+// worker sent: the report names it by DownlinkRef. A report about a
+// downlink of another company, or of another node than it names, changes
+// nothing; so does one that would move a downlink back (a late txack after
+// the device's ack).
+func (m *Module) downlink(ctx context.Context, company int64, msg parse.Message) error {
+	id := int64(0)
+	for _, ref := range msg.Downlink.Refs {
+		if n, ok := ParseDownlinkRef(ref); ok {
+			id = n
+			break
+		}
+	}
+	if id == 0 {
+		return nil
+	}
+	d, err := m.deps.Nodes.Downlink(ctx, id)
+	switch {
+	case errs.Is(err, errs.NotFound):
+		return nil
+	case err != nil:
+		return fmt.Errorf("load downlink %d: %w", id, err)
+	case d.CompanyID != company || msg.DevEUI != "" && parse.NormaliseEUI(d.DevEUI) != msg.DevEUI:
+		m.log.Warn("downlink report about a downlink of another node", "downlink_id", id, "company_id", company, "dev_eui", msg.DevEUI)
+		return nil
+	}
+	status, detail := "", ""
+	switch msg.Kind {
+	case parse.KindDownlinkSent:
+		if d.Status != nodes.DownlinkQueued && d.Status != nodes.DownlinkSent {
+			return nil
+		}
+		status = nodes.DownlinkSent
+		if msg.Downlink.GatewayID != "" {
+			detail = "transmitted by gateway " + msg.Downlink.GatewayID
+		}
+	case parse.KindDownlinkAck:
+		status = nodes.DownlinkAcknowledged
+		if !msg.Downlink.Acknowledged {
+			status, detail = nodes.DownlinkFailed, "the device did not acknowledge the downlink"
+		}
+	case parse.KindDownlinkFailed:
+		status, detail = nodes.DownlinkFailed, msg.Downlink.Error
+	}
+	if err := m.deps.Nodes.SetDownlinkStatus(ctx, id, status, detail); err != nil && !errs.Is(err, errs.NotFound) {
+		return fmt.Errorf("set status of downlink %d: %w", id, err)
+	}
+	return nil
+}
