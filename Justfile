@@ -26,11 +26,12 @@ templ:
 run *ARGS: assets
     go run . serve {{ARGS}}
 
-# the whole test suite: services, gofmt, go vet, go test (SQLite and PostgreSQL)
+# the whole test suite: services, gofmt, go vet, go test (SQLite and PostgreSQL), browser tests
 test: assets
     #!/usr/bin/env bash
     set -euo pipefail
     scripts/ensure-services.sh
+    scripts/ensure-influxdb.sh
     # Generated templ code must be committed up to date: regenerate and compare.
     before=$(git ls-files -z --cached --others --exclude-standard -- '*_templ.go' | xargs -0 -r sha256sum)
     go tool templ generate -log-level warn
@@ -49,6 +50,9 @@ test: assets
     go vet ./...
     (cd sdk && go vet ./... && go test -count=1 ./...)
     go test -count=1 ./...
+    # Browser tests: Debian's Chromium driven by Playwright (webapp/e2e).
+    scripts/ensure-chromium.sh
+    npm --prefix webapp run --silent e2e
 
 # build the binary into bin/fieldhub
 build: assets
@@ -61,3 +65,9 @@ fmt:
 # load benchmark of GET /api/users/{id} on SQLite and PostgreSQL (extra flags go to bench/loadgen, e.g. -c 32 -d 30s)
 bench *ARGS: assets
     bench/users-get.sh {{ARGS}}
+
+# time-series benchmark (PostgreSQL, SQLite, InfluxDB); results go in docs/performance.md
+bench-tsdb *ARGS:
+    scripts/ensure-services.sh
+    scripts/ensure-influxdb.sh
+    go run ./bench/tsdb {{ARGS}}

@@ -148,8 +148,8 @@ func TestHomePage(t *testing.T) {
 	}
 
 	// The landing is the root alone, not a catch-all.
-	if r := ta.Call(t, "GET", "/no-such-page", "", nil); r.Status != http.StatusNotFound {
-		t.Errorf("GET /no-such-page: %d, want 404", r.Status)
+	if r := ta.Call(t, "GET", "/no-such-page", "", nil); r.Status != http.StatusNotFound || !strings.Contains(string(r.Body), "This page does not exist") {
+		t.Errorf("GET /no-such-page: %d, want the 404 page: %.200s", r.Status, r.Body)
 	}
 }
 

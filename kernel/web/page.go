@@ -176,6 +176,9 @@ func IsHTMX(r *http.Request) bool { return r.Header.Get("HX-Request") == "true" 
 // current one.
 func Redirect(w http.ResponseWriter, r *http.Request, target string) {
 	if IsHTMX(r) {
+		// The next page shows a pending toast from its cookie; shown here
+		// too, the event would clear that cookie on the page being left.
+		w.Header().Del("HX-Trigger")
 		w.Header().Set("HX-Redirect", target)
 		w.WriteHeader(http.StatusNoContent)
 		return

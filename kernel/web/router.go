@@ -198,6 +198,12 @@ func (rt *Router) unmatched(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if rt.pages.render != nil && wantsPage(r) && r.Method == http.MethodGet {
+		rt.servePage(w, r, Route{Method: http.MethodGet, Path: r.URL.Path, Page: true}, func(w http.ResponseWriter, r *http.Request) error {
+			return errs.New(errs.NotFound, "page.notFound")
+		})
+		return
+	}
 	rt.WriteError(w, r, errs.New(errs.NotFound, errs.IDNotFound))
 }
 

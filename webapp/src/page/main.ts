@@ -43,7 +43,15 @@ function toggleMenu(open?: boolean): void {
   if (!shell) return;
   const next = open ?? !shell.classList.contains("menu-open");
   shell.classList.toggle("menu-open", next);
-  document.querySelector("[data-menu-toggle]")?.setAttribute("aria-expanded", String(next));
+  const toggle = document.querySelector<HTMLElement>("[data-menu-toggle]");
+  toggle?.setAttribute("aria-expanded", String(next));
+  const menu = document.getElementById("side-menu");
+  if (next) {
+    // The menu comes before the toggle in the page: take the focus into it.
+    menu?.querySelector<HTMLElement>("a, button, input, select")?.focus();
+  } else if (menu?.contains(document.activeElement)) {
+    toggle?.focus();
+  }
 }
 
 document.addEventListener("click", (e) => {

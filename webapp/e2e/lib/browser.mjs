@@ -1,0 +1,209 @@
+// Playwright (playwright-core) driving Debian's Chromium: one browser per test
+// file, a new context (fresh cookies) per test.
+import assert from "node:assert/strict";
+import { chromium } from "playwright-core";
+import { chromiumArgs, chromiumPath, t } from "./env.mjs";
+
+export function launchBrowser() {
+  return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true });
+}
+
+/**
+ * newContext opens a fresh browser context on the server: no cookies, the
+ * given browser language (Accept-Language) and preferred colour scheme.
+ * Wide enough (1280 px) that the side menu, once open, sits beside the content.
+ */
+export async function newContext(browser, server, { locale = "en-GB", colorScheme = "light", viewport, ...rest } = {}) {
+  const context = await browser.newContext({
+    baseURL: server.baseURL,
+    locale,
+    colorScheme,
+    viewport: viewport ?? { width: 1280, height: 800 },
+    reducedMotion: "reduce",
+    ...rest,
+  });
+  context.setDefaultTimeout(10000);
+  context.setDefaultNavigationTimeout(15000);
+  return context;
+}
+
+/**
+ * signIn logs account in through the login form's plain POST (no page
+ * needed), so that the context's pages are signed in; the UI flow itself is
+ * tested in auth.test.mjs.
+ */
+export async function signIn(context, account) {
+  const res = await context.request.post("/login", {
+    form: { email: account.email, password: account.password, next: "/" },
+    maxRedirects: 0,
+  });
+  if (res.status() !== 303) throw new Error(`sign in as ${account.email}: ${res.status()} ${await res.text()}`);
+  const cookies = await context.cookies();
+  if (!cookies.some((c) => c.httpOnly)) throw new Error(`sign in as ${account.email}: no session cookie`);
+  // The "Logged in" message waits in a cookie for the next page; this
+  // sign-in is no part of what the test looks at.
+  await context.clearCookies({ name: "fieldhub_toast" });
+}
+
+/**
+ * Collects what goes wrong in a page: uncaught script errors, console
+ * errors, failed requests and answers of 400 and above (but the favicon,
+ * which the portal does not have). Call check() at the end of a test, with
+ * patterns of the problems the test expects.
+ */
+export function watchPage(page) {
+  const problems = [];
+  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+  page.on("console", (msg) => {
+    // A failed load is reported below with its address.
+    if (msg.type() === "error" && !msg.text().startsWith("Failed to load resource")) problems.push(`console error: ${msg.text()}`);
+  });
+  page.on("requestfailed", (req) => {
+    const failure = req.failure()?.errorText ?? "";
+    // A navigation that replaces the page aborts its pending requests.
+    if (failure !== "net::ERR_ABORTED") problems.push(`request failed: ${req.method()} ${req.url()} ${failure}`);
+  });
+  page.on("response", (res) => {
+    if (res.status() >= 400 && new URL(res.url()).pathname !== "/favicon.ico") {
+      problems.push(`HTTP ${res.status()}: ${res.request().method()} ${new URL(res.url()).pathname}`);
+    }
+  });
+  return {
+    problems,
+    check(allow = []) {
+      const left = problems.filter((p) => !allow.some((re) => re.test(p)));
+      if (left.length) throw new Error(`the page had problems:\n  ${left.join("\n  ")}`);
+    },
+  };
+}
+
+/**
+ * The frame of every page (webapp/ui/layout.templ), found by structure, not
+ * by text, since the page's language depends on the viewer.
+ */
+export function frame(page) {
+  const sideMenu = page.locator("#side-menu");
+  return {
+    sideMenu,
+    mainMenu: sideMenu.locator("nav").first(),
+    menuToggle: page.locator("[data-menu-toggle]"),
+    themeToggle: page.locator("[data-theme-toggle]"),
+    companySwitcher: page.locator("select#company-switcher"),
+    snackbar: page.locator("#snackbar"),
+    logout: sideMenu.locator('form[action="/logout"] button'),
+  };
+}
+
+/** pageLang is the language the page is drawn in (<html lang>). */
+export function pageLang(page) {
+  return page.evaluate(() => document.documentElement.lang);
+}
+
+/** tr returns a translator into the page's current language. */
+export async function tr(page) {
+  const lang = await pageLang(page);
+  return (id) => t(lang, id);
+}
+
+/**
+ * readSnackbar returns the text the snackbar shows now, or "" when it shows
+ * nothing within 2.5 s (it shows a message for 3 s: call it right after the
+ * action or navigation, and assert later, so one missing message does not
+ * hide what the rest of the test would find).
+ */
+export async function readSnackbar(page) {
+  try {
+    await page.locator("#snackbar.visible").waitFor({ timeout: 2500 });
+  } catch {
+    return "";
+  }
+  return (await frame(page).snackbar.textContent()).trim();
+}
+
+/** assertSnackbar checks a text read with readSnackbar against the wanted ones. */
+export function assertSnackbar(got, want, what) {
+  const texts = [want].flat();
+  assert.ok(texts.includes(got), `snackbar ${what}: ${got ? `"${got}"` : "nothing"}, want "${texts.join('" or "')}"`);
+}
+
+/**
+ * menuEntries lists the side menu's main entries as {href, text}: links by
+ * their address, the logout form's button as "POST /logout".
+ */
+export async function menuEntries(page) {
+  return frame(page).mainMenu.locator(":scope > ul > li").evaluateAll((items) =>
+    items.map((li) => {
+      const a = li.querySelector("a");
+      if (a) return { href: a.getAttribute("href"), text: a.textContent.trim() };
+      const form = li.querySelector("form");
+      return { href: `${(form?.method || "").toUpperCase()} ${form?.getAttribute("action")}`, text: li.textContent.trim() };
+    }),
+  );
+}
+
+/** openMenu opens the side menu with its toggle (when it is not open already). */
+export async function openMenu(page) {
+  const toggle = frame(page).menuToggle.first();
+  if ((await toggle.getAttribute("aria-expanded")) !== "true") await toggle.click();
+  await page.waitForFunction(() => {
+    const r = document.querySelector("#side-menu").getBoundingClientRect();
+    return document.querySelector("[data-menu-toggle]").getAttribute("aria-expanded") === "true" && r.left >= 0 && r.width > 0;
+  });
+}
+
+/**
+ * focusFromTop moves the sequential focus starting point to the start of the
+ * document, so that the next Tab goes to the first control, whatever was
+ * (auto)focused. Blurring alone does not do it: Chromium then goes on from
+ * the element that lost focus.
+ */
+export async function focusFromTop(page) {
+  await page.evaluate(() => {
+    const body = document.body;
+    body.setAttribute("tabindex", "-1");
+    body.focus();
+    body.removeAttribute("tabindex");
+  });
+}
+
+/** closeMenu closes the side menu with Escape (when it is open). */
+export async function closeMenu(page) {
+  const { menuToggle } = frame(page);
+  if ((await menuToggle.first().getAttribute("aria-expanded")) !== "true") return;
+  await page.keyboard.press("Escape");
+  await page.waitForFunction(() => document.querySelector("[data-menu-toggle]").getAttribute("aria-expanded") === "false");
+}
+
+/**
+ * setTheme switches the page to the dark or light theme the way a user does,
+ * with the dark-theme switch in the side menu, and waits until the page shows
+ * it and (signed in) the choice is stored. It leaves the menu as it was.
+ */
+export async function setTheme(page, dark) {
+  const want = dark ? "dark" : "light";
+  if ((await page.locator("html").getAttribute("data-theme")) === want) return;
+  const { menuToggle, themeToggle } = frame(page);
+  const wasOpen = (await menuToggle.first().getAttribute("aria-expanded")) === "true";
+  await openMenu(page);
+  const signedIn = (await themeToggle.getAttribute("data-signed-in")) === "true";
+  const stored = signedIn
+    ? page.waitForResponse((r) => new URL(r.url()).pathname === "/api/settings" && r.request().method() === "POST")
+    : null;
+  await themeToggle.setChecked(dark);
+  await page.waitForFunction((w) => document.documentElement.dataset.theme === w, want);
+  if (stored) {
+    const res = await stored;
+    assert.ok(res.ok(), `storing the theme: POST /api/settings answered ${res.status()}`);
+  }
+  if (!wasOpen) await closeMenu(page);
+}
+
+/**
+ * waitForIslands waits until every React island on the page has mounted and
+ * drawn something, so that checks see the page as a user does.
+ */
+export async function waitForIslands(page) {
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll("[data-island]")].every((el) => el.dataset.mounted === "true" && el.childElementCount > 0),
+  );
+}
