@@ -54,6 +54,15 @@ test: assets
     scripts/ensure-chromium.sh
     npm --prefix webapp run --silent e2e
 
+# development: the Vite dev server with hot reload beside the portal, which loads its assets from it
+dev *ARGS:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    npm --prefix webapp run dev -- --logLevel warn &
+    vite=$!
+    trap 'kill $vite' EXIT
+    FIELDHUB_VITE_DEV_URL=http://localhost:5173 go run . serve {{ARGS}}
+
 # build the binary into bin/fieldhub
 build: assets
     go build -o bin/fieldhub .
