@@ -80,3 +80,7 @@ bench-tsdb *ARGS:
     scripts/ensure-services.sh
     scripts/ensure-influxdb.sh
     go run ./bench/tsdb {{ARGS}}
+
+# drop the PostgreSQL databases test runs left behind (templates of old migration sets, killed runs)
+clean-test-dbs:
+    psql -h 127.0.0.1 -U postgres -Atc "SELECT datname FROM pg_database WHERE datname LIKE 'fieldhub_t%'" | while read -r db; do psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS \"$db\" WITH (FORCE)"; done

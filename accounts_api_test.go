@@ -149,7 +149,7 @@ func TestBadInputIsRefused(t *testing.T) {
 		{"forged token", "GET", "/api/users", "eyJ1IjoxLCJyIjoiU3VwZXJBZG1pbiJ9.AAAA", nil, 401},
 		{"unknown route", "GET", "/api/nothing/here", root, nil, 404},
 		{"wrong method", "PATCH", "/api/users", root, nil, 405},
-		{"company data of a later module", "GET", companyPath + "/tagdata", root, nil, 404},
+		{"company data that no module serves", "GET", companyPath + "/no-such-data", root, nil, 404},
 		{"empty body", "POST", "/api/users/authenticate", "", "", 400},
 		{"wrong type in login", "POST", "/api/users/authenticate", "", `{"email": ["a"], "password": 1}`, 400},
 		{"image that is not one", "POST", companyPath + "/image", root, []byte("<svg onload=alert(1)>"), 400},

@@ -17,6 +17,12 @@ require (
 )
 
 require (
+	github.com/coder/websocket v1.8.15
+	github.com/eclipse/paho.golang v0.23.0
+	github.com/gorilla/websocket v1.5.3 // indirect
+)
+
+require (
 	github.com/a-h/parse v0.0.0-20250122154542-74294addb73e // indirect
 	github.com/a-h/templ v0.3.977
 	github.com/andybalholm/brotli v1.1.0 // indirect

@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	_ "time/tzdata" // trend buckets in the caller's time zone work without the system's zone files
 
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/kernel/config"
@@ -24,6 +25,7 @@ import (
 	"github.com/fieldhub/fieldhub/migrations"
 	"github.com/fieldhub/fieldhub/modules/accounts"
 	"github.com/fieldhub/fieldhub/modules/decoders"
+	"github.com/fieldhub/fieldhub/modules/events"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 	"github.com/fieldhub/fieldhub/modules/settings"
@@ -153,9 +155,10 @@ func build(ctx context.Context, cfg *config.Config, log *slog.Logger) (*app, err
 	k.Add(seriesCloser{series}) // added before its users, so it stops after them
 	dec := decoders.New(host, decoders.Deps{})
 	k.Add(dec)
-	nod := nodes.New(host, nodes.Deps{Accounts: acc, Decoders: dec})
+	nod := nodes.New(host, nodes.Deps{Accounts: acc, Decoders: dec, UI: env, Series: series})
 	k.Add(nod)
 	k.Add(ingest.New(host, ingest.Deps{Nodes: nod, Decoders: dec, TSDB: series}))
+	k.Add(events.New(host, events.Deps{}))
 	k.Add(site.New(host, site.Deps{UI: env, Accounts: acc}))
 	return &app{kernel: k, accounts: acc}, nil
 }

@@ -61,6 +61,7 @@ func TestTenancy(t *testing.T) {
 				"deveui":        foreignDevEUI,
 				"key":           "temperature",
 				"scope":         "company", // GET /tag/{scope}/{companyId} is GET /tag/company/{companyId}
+				"view":          "trend",   // GET /tag/{tagId}/{view}/{key} is GET /tag/{tagId}/trend/{key}
 				"poolId":        fmt.Sprint(fn.poolID),
 				"tokenId":       fmt.Sprint(fn.tokenID),
 				"downlinkId":    fmt.Sprint(fn.downlinkID),
@@ -90,6 +91,11 @@ func TestTenancy(t *testing.T) {
 				"POST /api/ingest/generic":    map[string]any{"devEui": foreignDevEUI, "values": map[string]any{"temperature": -40}},
 				"POST /api/ingest/chirpstack": map[string]any{"deviceInfo": map[string]any{"devEui": foreignDevEUI}, "data": "qg=="},
 				"POST /api/ingest/tts":        map[string]any{"end_device_ids": map[string]any{"dev_eui": foreignDevEUI}, "uplink_message": map[string]any{"frm_payload": "AQ=="}},
+			},
+			// The tag data reads that name the node in the query.
+			Queries: map[string]string{
+				"GET /api/tag/tagdata":                   fmt.Sprintf("tagId=%d&key=note", fn.tagID),
+				"GET /api/companies/{companyId}/tagdata": "deveui=" + foreignDevEUI + "&key=note",
 			},
 			Markers: []string{"Foreign Widgets", "foreign.example", foreignDevEUI},
 			Exempt: map[string]string{
@@ -139,8 +145,11 @@ func foreignNodes(t *testing.T, ta *testApp, root string, companyID int64, png [
 		}
 		return r.Num("id")
 	}
+	// A generic application, though with The Things Stack settings: the
+	// downlink worker leaves its queued downlink alone, so that only the
+	// walk's calls could change the snapshot.
 	ids.applicationID = create(fmt.Sprintf("/api/applications/%d", companyID), map[string]any{"name": "Foreign Widgets App",
-		"networkServer": "tts", "ttsDownlinkUrl": "https://tts.foreign.example/down", "ttsApiKey": "NNSXS.FOREIGN"})
+		"networkServer": "generic", "ttsDownlinkUrl": "https://tts.foreign.example/down", "ttsApiKey": "NNSXS.FOREIGN"})
 	ids.tagID = create(fmt.Sprintf("/api/applications/%d/tag", ids.applicationID), map[string]any{"name": "Foreign Widgets Node",
 		"deveui": foreignDevEUI, "appKey": "0102030405060708090A0B0C0D0E0F10", "lat": 57.7, "long": 11.97})
 	create(fmt.Sprintf("/api/tag/%d/image", ids.tagID), png)

@@ -274,6 +274,14 @@ func reads(ctx context.Context, c config, label string, st tsdb.Store, window ti
 		return err
 	}
 	fmt.Printf("    counted %d points\n", n)
+	var byNode map[string]int64
+	if err := timeIt(label+" CountByNode(company, last 24 h)", c.runs, func() (err error) {
+		byNode, err = st.CountByNode(ctx, series.Company, to.Add(-24*time.Hour-off), to.Add(-off))
+		return err
+	}); err != nil {
+		return err
+	}
+	fmt.Printf("    counted %d points of %d nodes\n", byNode[series.DevEUI], len(byNode))
 	return nil
 }
 

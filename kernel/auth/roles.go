@@ -6,6 +6,7 @@ package auth
 import (
 	"context"
 	"slices"
+	"time"
 )
 
 // Role is a user's role. Its string form is the name used in the API
@@ -82,6 +83,9 @@ type Caller struct {
 	// DashboardToken is set for the PublicDashboard pseudo-user: the one
 	// public link it may read.
 	DashboardToken string
+	// Expires is when the access token that authenticated the caller
+	// lapses (zero when unknown), for connections that outlive a request.
+	Expires time.Time
 }
 
 // SignedIn reports whether the caller is a staff user with a session.

@@ -69,7 +69,7 @@ func (t *Tokens) Verify(token string) (Caller, error) {
 	if _, ok := ParseRole(string(c.Role)); !ok {
 		return Caller{}, ErrBadToken
 	}
-	return Caller{UserID: c.UserID, Role: c.Role, CompanyID: c.CompanyID, SessionID: c.SessionID}, nil
+	return Caller{UserID: c.UserID, Role: c.Role, CompanyID: c.CompanyID, SessionID: c.SessionID, Expires: time.Unix(c.Expires, 0)}, nil
 }
 
 func (t *Tokens) sign(body string) []byte {

@@ -9,7 +9,8 @@ import (
 func TestTokens(t *testing.T) {
 	tokens := NewTokens([]byte("a secret of some length for tests"))
 	c := Caller{UserID: 7, Role: CompanyAdmin, CompanyID: 3, SessionID: "s1"}
-	good := tokens.Issue(c, time.Now().Add(time.Minute))
+	expires := time.Now().Add(time.Minute).Truncate(time.Second)
+	good := tokens.Issue(c, expires)
 	body, sig, _ := strings.Cut(good, ".")
 	other := NewTokens([]byte("another secret"))
 	cases := []struct {
@@ -32,6 +33,10 @@ func TestTokens(t *testing.T) {
 			if (err == nil) != tc.ok {
 				t.Fatalf("err = %v, want ok=%v", err, tc.ok)
 			}
+			if tc.ok && (!got.Expires.Equal(expires) || got.Expires.IsZero()) {
+				t.Errorf("expires %v, want %v", got.Expires, expires)
+			}
+			got.Expires = time.Time{}
 			if tc.ok && got != c {
 				t.Errorf("caller %+v, want %+v", got, c)
 			}

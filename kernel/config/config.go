@@ -26,6 +26,8 @@ type Config struct {
 	Secret           string        // FIELDHUB_SECRET: signs tokens, seals stored credentials
 	SMTPURL          string        // SMTP_URL: smtp://user:pass@host:port or smtps://...
 	InfluxURL        string        // INFLUX_URL: InfluxDB for the time series; unset keeps them in the SQL database
+	MQTTURL          string        // MQTT_URL: the broker ChirpStack v4 publishes to; unset turns the MQTT subscriber off
+	MQTTClientID     string        // MQTT_CLIENT_ID: the subscriber's client id, under which the broker keeps its session
 	MailFrom         string        // FIELDHUB_MAIL_FROM
 	ContactEmail     string        // FIELDHUB_CONTACT_EMAIL: where the contact form writes to
 	OpenRegistration bool          // FIELDHUB_OPEN_REGISTRATION: anyone may register a user
@@ -99,6 +101,28 @@ var options = []option{
 			}
 		}
 		c.InfluxURL = v
+		return nil
+	}},
+	{"MQTT_URL", "", "MQTT broker of ChirpStack v4, mqtt://user:password@host:1883 or mqtts://host:8883; when set, the portal takes device events from it and sends ChirpStack downlinks through it", true, func(c *Config, v string) error {
+		if v != "" {
+			u, err := url.Parse(v)
+			if err != nil || (u.Scheme != "mqtt" && u.Scheme != "mqtts") || u.Hostname() == "" || strings.Trim(u.Path, "/") != "" || u.RawQuery != "" {
+				return fmt.Errorf("want mqtt://[user:password@]host[:port] or mqtts://[user:password@]host[:port]")
+			}
+			if p := u.Port(); p != "" {
+				if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+					return fmt.Errorf("want a port from 1 to 65535")
+				}
+			}
+		}
+		c.MQTTURL = v
+		return nil
+	}},
+	{"MQTT_CLIENT_ID", "fieldhub", "MQTT client id of the subscriber; the broker keeps its session, and the events that arrive while the portal is down, under this id, so keep it stable (installations sharing a broker need different ids)", false, func(c *Config, v string) error {
+		if len(v) > 64 || strings.Trim(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") != "" {
+			return fmt.Errorf("want 1-64 letters, digits, '-', '_' or '.'")
+		}
+		c.MQTTClientID = v
 		return nil
 	}},
 	{"FIELDHUB_MAIL_FROM", "Fieldhub <noreply@fieldhub.local>", "sender address of outgoing mail", false, func(c *Config, v string) error {

@@ -131,31 +131,13 @@ func ensureTemplate(ctx context.Context, admin *sql.DB) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// Templates of other migration sets are left alone: a test run from
+	// another working tree may be cloning one right now. `just clean-test-dbs`
+	// removes them.
 	if _, err := conn.ExecContext(ctx, fmt.Sprintf(`ALTER DATABASE %q RENAME TO %q`, building, name)); err != nil {
 		return "", err
 	}
-	dropStaleTemplates(ctx, conn, name)
 	return name, nil
-}
-
-// dropStaleTemplates removes templates of older migration sets, so that
-// they do not pile up on a developer's server.
-func dropStaleTemplates(ctx context.Context, conn *sql.Conn, keep string) {
-	rows, err := conn.QueryContext(ctx, "SELECT datname FROM pg_database WHERE datname LIKE 'fieldhub_tpl_%' AND datname <> $1", keep)
-	if err != nil {
-		return
-	}
-	var stale []string
-	for rows.Next() {
-		var n string
-		if rows.Scan(&n) == nil {
-			stale = append(stale, n)
-		}
-	}
-	rows.Close()
-	for _, n := range stale {
-		_, _ = conn.ExecContext(ctx, fmt.Sprintf(`DROP DATABASE IF EXISTS %q`, n))
-	}
 }
 
 func withDatabase(base, name string) string {

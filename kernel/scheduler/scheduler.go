@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/go-co-op/gocron/v2"
@@ -22,6 +23,8 @@ type Scheduler struct {
 	s      gocron.Scheduler
 	locker gocron.Locker
 	log    *slog.Logger
+	mu     sync.Mutex
+	jobs   map[string]gocron.Job // by module.name
 }
 
 // New returns a scheduler; with PostgreSQL, cluster-wide jobs lock through it.
@@ -30,7 +33,7 @@ func New(bdb *bun.DB, log *slog.Logger) (*Scheduler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create scheduler: %w", err)
 	}
-	sch := &Scheduler{s: s, log: log}
+	sch := &Scheduler{s: s, log: log, jobs: map[string]gocron.Job{}}
 	if db.DialectOf(bdb) == db.Postgres {
 		sch.locker = &pgLocker{db: bdb.DB}
 	}
@@ -66,8 +69,30 @@ func (s *Scheduler) add(module, name string, def gocron.JobDefinition, once bool
 			log.Error("job failed", "err", err)
 		}
 	})
-	if _, err := s.s.NewJob(def, task, opts...); err != nil {
+	j, err := s.s.NewJob(def, task, opts...)
+	if err != nil {
 		return fmt.Errorf("schedule %s.%s: %w", module, name, err)
+	}
+	s.mu.Lock()
+	s.jobs[module+"."+name] = j
+	s.mu.Unlock()
+	return nil
+}
+
+// RunNow runs a job added with Every or Daily once more, now, under the same
+// singleton mode and cluster lock as its scheduled runs: a nudge that there
+// is work. It does not wait for the run. An error means the run did not
+// start (the scheduler is not running, or the job runs already here or on
+// another instance); the schedule then picks the work up.
+func (s *Scheduler) RunNow(module, name string) error {
+	s.mu.Lock()
+	j := s.jobs[module+"."+name]
+	s.mu.Unlock()
+	if j == nil {
+		return fmt.Errorf("run %s.%s now: no such job", module, name)
+	}
+	if err := j.RunNow(); err != nil {
+		return fmt.Errorf("run %s.%s now: %w", module, name, err)
 	}
 	return nil
 }

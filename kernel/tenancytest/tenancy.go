@@ -36,6 +36,11 @@ type Fixture struct {
 	// Bodies gives, by route pattern ("PUT /api/companies/{companyId}"), a
 	// body that would succeed on the caller's own data. Others get {}.
 	Bodies map[string]any
+	// Queries gives, by route pattern, a query string (without "?") that
+	// names resources of the foreign company, for routes that take their
+	// ids there ("GET /api/tag/tagdata": "tagId=7"). Such a route counts as
+	// called with foreign ids.
+	Queries map[string]string
 	// Markers are strings found only in the foreign company's data; an answer
 	// that contains one leaks it.
 	Markers []string
@@ -61,6 +66,9 @@ func Walk(t *testing.T, base string, routes []web.Route, fx Fixture) {
 		if err != nil {
 			t.Errorf("%s: %v; add it to the tenancy fixture", rt.Pattern(), err)
 			continue
+		}
+		if q, ok := fx.Queries[rt.Pattern()]; ok {
+			path, foreign = path+"?"+q, true
 		}
 		_, exempt := fx.Exempt[rt.Pattern()]
 		for _, c := range fx.Callers {

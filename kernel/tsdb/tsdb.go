@@ -85,6 +85,12 @@ type Store interface {
 	// company hold in [from, to), e.g. "data points per 24h".
 	Count(ctx context.Context, company int64, from, to time.Time) (int64, error)
 
+	// CountByNode is Count per node: how many points the series of each
+	// node (by DevEUI) of a company hold in [from, to). Nodes without
+	// points in the window are left out. One call answers "data points
+	// per 24h" for every node of a list.
+	CountByNode(ctx context.Context, company int64, from, to time.Time) (map[string]int64, error)
+
 	// DeleteNode removes every series (and point) of one node of a company.
 	DeleteNode(ctx context.Context, company int64, devEUI string) error
 

@@ -30,6 +30,8 @@ type Viewer struct {
 	CompanyName        string
 	Companies          []Choice // the SuperAdmin's company switcher
 	WhiteLabel         bool
+	BrandName          string // the product name the frame shows, when set (white-label branding)
+	BrandIcon          string // the brand's Material Design icon, such as mdi-home; "" for the default
 	Notifications      int
 }
 

@@ -52,6 +52,10 @@ type Module interface {
 // DemoLogin is an account of the demo company, shown once.
 type DemoLogin = core.DemoLogin
 
+// CompanyCookie holds the company a SuperAdmin has chosen in the company
+// switcher; other modules read it to scope a SuperAdmin's requests.
+const CompanyCookie = core.CompanyCookie
+
 // FirstSuperAdminEmail is the login of the SuperAdmin made on first start.
 const FirstSuperAdminEmail = core.FirstSuperAdminEmail
 

@@ -23,6 +23,27 @@
 // an uplink that went to the pool, 204 for other events, and 4xx, having
 // changed nothing, for a body it cannot read.
 //
+// With MQTT_URL set, the module also subscribes to ChirpStack v4's MQTT
+// integration (application/+/device/+/event/+, QoS 1) in a persistent
+// session under MQTT_CLIENT_ID, so that events published while the portal
+// is down arrive once it is back. An event acts for the company whose
+// application names the topic's ChirpStack application id
+// (chirpstackApplicationId); an uplink of an application that none names
+// goes to the node pool. An event is acknowledged to the broker only once
+// what it reports is durable. On PostgreSQL one instance at a time holds
+// the subscription.
+//
+// The downlink worker, a scheduler job that runs on one instance at a time
+// every few seconds and whenever a downlink is queued, hands queued
+// downlinks to their application's network server: ChirpStack by
+// publishing to application/{id}/device/{devEui}/command/down with the
+// downlink's DownlinkRef as the queue item id, The Things Stack by posting
+// to the application's downlink push URL with its API key. A downlink the
+// network server took is sent; one it refused, or that failed a few times
+// with backoff, is failed with the reason. The network servers' ack, txack
+// and downlink_* messages, by MQTT or by the routes, then mark it
+// acknowledged or failed.
+//
 // The parsers are pure functions, for the MQTT subscriber as much as for the
 // routes.
 package ingest
@@ -114,7 +135,9 @@ func DownlinkRef(downlinkID int64) string { return core.DownlinkRef(downlinkID) 
 // ParseDownlinkRef returns the downlink id of a DownlinkRef.
 func ParseDownlinkRef(ref string) (int64, bool) { return core.ParseDownlinkRef(ref) }
 
-// Nodes is the part of nodes.Service that the ingest uses.
+// Nodes is the part of nodes.Service that the ingest uses: the routes and
+// the MQTT subscriber find tags and keep the nodes' state, the downlink
+// worker reads the queue and records what became of each downlink.
 type Nodes interface {
 	TagByDevEUI(ctx context.Context, deveui string) (*nodes.Tag, error)
 	AddToPool(ctx context.Context, deveui, source string) error
@@ -123,6 +146,11 @@ type Nodes interface {
 	TokenCompany(ctx context.Context, token string) (int64, error)
 	Downlink(ctx context.Context, id int64) (*nodes.Downlink, error)
 	SetDownlinkStatus(ctx context.Context, id int64, status, detail string) error
+	Application(ctx context.Context, id int64) (*nodes.Application, error)
+	ApplicationsByChirpStackID(ctx context.Context, chirpstackID string) ([]nodes.Application, error)
+	TTSAPIKey(ctx context.Context, applicationID int64) (string, error)
+	Queued(ctx context.Context, limit int, networkServers ...string) ([]nodes.Downlink, error)
+	RecordDownlinkAttempt(ctx context.Context, id int64, a nodes.DownlinkAttempt) error
 }
 
 // Decoders is the part of decoders.Service that the ingest uses.
@@ -141,10 +169,15 @@ type Deps struct {
 	TSDB tsdb.Store
 }
 
-// Module is the ingest module as the kernel and main.go see it.
+// Module is the ingest module as the kernel and main.go see it. Start
+// begins the downlink worker and, with MQTT_URL, the MQTT subscriber; both
+// end with Start's context, and Stop waits for the MQTT connections to
+// close.
 type Module interface {
 	kernel.Module
 	kernel.Router
+	kernel.Starter
+	kernel.Stopper
 }
 
 // New builds the module. It panics when a dependency is missing, so that a

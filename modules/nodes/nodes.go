@@ -13,10 +13,14 @@ package nodes
 
 import (
 	"context"
+	"time"
 
 	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/kernel/tsdb"
 	"github.com/fieldhub/fieldhub/modules/accounts"
+	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/nodes/internal/core"
+	"github.com/fieldhub/fieldhub/webapp/ui"
 )
 
 // Application groups a company's nodes and names their network server.
@@ -37,6 +41,10 @@ type Token = core.Token
 // Downlink is a message queued for a node.
 type Downlink = core.Downlink
 
+// DownlinkAttempt is the outcome of one try of the downlink worker, for
+// Service.RecordDownlinkAttempt.
+type DownlinkAttempt = core.DownlinkAttempt
+
 // State is what an uplink or a device status reports of a node, for
 // Service.UpdateState.
 type State = core.State
@@ -45,6 +53,8 @@ type State = core.State
 type (
 	TagCreated = core.TagCreated
 	TagDeleted = core.TagDeleted
+	// DownlinkCreated is published after a downlink is queued.
+	DownlinkCreated = core.DownlinkCreated
 )
 
 // Network servers an application may name.
@@ -108,15 +118,26 @@ type Service interface {
 	// TokenCompany returns the company of a presented integration token. An
 	// unknown or deleted token is an errs.Unauthorized error.
 	TokenCompany(ctx context.Context, token string) (companyID int64, err error)
-	// Queued returns up to limit queued downlinks (at most 1000), oldest
-	// first.
-	Queued(ctx context.Context, limit int) ([]Downlink, error)
+	// ApplicationsByChirpStackID returns the applications that name a
+	// ChirpStack application id (in any case), oldest first; several
+	// companies may name the same one. None is an empty list, not an error.
+	ApplicationsByChirpStackID(ctx context.Context, chirpstackID string) ([]Application, error)
+	// Queued returns up to limit queued downlinks (at most 1000) that are
+	// due: never tried, or past the RetryAt of their last try. Oldest
+	// first. Given network servers (NetworkChirpStack, ...), only the
+	// downlinks of applications that name one of them.
+	Queued(ctx context.Context, limit int, networkServers ...string) ([]Downlink, error)
 	// Downlink returns a downlink by id, with its tag's DevEUI and company.
 	Downlink(ctx context.Context, id int64) (*Downlink, error)
 	// SetDownlinkStatus records what became of a downlink: DownlinkSent,
 	// DownlinkAcknowledged (the device confirmed it), DownlinkFailed
-	// (detail says why) or DownlinkQueued again.
+	// (detail says why) or DownlinkQueued again (its attempts start over).
 	SetDownlinkStatus(ctx context.Context, id int64, status, detail string) error
+	// RecordDownlinkAttempt counts one try of the downlink worker and, if
+	// the downlink is still queued, records the outcome: DownlinkSent,
+	// DownlinkFailed, or DownlinkQueued to try again at RetryAt. An
+	// unknown id is an errs.NotFound error, another status errs.Invalid.
+	RecordDownlinkAttempt(ctx context.Context, id int64, a DownlinkAttempt) error
 }
 
 // Module is the nodes module as the kernel and main.go see it.
@@ -127,9 +148,13 @@ type Module interface {
 }
 
 // Decoders is the list of device decoders a tag may name (SPEC.md section 3
-// "Decoder list"). Has reports whether key is one of them.
+// "Decoder list"). Has reports whether key is one of them; Catalog lists
+// them by name for the tag forms, without the empty prompt. An empty
+// Catalog means the list could not be read: the forms then say "Could not
+// fetch decoders" and offer the built-in list.
 type Decoders interface {
 	Has(key string) bool
+	Catalog() []decoders.Entry
 }
 
 // Accounts is the part of accounts.Service that nodes uses: whether a
@@ -138,14 +163,35 @@ type Accounts interface {
 	Company(ctx context.Context, id int64) (*accounts.Company, error)
 }
 
+// Series is the part of tsdb.Store that nodes reads: the stored values
+// the node details page and the tag data API show (points, trends, latest
+// values) and the counts of data points. The methods return what tsdb.Store
+// documents.
+type Series interface {
+	Range(ctx context.Context, s tsdb.Series, from, to time.Time, maxPoints int) ([]tsdb.Point, error)
+	Latest(ctx context.Context, s tsdb.Series) (tsdb.Point, bool, error)
+	Aggregate(ctx context.Context, s tsdb.Series, from, to time.Time, bucket time.Duration) ([]tsdb.Bucket, error)
+	Count(ctx context.Context, company int64, from, to time.Time) (int64, error)
+	CountByNode(ctx context.Context, company int64, from, to time.Time) (map[string]int64, error)
+}
+
 // Deps is what the nodes module needs from the rest of the portal.
 type Deps struct {
 	// Accounts tells whether a company exists. Required; the accounts
 	// module satisfies it.
 	Accounts Accounts
-	// Decoders validates the decoder key of a tag. Required; the decoders
-	// module satisfies it.
+	// Decoders validates the decoder key of a tag and lists the decoders.
+	// Required; the decoders module satisfies it.
 	Decoders Decoders
+	// UI draws the pages of applications, nodes, the node pool and
+	// integration tokens. Optional: without it the module serves its API
+	// alone (as in its own tests).
+	UI *ui.Env
+	// Series reads the stored values a node's details page shows, and
+	// serves the tag data API. Optional: without it the page shows the
+	// latest reported values only, the tag data routes are not served and
+	// dataPoints24h stays 0.
+	Series Series
 }
 
 // New builds the module. It panics when a required dependency is missing,
@@ -154,5 +200,5 @@ func New(host *kernel.Host, deps Deps) Module {
 	if deps.Accounts == nil || deps.Decoders == nil {
 		panic("nodes.New: Deps.Accounts and Deps.Decoders are required")
 	}
-	return core.New(host, core.Deps{Accounts: deps.Accounts, Decoders: deps.Decoders})
+	return core.New(host, core.Deps{Accounts: deps.Accounts, Decoders: deps.Decoders, UI: deps.UI, Series: deps.Series})
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/events"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 	"github.com/fieldhub/fieldhub/modules/accounts"
+	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 )
 
@@ -46,6 +47,8 @@ type rawOnly struct{}
 
 func (rawOnly) Has(key string) bool { return key == "raw" }
 
+func (rawOnly) Catalog() []decoders.Entry { return []decoders.Entry{{Key: "raw", Name: "Raw"}} }
+
 func newEnv(t *testing.T, d db.Dialect) *env {
 	t.Helper()
 	k := kerneltest.New(t, kerneltest.Config(t, d, nil))
@@ -54,7 +57,7 @@ func newEnv(t *testing.T, d db.Dialect) *env {
 	e := &env{k: k, tokens: map[string]string{}, ids: map[string]string{}}
 	e.nodes = nodes.New(k.Host(), nodes.Deps{Accounts: acc, Decoders: rawOnly{}})
 	k.Add(e.nodes)
-	for _, topic := range []string{nodes.TagCreated{}.Topic(), nodes.TagDeleted{}.Topic()} {
+	for _, topic := range []string{nodes.TagCreated{}.Topic(), nodes.TagDeleted{}.Topic(), nodes.DownlinkCreated{}.Topic()} {
 		k.Host().Bus.Subscribe(topic, func(_ context.Context, ev events.Event) {
 			e.mu.Lock()
 			e.events = append(e.events, ev)

@@ -18,14 +18,15 @@ import (
 // Deps is what the settings module needs from the rest of the portal.
 type Deps struct {
 	// WhiteLabel reports whether the license allows white-label branding; only
-	// then may the branding and powered_by global settings change. Required.
+	// then may the branding, powered_by and brand_icon global settings change,
+	// and only then does the frame show the branding. Required.
 	WhiteLabel func() bool
 	// Accounts answers which company a caller belongs to (its country picks
 	// the default language) and whether a user or company still exists.
 	// Required; the accounts module satisfies it.
 	Accounts Accounts
-	// UI draws the /settings page. Optional: without it the module serves
-	// its API alone (as in its own tests).
+	// UI draws the /settings and /superadmin/settings pages. Optional:
+	// without it the module serves its API alone (as in its own tests).
 	UI *ui.Env
 }
 
@@ -40,8 +41,8 @@ type Accounts interface {
 // settings. Values come back as stored strings with secrets opened, keyed by
 // the setting names of SPEC.md section 3 (SMS_PROVIDER, ELKS_USERNAME,
 // ELKS_PASSWORD, ELKS_SENDER, TWILIO_NUMBER, TWILIO_ACCOUNT_SID,
-// TWILIO_AUTH_TOKEN, and INACTIVITY_EMAIL for a company, branding and
-// powered_by globally); a setting never set is "".
+// TWILIO_AUTH_TOKEN, and INACTIVITY_EMAIL for a company, branding,
+// powered_by and brand_icon globally); a setting never set is "".
 type Service interface {
 	// Global returns the installation-wide settings.
 	Global(ctx context.Context) (map[string]string, error)

@@ -270,7 +270,7 @@ func TestGlobalSettings(t *testing.T) {
 			}
 		}
 	}
-	empty := map[string]any{"branding": "", "powered_by": "", "SMS_PROVIDER": "", "ELKS_USERNAME": "", "ELKS_PASSWORD": "",
+	empty := map[string]any{"branding": "", "powered_by": "", "brand_icon": "mdi-access-point-network", "SMS_PROVIDER": "", "ELKS_USERNAME": "", "ELKS_PASSWORD": "",
 		"ELKS_SENDER": "", "TWILIO_NUMBER": "", "TWILIO_ACCOUNT_SID": "", "TWILIO_AUTH_TOKEN": ""}
 	run(t, []step{
 		{name: "SuperAdmin sees every setting", as: "super", method: "GET", path: "/api/settings/global", status: 200, want: empty, exact: true},
@@ -292,14 +292,24 @@ func TestGlobalSettings(t *testing.T) {
 		{name: "branding needs white-label", as: "super", method: "POST", path: "/api/settings/global",
 			body: `{"branding":"logo.png","ELKS_USERNAME":"u4"}`, status: 403, id: "settings.whiteLabel"},
 		{name: "unchanged branding is no change", as: "super", method: "POST", path: "/api/settings/global",
-			body: `{"branding":"","powered_by":""}`, status: 200},
+			body: `{"branding":"","powered_by":"","brand_icon":"mdi-access-point-network"}`, status: 200},
+		{name: "brand icon needs white-label", as: "super", method: "POST", path: "/api/settings/global",
+			body: `{"brand_icon":"mdi-shape-outline"}`, status: 403, id: "settings.whiteLabel"},
+		{name: "brand icon must be an mdi name", as: "super", method: "POST", path: "/api/settings/global",
+			body: `{"brand_icon":"fa-home"}`, status: 400, fields: map[string]string{"brand_icon": "settings.badValue"}},
+		{name: "brand icon without spaces or capitals", as: "super", method: "POST", path: "/api/settings/global",
+			body: `{"brand_icon":"mdi-Home page"}`, status: 400, fields: map[string]string{"brand_icon": "settings.badValue"}},
 		{name: "rejected posts changed nothing", as: "super", method: "GET", path: "/api/settings/global", status: 200,
-			want: map[string]any{"ELKS_USERNAME": "u2", "ELKS_SENDER": "Fieldhub", "SMS_PROVIDER": "46elks", "branding": ""}},
+			want: map[string]any{"ELKS_USERNAME": "u2", "ELKS_SENDER": "Fieldhub", "SMS_PROVIDER": "46elks", "branding": "",
+				"brand_icon": "mdi-access-point-network"}},
 		{name: "branding under white-label", as: "super", method: "POST", path: "/api/settings/global",
-			body: `{"branding":"logo.png","powered_by":"Acme IoT"}`, status: 200, want: map[string]any{"branding": "logo.png"},
+			body: `{"branding":"logo.png","powered_by":"Acme IoT","brand_icon":" mdi-shape-outline "}`, status: 200,
+			want:   map[string]any{"branding": "logo.png", "brand_icon": "mdi-shape-outline"},
 			before: func(e *env) { e.whiteLabel.Store(true) }, then: func(t *testing.T, e *env) { e.whiteLabel.Store(false) }},
 		{name: "others see only branding", as: "acmeUser", method: "GET", path: "/api/settings/global", status: 200,
-			want: map[string]any{"branding": "logo.png", "powered_by": "Acme IoT"}, exact: true},
+			want: map[string]any{"branding": "logo.png", "powered_by": "Acme IoT", "brand_icon": "mdi-shape-outline"}, exact: true},
+		{name: "the stored icon is no change without white-label", as: "super", method: "POST", path: "/api/settings/global",
+			body: `{"brand_icon":"mdi-shape-outline","ELKS_USERNAME":"u5"}`, status: 200, want: map[string]any{"ELKS_USERNAME": "u5"}},
 		{name: "others may not change", as: "acmeAdmin", method: "POST", path: "/api/settings/global", body: `{"ELKS_USERNAME":"x"}`,
 			status: 403, id: "error.forbidden"},
 	})

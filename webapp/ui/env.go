@@ -156,8 +156,9 @@ func (e *Env) ErrorsOf(lang string, err error) (FormErrors, bool) {
 // htmx swaps only 400, 409 and 422 answers (webapp/src/page/main.ts), so a
 // refusal of another status (a 404 "Could not find the user", a 403 role, a
 // 413 image) goes to htmx as 422, for the form to show its message in place;
-// a browser without htmx gets the error's own status.
-func (e *Env) FormFailed(w http.ResponseWriter, r *http.Request, err error, titleID string, form func(FormErrors) templ.Component, wrap func(templ.Component) templ.Component) error {
+// a browser without htmx gets the error's own status. opts apply to the
+// whole page (Islands for a form with an island).
+func (e *Env) FormFailed(w http.ResponseWriter, r *http.Request, err error, titleID string, form func(FormErrors) templ.Component, wrap func(templ.Component) templ.Component, opts ...Options) error {
 	fe, ok := e.ErrorsOf(web.ViewerFrom(r.Context()).Lang, err)
 	if !ok {
 		return err
@@ -166,18 +167,19 @@ func (e *Env) FormFailed(w http.ResponseWriter, r *http.Request, err error, titl
 	if web.IsHTMX(r) && status != http.StatusBadRequest && status != http.StatusConflict {
 		status = http.StatusUnprocessableEntity
 	}
-	return e.RenderForm(w, r, status, titleID, form(fe), wrap)
+	return e.RenderForm(w, r, status, titleID, form(fe), wrap, opts...)
 }
 
-// RenderForm draws a form: alone for htmx, inside wrap as a whole page otherwise.
-func (e *Env) RenderForm(w http.ResponseWriter, r *http.Request, status int, titleID string, form templ.Component, wrap func(templ.Component) templ.Component) error {
+// RenderForm draws a form: alone for htmx, inside wrap as a whole page
+// (drawn with opts) otherwise.
+func (e *Env) RenderForm(w http.ResponseWriter, r *http.Request, status int, titleID string, form templ.Component, wrap func(templ.Component) templ.Component, opts ...Options) error {
 	if web.IsHTMX(r) {
 		return e.Fragment(w, r, status, form)
 	}
 	if wrap != nil {
 		form = wrap(form)
 	}
-	return e.Render(w, r, status, titleID, form)
+	return e.Render(w, r, status, titleID, form, opts...)
 }
 
 // NoErrors is the empty FormErrors of a fresh form.

@@ -18,6 +18,7 @@ import (
 type result struct {
 	Series []struct {
 		Name    string              `json:"name"`
+		Tags    map[string]string   `json:"tags"`
 		Columns []string            `json:"columns"`
 		Values  [][]json.RawMessage `json:"values"`
 	} `json:"series"`
@@ -349,6 +350,46 @@ func (s *Store) Count(ctx context.Context, company int64, from, to time.Time) (i
 		return 0, fmt.Errorf("count points of company %d: %w", company, err)
 	}
 	return numbers + texts, nil
+}
+
+// CountByNode returns how many points each node of a company holds; see
+// tsdb.Store.
+func (s *Store) CountByNode(ctx context.Context, company int64, from, to time.Time) (map[string]int64, error) {
+	if err := tsdb.ValidateCount(company, from, to); err != nil {
+		return nil, err
+	}
+	out := map[string]int64{}
+	f, t := tsdb.Micros(from), tsdb.Micros(to)
+	if f >= t {
+		return out, nil
+	}
+	res, err := s.query(ctx, http.MethodGet, `SELECT count("value"), count("text")`+s.from()+
+		`"company" = `+literal(strconv.FormatInt(company, 10))+" AND time >= "+micros(f)+" AND time < "+micros(t)+
+		` GROUP BY "deveui"`)
+	if err != nil {
+		return nil, fmt.Errorf("count points of the nodes of company %d: %w", company, err)
+	}
+	for _, r := range res {
+		for _, se := range r.Series {
+			for _, row := range se.Values {
+				if len(row) < 3 {
+					return nil, fmt.Errorf("count points of the nodes of company %d: influx row %s", company, row)
+				}
+				numbers, err := jsonInt(row[1])
+				var texts int64
+				if err == nil {
+					texts, err = jsonInt(row[2])
+				}
+				if err != nil {
+					return nil, fmt.Errorf("count points of the nodes of company %d: influx row %s: %w", company, row, err)
+				}
+				if n := numbers + texts; n > 0 {
+					out[se.Tags["deveui"]] += n
+				}
+			}
+		}
+	}
+	return out, nil
 }
 
 // DeleteNode removes every series of a node of a company; see tsdb.Store.

@@ -342,3 +342,67 @@ func (s *Store) countRaw(ctx context.Context, company, f, t int64) (int64, error
 	}
 	return n, nil
 }
+
+// CountByNode returns how many points each node of a company holds; see
+// tsdb.Store. Like Count it sums the hourly summaries and counts raw points
+// only in the partial hours at the ends.
+func (s *Store) CountByNode(ctx context.Context, company int64, from, to time.Time) (map[string]int64, error) {
+	if err := tsdb.ValidateCount(company, from, to); err != nil {
+		return nil, err
+	}
+	out := map[string]int64{}
+	f, t := tsdb.Micros(from), tsdb.Micros(to)
+	if f >= t {
+		return out, nil
+	}
+	a, b := ceilHour(f), floorHour(t)
+	if a >= b {
+		return out, s.countByNodeRaw(ctx, out, company, f, t)
+	}
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT s.deveui, sum(h.points)
+		FROM tsdb_series s JOIN tsdb_hours h ON h.series_id = s.id
+		WHERE s.company_id = ? AND h.hour >= ? AND h.hour < ?
+		GROUP BY s.deveui`), company, a, b)
+	if err := addCounts(out, rows, err); err != nil {
+		return nil, fmt.Errorf("count points of the nodes of company %d: %w", company, err)
+	}
+	for _, edge := range [][2]int64{{f, a}, {b, t}} {
+		if err := s.countByNodeRaw(ctx, out, company, edge[0], edge[1]); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (s *Store) countByNodeRaw(ctx context.Context, out map[string]int64, company, f, t int64) error {
+	if f >= t {
+		return nil
+	}
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT s.deveui, count(*)
+		FROM tsdb_series s JOIN tsdb_points p ON p.series_id = s.id
+		WHERE s.company_id = ? AND p.ts >= ? AND p.ts < ?
+		GROUP BY s.deveui`), company, f, t)
+	if err := addCounts(out, rows, err); err != nil {
+		return fmt.Errorf("count points of the nodes of company %d: %w", company, err)
+	}
+	return nil
+}
+
+// addCounts adds rows of (deveui, count) to out.
+func addCounts(out map[string]int64, rows *sql.Rows, err error) error {
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var eui string
+		var n int64
+		if err := rows.Scan(&eui, &n); err != nil {
+			return err
+		}
+		if n > 0 {
+			out[eui] += n
+		}
+	}
+	return rows.Err()
+}

@@ -50,6 +50,7 @@ func Run(t *testing.T, newStore NewStore) {
 		{"Aggregate", aggregate},
 		{"Latest", latest},
 		{"Count", count},
+		{"CountByNode", countByNode},
 		{"Tenancy", tenancy},
 		{"Rewrite", rewrite},
 		{"DeleteNode", deleteNode},
@@ -468,6 +469,71 @@ func count(t *testing.T, st tsdb.Store) {
 				t.Fatalf("got %d, %v; want %d", got, err, tc.want)
 			}
 		})
+	}
+}
+
+func countByNode(t *testing.T, st tsdb.Store) {
+	// As in count: node A of company 1 has a number and a text series,
+	// node B one number series, a point every 15 minutes for 10 hours;
+	// company 2 has node A's temperature too.
+	var pts []tsdb.Point
+	for i := range 40 {
+		at := t0.Add(time.Duration(i) * 15 * time.Minute)
+		pts = append(pts, tsdb.Number(temp, at, float64(i)), tsdb.Text(door, at, "x"),
+			tsdb.Number(humid, at.Add(time.Minute), 50), tsdb.Number(foreign, at, 1))
+	}
+	write(t, st, pts...)
+	for _, tc := range []struct {
+		name     string
+		company  int64
+		from, to time.Time
+		want     map[string]int64
+	}{
+		{"everything", 1, t0.Add(-24 * time.Hour), t0.Add(24 * time.Hour), map[string]int64{euiA: 80, euiB: 40}},
+		{"whole hours", 1, t0.Add(2 * time.Hour), t0.Add(5 * time.Hour), map[string]int64{euiA: 24, euiB: 12}},
+		{"ends inside hours", 1, t0.Add(time.Hour + 10*time.Minute), t0.Add(3*time.Hour + 16*time.Minute),
+			map[string]int64{euiA: 9 + 9, euiB: 8}},
+		{"inside one hour", 1, t0.Add(15 * time.Minute), t0.Add(45 * time.Minute), map[string]int64{euiA: 4, euiB: 2}},
+		{"to is excluded", 1, t0, t0.Add(15 * time.Minute), map[string]int64{euiA: 2, euiB: 1}},
+		{"one node only", 1, t0.Add(30 * time.Second), t0.Add(90 * time.Second), map[string]int64{euiB: 1}},
+		{"empty window", 1, t0, t0, map[string]int64{}},
+		{"other company", 2, t0, t0.Add(10 * time.Hour), map[string]int64{euiA: 40}},
+		{"company without data", 3, t0, t0.Add(10 * time.Hour), map[string]int64{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := st.CountByNode(ctx, tc.company, tc.from, tc.to)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]int64{}
+			for k, v := range tc.want {
+				if v > 0 {
+					want[k] = v
+				}
+			}
+			if len(got) != len(want) {
+				t.Fatalf("got %v, want %v", got, want)
+			}
+			for k, v := range want {
+				if got[k] != v {
+					t.Fatalf("got %v, want %v", got, want)
+				}
+			}
+			// Per node it adds up to Count.
+			var sum int64
+			for _, n := range got {
+				sum += n
+			}
+			if n, err := st.Count(ctx, tc.company, tc.from, tc.to); err != nil || n != sum {
+				t.Fatalf("Count is %d, %v; the nodes add up to %d", n, err, sum)
+			}
+		})
+	}
+	if _, err := st.CountByNode(ctx, 0, t0, t0.Add(time.Hour)); !errs.Is(err, errs.Invalid) {
+		t.Fatalf("no company: got %v, want errs.Invalid", err)
+	}
+	if _, err := st.CountByNode(ctx, 1, t0.Add(time.Hour), t0); !errs.Is(err, errs.Invalid) {
+		t.Fatalf("from after to: got %v, want errs.Invalid", err)
 	}
 }
 

@@ -200,10 +200,14 @@ export async function setTheme(page, dark) {
 
 /**
  * waitForIslands waits until every React island on the page has mounted and
- * drawn something, so that checks see the page as a user does.
+ * drawn something, so that checks see the page as a user does. A deferred
+ * island (the event hub) counts once the loader has armed it: until used it
+ * is the server's markup.
  */
 export async function waitForIslands(page) {
   await page.waitForFunction(() =>
-    [...document.querySelectorAll("[data-island]")].every((el) => el.dataset.mounted === "true" && el.childElementCount > 0),
+    [...document.querySelectorAll("[data-island]")].every(
+      (el) => (el.dataset.mounted === "true" || el.dataset.mounted === "deferred") && el.childElementCount > 0,
+    ),
   );
 }

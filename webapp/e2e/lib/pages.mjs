@@ -103,6 +103,8 @@ export const PAGES = [
   { name: "company-user", path: (server) => `/company/user/${server.accounts.byRole.User.userId}`, as: "CompanyAdmin" },
   { name: "company-create", path: "/company/create", as: "Admin" },
   { name: "superadmin", path: "/superadmin", as: "SuperAdmin" },
+  // Not a route of SPEC.md section 2: the installation settings, here without white-label (branding disabled).
+  { name: "superadmin-settings", path: "/superadmin/settings", as: "SuperAdmin" },
   { name: "register", path: "/register", as: "SuperAdmin" },
   // The signed-in frame with its menu open: company switcher, logout, bell.
   { name: "frame-superadmin", path: (server) => firstExisting(server, ["/superadmin", "/", "/forgot"]), as: "SuperAdmin", menuOpen: true },

@@ -1,32 +1,50 @@
 // The islands loader: every element with data-island="name" gets that
 // island, mounted with the JSON in its data-props. An island's code is
-// fetched only by pages that have one.
+// fetched only by pages that have one. An island marked data-island-defer
+// (the event hub, in the frame of every page) works through the server's
+// markup until first used: pointing at it or focusing it fetches its code,
+// and a click mounts it (data-mounted="deferred" until then).
 import type { IslandModule } from "@/islands/island";
-import { loadCatalog } from "@/lib/i18n";
 
 const islands: Record<string, () => Promise<IslandModule>> = {
   "date-range-picker": () => import("@/islands/date-range-picker/mount"),
+  "event-hub": () => import("@/islands/event-hub/mount"),
   "icon-selector": () => import("@/islands/icon-selector/mount"),
+  "tag-chart": () => import("@/islands/tag-chart/mount"),
 };
 
-const catalog = loadCatalog();
+// The catalog (and with it React and react-intl) is fetched with the first
+// island, so that a page whose only island is deferred loads just this file.
+let catalog: Promise<void> | undefined;
+const ensureCatalog = (): Promise<void> => (catalog ??= import("@/lib/i18n").then((m) => m.loadCatalog()));
+
+async function mountOne(el: HTMLElement, activated: boolean): Promise<void> {
+  const load = islands[el.dataset.island ?? ""];
+  if (!load) {
+    console.error(`unknown island ${el.dataset.island ?? ""}`);
+    return;
+  }
+  el.dataset.mounted = "true";
+  const props: unknown = JSON.parse(el.dataset.props ?? "{}");
+  const [mod] = await Promise.all([load(), ensureCatalog()]);
+  mod.mount(el, props, activated);
+}
+
+function defer(el: HTMLElement): void {
+  el.dataset.mounted = "deferred";
+  const prefetch = (): void => {
+    void islands[el.dataset.island ?? ""]?.();
+    void ensureCatalog();
+  };
+  el.addEventListener("pointerenter", prefetch, { once: true });
+  el.addEventListener("focusin", prefetch, { once: true });
+  el.addEventListener("click", () => void mountOne(el, true), { once: true });
+}
 
 export async function mountAll(root: ParentNode = document): Promise<void> {
   const nodes = root.querySelectorAll<HTMLElement>("[data-island]:not([data-mounted])");
-  if (nodes.length === 0) return;
-  await catalog;
   await Promise.all(
-    Array.from(nodes).map(async (el) => {
-      const load = islands[el.dataset.island ?? ""];
-      if (!load) {
-        console.error(`unknown island ${el.dataset.island ?? ""}`);
-        return;
-      }
-      el.dataset.mounted = "true";
-      const props: unknown = JSON.parse(el.dataset.props ?? "{}");
-      const mod = await load();
-      mod.mount(el, props);
-    }),
+    Array.from(nodes).map((el) => (el.dataset.islandDefer === undefined ? mountOne(el, false) : defer(el))),
   );
 }
 

@@ -69,5 +69,25 @@ document.addEventListener("change", (e) => {
   if (target.matches("[data-theme-toggle]")) void setDark(target.checked, target.dataset.signedIn === "true");
 });
 
+// Copy buttons (data-copy names the input whose value they copy) need the
+// clipboard, so they stay hidden until this script shows them.
+function showCopyButtons(root: ParentNode): void {
+  root.querySelectorAll<HTMLButtonElement>("button[data-copy][hidden]").forEach((b) => (b.hidden = false));
+}
+showCopyButtons(document);
+document.addEventListener("htmx:afterSettle", (e) => showCopyButtons(e.target as ParentNode));
+document.addEventListener("click", (e) => {
+  const button = (e.target as Element).closest<HTMLButtonElement>("button[data-copy]");
+  if (!button) return;
+  const input = document.getElementById(button.dataset.copy ?? "") as HTMLInputElement | null;
+  const done = () => showToast(button.dataset.copied ?? "", "success");
+  const failed = () => {
+    input?.select();
+    showToast(button.dataset.copyFailed ?? "", "error");
+  };
+  if (!input || !navigator.clipboard) return failed();
+  navigator.clipboard.writeText(input.value).then(done, failed);
+});
+
 const pending = takeToastCookie();
 if (pending) showToast(pending.text, pending.level === "error" ? "error" : "success");

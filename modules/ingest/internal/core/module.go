@@ -32,6 +32,11 @@ type Nodes interface {
 	TokenCompany(ctx context.Context, token string) (int64, error)
 	Downlink(ctx context.Context, id int64) (*nodes.Downlink, error)
 	SetDownlinkStatus(ctx context.Context, id int64, status, detail string) error
+	Application(ctx context.Context, id int64) (*nodes.Application, error)
+	ApplicationsByChirpStackID(ctx context.Context, chirpstackID string) ([]nodes.Application, error)
+	TTSAPIKey(ctx context.Context, applicationID int64) (string, error)
+	Queued(ctx context.Context, limit int, networkServers ...string) ([]nodes.Downlink, error)
+	RecordDownlinkAttempt(ctx context.Context, id int64, a nodes.DownlinkAttempt) error
 }
 
 // Decoders is what the ingest asks of the decoders module.
@@ -56,11 +61,14 @@ type Module struct {
 	log  *slog.Logger
 	deps Deps
 	now  func() time.Time
+	bg   background // the MQTT subscriber and the downlink worker (start.go)
 }
 
 // New builds the module.
 func New(host *kernel.Host, deps Deps) *Module {
-	return &Module{host: host, log: host.Logger("ingest"), deps: deps, now: time.Now}
+	m := &Module{host: host, log: host.Logger("ingest"), deps: deps, now: time.Now}
+	host.Bus.Subscribe(nodes.DownlinkCreated{}.Topic(), m.downlinkCreated)
+	return m
 }
 
 // Name names the module.
@@ -133,8 +141,25 @@ func (m *Module) begin(r *http.Request) (int64, []byte, error) {
 	return company, body, nil
 }
 
-// handle does what msg reports, for the company of the token.
+// handle does what msg reports, for the company of the token, and answers.
 func (m *Module) handle(ctx context.Context, w http.ResponseWriter, company int64, msg parse.Message) error {
+	res, err := m.process(ctx, company, msg)
+	switch {
+	case err != nil:
+		return err
+	case res == nil:
+		return web.NoContent(w)
+	case res.Pooled:
+		web.JSON(w, http.StatusAccepted, res)
+		return nil
+	}
+	return web.OK(w, res)
+}
+
+// process does what msg reports, for company: the HTTP routes and the MQTT
+// subscriber share it. It returns once the outcome is durable, with the
+// result of an uplink (nil for other messages).
+func (m *Module) process(ctx context.Context, company int64, msg parse.Message) (*Result, error) {
 	// The stores keep microseconds: the event and the node's state say the
 	// same time as the series.
 	msg.Time = msg.Time.Truncate(time.Microsecond)
@@ -145,22 +170,18 @@ func (m *Module) handle(ctx context.Context, w http.ResponseWriter, company int6
 	case parse.KindUplink:
 		res, err := m.uplink(ctx, company, msg)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if res.Pooled {
-			web.JSON(w, http.StatusAccepted, res)
-			return nil
-		}
-		return web.OK(w, res)
+		return &res, nil
 	case parse.KindJoin:
 		if _, ok, err := m.ownTag(ctx, company, msg.DevEUI); err != nil || ok {
-			return noContentOr(w, err)
+			return nil, err
 		}
-		return noContentOr(w, m.pool(ctx, company, msg))
+		return nil, m.pool(ctx, company, msg)
 	case parse.KindStatus:
-		return noContentOr(w, m.status(ctx, company, msg))
+		return nil, m.status(ctx, company, msg)
 	case parse.KindDownlinkSent, parse.KindDownlinkAck, parse.KindDownlinkFailed:
-		return noContentOr(w, m.downlink(ctx, company, msg))
+		return nil, m.downlink(ctx, company, msg)
 	case parse.KindLog:
 		level := slog.LevelInfo
 		if l := strings.ToUpper(msg.Log.Level); l == "WARNING" || l == "ERROR" {
@@ -169,14 +190,7 @@ func (m *Module) handle(ctx context.Context, w http.ResponseWriter, company int6
 		m.log.Log(ctx, level, "network server reported on a device", "source", msg.Source, "company_id", company,
 			"dev_eui", msg.DevEUI, "level", msg.Log.Level, "code", msg.Log.Code, "description", msg.Log.Description)
 	}
-	return web.NoContent(w)
-}
-
-func noContentOr(w http.ResponseWriter, err error) error {
-	if err != nil {
-		return err
-	}
-	return web.NoContent(w)
+	return nil, nil
 }
 
 // ownTag returns the tag of a DevEUI when it belongs to company. A DevEUI

@@ -84,14 +84,25 @@ func (m *Module) createApplication(w http.ResponseWriter, r *http.Request) error
 	if err := web.Decode(r, &in); err != nil {
 		return err
 	}
-	a := &Application{CompanyID: companyID}
-	if err := m.applyApplication(a, in, true); err != nil {
-		return err
-	}
-	if err := m.store.insertApplication(ctx, m.db, a); err != nil {
+	a, err := m.addApplication(ctx, companyID, in)
+	if err != nil {
 		return err
 	}
 	return web.Created(w, a)
+}
+
+// addApplication validates in and stores it as a new application of
+// companyID, which the caller has checked they manage. The API and the
+// /application/create page both use it.
+func (m *Module) addApplication(ctx context.Context, companyID int64, in applicationInput) (*Application, error) {
+	a := &Application{CompanyID: companyID}
+	if err := m.applyApplication(a, in, true); err != nil {
+		return nil, err
+	}
+	if err := m.store.insertApplication(ctx, m.db, a); err != nil {
+		return nil, err
+	}
+	return a, nil
 }
 
 func (m *Module) getApplication(w http.ResponseWriter, r *http.Request) error {
@@ -111,30 +122,41 @@ func (m *Module) updateApplication(w http.ResponseWriter, r *http.Request) error
 	if err := web.Decode(r, &in); err != nil {
 		return err
 	}
-	if err := m.applyApplication(a, in, false); err != nil {
-		return err
-	}
-	if err := m.store.updateApplication(r.Context(), m.db, a); err != nil {
+	if err := m.saveApplication(r.Context(), a, in); err != nil {
 		return err
 	}
 	return web.OK(w, a)
 }
 
-// deleteApplication answers DELETE /applications/{applicationId}. An
-// application that still has nodes is kept (409), as The Things Stack does,
-// so that no node and its data go by accident.
+// saveApplication validates the given fields of in onto a, an application
+// the caller manages, and stores it. The API and the /application/{id} page
+// both use it.
+func (m *Module) saveApplication(ctx context.Context, a *Application, in applicationInput) error {
+	if err := m.applyApplication(a, in, false); err != nil {
+		return err
+	}
+	return m.store.updateApplication(ctx, m.db, a)
+}
+
+// deleteApplication answers DELETE /applications/{applicationId}.
 func (m *Module) deleteApplication(w http.ResponseWriter, r *http.Request) error {
 	a, err := m.pathApplication(r.Context(), r, true)
 	if err != nil {
 		return err
 	}
-	err = m.db.RunInTx(r.Context(), nil, func(ctx context.Context, tx bun.Tx) error {
-		return m.store.deleteApplication(ctx, tx, a.ID)
-	})
-	if err != nil {
+	if err := m.removeApplication(r.Context(), a); err != nil {
 		return err
 	}
 	return web.NoContent(w)
+}
+
+// removeApplication deletes a, an application the caller manages. One that
+// still has nodes is kept (409), as The Things Stack does, so that no node
+// and its data go by accident.
+func (m *Module) removeApplication(ctx context.Context, a *Application) error {
+	return m.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		return m.store.deleteApplication(ctx, tx, a.ID)
+	})
 }
 
 // companyApplications answers GET /companies/{companyId}/applications.

@@ -2,6 +2,7 @@ package core
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -85,24 +86,31 @@ func (m *Module) putTagImage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	ct := http.DetectContentType(data)
-	if !imageTypes[ct] {
-		return errs.New(errs.Invalid, msgImageType)
-	}
-	sum := sha256.Sum256(data)
-	img := &tagImage{TagID: t.ID, ContentType: ct, Data: data, Version: hex.EncodeToString(sum[:8])}
-	_, err = m.db.NewInsert().Model(img).
-		On("CONFLICT (tag_id) DO UPDATE").
-		Set("content_type = EXCLUDED.content_type, data = EXCLUDED.data, version = EXCLUDED.version").
-		Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("store tag image: %w", err)
-	}
-	if t, err = m.scopedTag(ctx, t.ID, true); err != nil {
+	if t, err = m.storeTagImage(ctx, t, data); err != nil {
 		return err
 	}
 	present(ctx, t)
 	return web.OK(w, t)
+}
+
+// storeTagImage makes data the picture of t, a tag the caller manages, and
+// returns the tag with its new image address. The API and the /tagdetails
+// page both use it.
+func (m *Module) storeTagImage(ctx context.Context, t *Tag, data []byte) (*Tag, error) {
+	ct := http.DetectContentType(data)
+	if !imageTypes[ct] {
+		return nil, errs.New(errs.Invalid, msgImageType)
+	}
+	sum := sha256.Sum256(data)
+	img := &tagImage{TagID: t.ID, ContentType: ct, Data: data, Version: hex.EncodeToString(sum[:8])}
+	_, err := m.db.NewInsert().Model(img).
+		On("CONFLICT (tag_id) DO UPDATE").
+		Set("content_type = EXCLUDED.content_type, data = EXCLUDED.data, version = EXCLUDED.version").
+		Exec(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store tag image: %w", err)
+	}
+	return m.scopedTag(ctx, t.ID, true)
 }
 
 // deleteTagImage answers DELETE /tag/{tagId}/image.
@@ -111,10 +119,18 @@ func (m *Module) deleteTagImage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if _, err := m.db.NewDelete().Model((*tagImage)(nil)).Where("tag_id = ?", t.ID).Exec(r.Context()); err != nil {
-		return fmt.Errorf("delete tag image: %w", err)
+	if err := m.removeTagImage(r.Context(), t); err != nil {
+		return err
 	}
 	return web.NoContent(w)
+}
+
+// removeTagImage removes the picture of t, a tag the caller manages.
+func (m *Module) removeTagImage(ctx context.Context, t *Tag) error {
+	if _, err := m.db.NewDelete().Model((*tagImage)(nil)).Where("tag_id = ?", t.ID).Exec(ctx); err != nil {
+		return fmt.Errorf("delete tag image: %w", err)
+	}
+	return nil
 }
 
 // getTagImage serves the picture. Its URL carries the version, so it may be

@@ -125,17 +125,27 @@ func (m *Module) updateKey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	k, err := m.store.key(r.Context(), m.db, t.ID, in.Key)
+	k, err := m.editKey(r.Context(), t, in)
 	if err != nil {
 		return err
 	}
-	if err := applyKey(k, in, false); err != nil {
-		return err
-	}
-	if err := m.saveKey(r.Context(), k, false); err != nil {
-		return err
-	}
 	return web.OK(w, k)
+}
+
+// editKey changes the described fields of the key in.Key of t, a tag the
+// caller manages. The API and the /tagdetails page both use it.
+func (m *Module) editKey(ctx context.Context, t *Tag, in keyInput) (*Key, error) {
+	k, err := m.store.key(ctx, m.db, t.ID, in.Key)
+	if err != nil {
+		return nil, err
+	}
+	if err := applyKey(k, in, false); err != nil {
+		return nil, err
+	}
+	if err := m.saveKey(ctx, k, false); err != nil {
+		return nil, err
+	}
+	return k, nil
 }
 
 // pathKey loads the key of the path's tagId and key.
@@ -180,11 +190,17 @@ func (m *Module) setDefaultKey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	k.Default = true
-	if err := m.saveKey(r.Context(), k, false); err != nil {
+	if err := m.makeDefault(r.Context(), k); err != nil {
 		return err
 	}
 	return web.OK(w, k)
+}
+
+// makeDefault makes k the only default key of its tag, the one whose value
+// the tag's latestValue shows.
+func (m *Module) makeDefault(ctx context.Context, k *Key) error {
+	k.Default = true
+	return m.saveKey(ctx, k, false)
 }
 
 // tagKeys answers GET /tag/{tagId}/keys.
@@ -221,9 +237,19 @@ func (m *Module) tagMeta(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	keys, err := m.store.keysOfTags(r.Context(), m.db, []int64{t.ID})
+	out, err := m.tagData(r.Context(), t)
 	if err != nil {
 		return err
+	}
+	return web.OK(w, out)
+}
+
+// tagData lists the keys of t with their latest values, as the node last
+// reported them. The API and the /tagdetails page both use it.
+func (m *Module) tagData(ctx context.Context, t *Tag) ([]TagData, error) {
+	keys, err := m.store.keysOfTags(ctx, m.db, []int64{t.ID})
+	if err != nil {
+		return nil, err
 	}
 	out := make([]TagData, len(keys))
 	for i, k := range keys {
@@ -232,7 +258,7 @@ func (m *Module) tagMeta(w http.ResponseWriter, r *http.Request) error {
 			out[i].Time = t.LatestTime
 		}
 	}
-	return web.OK(w, out)
+	return out, nil
 }
 
 // EnsureKeys registers the keys of a tag that are not known yet, as the

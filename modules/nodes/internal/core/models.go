@@ -175,6 +175,20 @@ type Downlink struct {
 	CreatedBy   *int64    `bun:"created_by" json:"createdBy"`
 	CreatedAt   time.Time `bun:"created_at" json:"createdAt"`
 	UpdatedAt   time.Time `bun:"updated_at" json:"updatedAt"`
+	// Attempts counts the worker's tries to hand the downlink to the
+	// network server; RetryAt, while it is still queued after a failed
+	// try, is when the next may start.
+	Attempts int        `bun:"attempts" json:"attempts"`
+	RetryAt  *time.Time `bun:"retry_at" json:"retryAt"`
+}
+
+// DownlinkAttempt is the outcome of one try of the downlink worker:
+// DownlinkSent, DownlinkFailed (Detail says why), or DownlinkQueued to try
+// again at RetryAt (Detail says what went wrong).
+type DownlinkAttempt struct {
+	Status  string
+	Detail  string
+	RetryAt time.Time
 }
 
 // Bytes returns the payload of a hex or base64 downlink; a JSON downlink has
@@ -209,6 +223,15 @@ type TagCreated struct {
 
 // Topic names the event.
 func (TagCreated) Topic() string { return "nodes.tag_created" }
+
+// DownlinkCreated is published after a downlink is queued, so that the
+// worker can deliver it without waiting for its next round.
+type DownlinkCreated struct {
+	DownlinkID, TagID, CompanyID, ApplicationID int64
+}
+
+// Topic names the event.
+func (DownlinkCreated) Topic() string { return "nodes.downlink_created" }
 
 // TagDeleted is published after a tag and its keys, picture and downlinks
 // are deleted. Its data series are the subscribers' to remove.

@@ -4,19 +4,34 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/uptrace/bun"
 
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/kernel/auth"
 	"github.com/fieldhub/fieldhub/kernel/errs"
+	"github.com/fieldhub/fieldhub/kernel/tsdb"
 	"github.com/fieldhub/fieldhub/kernel/web"
 	"github.com/fieldhub/fieldhub/modules/accounts"
+	"github.com/fieldhub/fieldhub/modules/decoders"
+	"github.com/fieldhub/fieldhub/webapp/ui"
 )
 
-// Decoders is the list of device decoders a tag may name.
+// Decoders is the list of device decoders a tag may name; see
+// nodes.Decoders.
 type Decoders interface {
 	Has(key string) bool
+	Catalog() []decoders.Entry
+}
+
+// Series reads stored values of nodes; see nodes.Series.
+type Series interface {
+	Range(ctx context.Context, s tsdb.Series, from, to time.Time, maxPoints int) ([]tsdb.Point, error)
+	Latest(ctx context.Context, s tsdb.Series) (tsdb.Point, bool, error)
+	Aggregate(ctx context.Context, s tsdb.Series, from, to time.Time, bucket time.Duration) ([]tsdb.Bucket, error)
+	Count(ctx context.Context, company int64, from, to time.Time) (int64, error)
+	CountByNode(ctx context.Context, company int64, from, to time.Time) (map[string]int64, error)
 }
 
 // Accounts is the part of the accounts module that nodes asks.
@@ -28,6 +43,8 @@ type Accounts interface {
 type Deps struct {
 	Accounts Accounts
 	Decoders Decoders
+	UI       *ui.Env // nil: no pages
+	Series   Series  // nil: no stored values on the node details page
 }
 
 // Module is the nodes module.
@@ -36,12 +53,19 @@ type Module struct {
 	db    *bun.DB
 	log   *slog.Logger
 	deps  Deps
+	ui    *ui.Env
 	store store
 }
 
-// New builds the module.
+// New builds the module; with a UI it adds its side menu entries.
 func New(host *kernel.Host, deps Deps) *Module {
-	return &Module{host: host, db: host.DB, log: host.Logger("nodes"), deps: deps}
+	m := &Module{host: host, db: host.DB, log: host.Logger("nodes"), deps: deps, ui: deps.UI}
+	if m.ui != nil {
+		for _, item := range menuItems {
+			host.Router.AddMenuItem(item)
+		}
+	}
+	return m
 }
 
 // Name names the module.
@@ -89,6 +113,14 @@ func (m *Module) Routes(r *web.ModuleRoutes) {
 	r.API("GET /downlink/tag/{tagId}", auth.CompanyOrUser, m.listDownlinks)
 	r.API("POST /downlink/{tagId}", auth.AdminOrCompanyAdmin, m.createDownlink)
 	r.API("DELETE /downlink/{downlinkId}", auth.AdminOrCompanyAdmin, m.deleteDownlink)
+
+	if m.deps.Series != nil {
+		m.tagDataRoutes(r)
+	}
+
+	if m.ui != nil {
+		m.pageRoutes(r)
+	}
 }
 
 var errNotFound = errs.New(errs.NotFound, errs.IDNotFound)

@@ -23,27 +23,36 @@ func badPoolStatus() error {
 // listPool answers GET /tag/pool: the entries shown in the default list,
 // newest first; ?status=hidden, taken or all lists others.
 func (m *Module) listPool(w http.ResponseWriter, r *http.Request) error {
-	status := r.URL.Query().Get("status")
+	list, err := m.poolEntries(r.Context(), r.URL.Query().Get("status"))
+	if err != nil {
+		return err
+	}
+	return web.OK(w, list)
+}
+
+// poolEntries lists the pool entries of a status ("" for shown, "all" for
+// every one), the most recently heard first. The API and the /tag/pool page
+// both use it.
+func (m *Module) poolEntries(ctx context.Context, status string) ([]PoolEntry, error) {
 	if status == "" {
 		status = PoolShown
 	}
 	if status != "all" && !validPoolStatus(status) {
-		return badPoolStatus()
+		return nil, badPoolStatus()
 	}
 	list := []PoolEntry{}
 	q := m.db.NewSelect().Model(&list).Order("last_seen_at DESC", "id DESC")
 	if status != "all" {
 		q = q.Where("status = ?", status)
 	}
-	if err := q.Scan(r.Context()); err != nil {
-		return fmt.Errorf("list node pool: %w", err)
+	if err := q.Scan(ctx); err != nil {
+		return nil, fmt.Errorf("list node pool: %w", err)
 	}
-	return web.OK(w, list)
+	return list, nil
 }
 
 // updatePool answers PUT /tag/pool/{poolId} with {"status": ...}.
 func (m *Module) updatePool(w http.ResponseWriter, r *http.Request) error {
-	ctx := r.Context()
 	id, err := web.PathID(r, "poolId")
 	if err != nil {
 		return err
@@ -54,22 +63,32 @@ func (m *Module) updatePool(w http.ResponseWriter, r *http.Request) error {
 	if err := web.Decode(r, &in); err != nil {
 		return err
 	}
-	in.Status = strings.ToLower(strings.TrimSpace(in.Status))
-	if !validPoolStatus(in.Status) {
-		return badPoolStatus()
-	}
-	res, err := m.db.NewUpdate().Model((*PoolEntry)(nil)).Set("status = ?", in.Status).Where("id = ?", id).Exec(ctx)
+	e, err := m.setPoolStatus(r.Context(), id, in.Status)
 	if err != nil {
-		return fmt.Errorf("update pool entry %d: %w", id, err)
+		return err
+	}
+	return web.OK(w, e)
+}
+
+// setPoolStatus hides, shows or takes pool entry id. The API and the
+// /tag/pool page both use it.
+func (m *Module) setPoolStatus(ctx context.Context, id int64, status string) (*PoolEntry, error) {
+	status = strings.ToLower(strings.TrimSpace(status))
+	if !validPoolStatus(status) {
+		return nil, badPoolStatus()
+	}
+	res, err := m.db.NewUpdate().Model((*PoolEntry)(nil)).Set("status = ?", status).Where("id = ?", id).Exec(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("update pool entry %d: %w", id, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return errNotFound
+		return nil, errNotFound
 	}
 	e := new(PoolEntry)
 	if err := m.db.NewSelect().Model(e).Where("id = ?", id).Scan(ctx); err != nil {
-		return notFoundOr(err, "load pool entry %d", id)
+		return nil, notFoundOr(err, "load pool entry %d", id)
 	}
-	return web.OK(w, e)
+	return e, nil
 }
 
 // AddToPool records a DevEUI that reached the portal without a tag, or

@@ -265,3 +265,21 @@ func (store) downlink(ctx context.Context, idb bun.IDB, id int64) (*Downlink, er
 	}
 	return d, nil
 }
+
+// tagCounts counts the tags of each application of a company.
+func (store) tagCounts(ctx context.Context, idb bun.IDB, companyID int64) (map[int64]int, error) {
+	var rows []struct {
+		ApplicationID int64 `bun:"application_id"`
+		N             int   `bun:"n"`
+	}
+	err := idb.NewSelect().Model((*Tag)(nil)).ColumnExpr("tag.application_id, COUNT(*) AS n").
+		Where("tag.company_id = ?", companyID).Group("tag.application_id").Scan(ctx, &rows)
+	if err != nil {
+		return nil, fmt.Errorf("count tags of company %d: %w", companyID, err)
+	}
+	out := make(map[int64]int, len(rows))
+	for _, r := range rows {
+		out[r.ApplicationID] = r.N
+	}
+	return out, nil
+}

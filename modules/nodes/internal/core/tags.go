@@ -222,6 +222,9 @@ func (m *Module) answerTags(w http.ResponseWriter, r *http.Request, companyID in
 	if err := m.fill(r.Context(), m.db, tags...); err != nil {
 		return err
 	}
+	if err := m.fillDataPoints(r.Context(), tags...); err != nil {
+		return err
+	}
 	present(r.Context(), tags...)
 	return web.OK(w, tags)
 }
@@ -248,13 +251,14 @@ func (m *Module) getTag(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if err := m.fillDataPoints(r.Context(), t); err != nil {
+		return err
+	}
 	present(r.Context(), t)
 	return web.OK(w, t)
 }
 
-// createTag answers POST /applications/{applicationId}/tag. A DevEUI is
-// unique across the installation; the pool entry of the DevEUI, if any, is
-// marked taken.
+// createTag answers POST /applications/{applicationId}/tag.
 func (m *Module) createTag(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	app, err := m.pathApplication(ctx, r, true)
@@ -265,13 +269,26 @@ func (m *Module) createTag(w http.ResponseWriter, r *http.Request) error {
 	if err := web.Decode(r, &in); err != nil {
 		return err
 	}
+	t, err := m.addTag(ctx, app, in)
+	if err != nil {
+		return err
+	}
+	present(ctx, t)
+	return web.Created(w, t)
+}
+
+// addTag validates in and stores it as a new tag of app, an application
+// the caller manages, and returns the tag as loaded. A DevEUI is unique
+// across the installation; the pool entry of the DevEUI, if any, is marked
+// taken. The API and the /tag/create pages both use it.
+func (m *Module) addTag(ctx context.Context, app *Application, in tagInput) (*Tag, error) {
 	in.ApplicationID = nil
 	t := &Tag{ApplicationID: app.ID, CompanyID: app.CompanyID}
 	if err := m.applyTag(t, in, true); err != nil {
-		return err
+		return nil, err
 	}
 	t.SealedAppKey = m.seal(t.AppKey)
-	err = m.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := m.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if taken, err := m.store.devEUITaken(ctx, tx, t.DevEUI, 0); err != nil || taken {
 			if err == nil {
 				err = devEUIConflict()
@@ -284,40 +301,58 @@ func (m *Module) createTag(w http.ResponseWriter, r *http.Request) error {
 		return m.store.takeFromPool(ctx, tx, t.DevEUI)
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	m.host.Bus.Publish(ctx, TagCreated{TagID: t.ID, CompanyID: t.CompanyID, ApplicationID: t.ApplicationID, DevEUI: t.DevEUI})
-	if t, err = m.scopedTag(ctx, t.ID, false); err != nil {
-		return err
-	}
-	present(ctx, t)
-	return web.Created(w, t)
+	return m.scopedTag(ctx, t.ID, false)
 }
 
-// updateTag answers PUT /tag/{deveui}. The body may give a new DevEUI, and
-// move the tag to another application the caller manages.
+// updateTag answers PUT /tag/{deveui}.
 func (m *Module) updateTag(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	deveui := NormaliseEUI(r.PathValue("deveui"))
-	if !ValidDevEUI(deveui) {
-		v := errs.Validation{}
-		v.Add("deveui", msgDevEUIFormat)
-		return v.Err()
-	}
-	t, err := m.store.tagByDevEUI(ctx, m.db, deveui)
+	t, err := m.managedTagByDevEUI(ctx, r.PathValue("deveui"))
 	if err != nil {
-		return err
-	}
-	if err := scoped(ctx, t.CompanyID, true); err != nil {
-		return err
-	}
-	if err := m.fill(ctx, m.db, t); err != nil {
 		return err
 	}
 	var in tagInput
 	if err := web.Decode(r, &in); err != nil {
 		return err
 	}
+	if t, err = m.saveTag(ctx, t, in); err != nil {
+		return err
+	}
+	present(ctx, t)
+	return web.OK(w, t)
+}
+
+// managedTagByDevEUI loads the tag of a DevEUI, in any accepted spelling, if
+// the caller manages its company; another company's tag is not found.
+func (m *Module) managedTagByDevEUI(ctx context.Context, raw string) (*Tag, error) {
+	deveui := NormaliseEUI(raw)
+	if !ValidDevEUI(deveui) {
+		v := errs.Validation{}
+		v.Add("deveui", msgDevEUIFormat)
+		return nil, v.Err()
+	}
+	t, err := m.store.tagByDevEUI(ctx, m.db, deveui)
+	if err != nil {
+		return nil, err
+	}
+	if err := scoped(ctx, t.CompanyID, true); err != nil {
+		return nil, err
+	}
+	if err := m.fill(ctx, m.db, t); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// saveTag validates the given fields of in onto t, a tag the caller
+// manages, stores it and returns it as loaded. in may give a new DevEUI, and
+// move the tag to another application the caller manages. The API and the
+// /tagdetails page both use it.
+func (m *Module) saveTag(ctx context.Context, t *Tag, in tagInput) (*Tag, error) {
+	deveui := t.DevEUI
 	verr := m.applyTag(t, in, false)
 	if in.ApplicationID != nil && *in.ApplicationID != t.ApplicationID {
 		app, err := m.store.applicationByID(ctx, m.db, *in.ApplicationID)
@@ -328,16 +363,16 @@ func (m *Module) updateTag(w http.ResponseWriter, r *http.Request) error {
 		case errs.Is(err, errs.NotFound) || errs.Is(err, errs.Forbidden):
 			verr = addField(verr, "applicationId", msgAppUnknown)
 		case err != nil:
-			return err
+			return nil, err
 		default:
 			t.ApplicationID, t.CompanyID = app.ID, app.CompanyID
 		}
 	}
 	if verr != nil {
-		return verr
+		return nil, verr
 	}
 	t.SealedAppKey = m.seal(t.AppKey)
-	err = m.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := m.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if t.DevEUI != deveui {
 			if taken, err := m.store.devEUITaken(ctx, tx, t.DevEUI, t.ID); err != nil || taken {
 				if err == nil {
@@ -355,13 +390,9 @@ func (m *Module) updateTag(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if t, err = m.scopedTag(ctx, t.ID, false); err != nil {
-		return err
-	}
-	present(ctx, t)
-	return web.OK(w, t)
+	return m.scopedTag(ctx, t.ID, false)
 }
 
 // addField adds a field error to err, a validation error or nil.
@@ -376,19 +407,27 @@ func addField(err error, field, id string) error {
 	return v.Err()
 }
 
-// deleteTag answers DELETE /tag/{tagId}: the tag goes with its keys,
-// picture and downlinks.
+// deleteTag answers DELETE /tag/{tagId}.
 func (m *Module) deleteTag(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	t, err := m.pathTag(ctx, r, true)
 	if err != nil {
 		return err
 	}
+	if err := m.removeTag(ctx, t); err != nil {
+		return err
+	}
+	return web.NoContent(w)
+}
+
+// removeTag deletes t, a tag the caller manages, with its keys, picture and
+// downlinks.
+func (m *Module) removeTag(ctx context.Context, t *Tag) error {
 	if err := m.store.deleteTag(ctx, m.db, t.ID); err != nil {
 		return err
 	}
 	m.host.Bus.Publish(ctx, TagDeleted{TagID: t.ID, CompanyID: t.CompanyID, ApplicationID: t.ApplicationID, DevEUI: t.DevEUI})
-	return web.NoContent(w)
+	return nil
 }
 
 // Tag returns a tag by id, whoever asks.

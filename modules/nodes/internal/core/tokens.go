@@ -37,68 +37,107 @@ func (m *Module) listTokens(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	list := []Token{}
-	if err := m.db.NewSelect().Model(&list).Where("company_id = ?", id).Order("created_at DESC", "id DESC").Scan(r.Context()); err != nil {
-		return fmt.Errorf("list integration tokens of company %d: %w", id, err)
+	list, err := m.companyTokens(r.Context(), id)
+	if err != nil {
+		return err
 	}
 	return web.OK(w, list)
 }
 
+// companyTokens lists the integration tokens of a company, newest first.
+func (m *Module) companyTokens(ctx context.Context, companyID int64) ([]Token, error) {
+	list := []Token{}
+	if err := m.db.NewSelect().Model(&list).Where("company_id = ?", companyID).Order("created_at DESC", "id DESC").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("list integration tokens of company %d: %w", companyID, err)
+	}
+	return list, nil
+}
+
+// tokenInput is the body of POST /integration/tokens/{companyId}.
+type tokenInput struct {
+	Label     string `json:"label"`
+	IsCompany bool   `json:"isCompany"`
+}
+
 // createToken answers POST /integration/tokens/{companyId} with {label,
-// isCompany}. The answer is the one time the token is shown. A company token
-// stays when its maker leaves; a personal one (isCompany false) goes with
-// them.
+// isCompany}. The answer is the one time the token is shown.
 func (m *Module) createToken(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	id, err := m.managedCompanyID(ctx, r)
 	if err != nil {
 		return err
 	}
-	var in struct {
-		Label     string `json:"label"`
-		IsCompany bool   `json:"isCompany"`
-	}
+	var in tokenInput
 	if err := web.Decode(r, &in); err != nil {
 		return err
 	}
+	t, err := m.addToken(ctx, id, in)
+	if err != nil {
+		return err
+	}
+	return web.Created(w, t)
+}
+
+// addToken makes a new integration token of companyID, which the caller
+// manages, and returns it with the secret set, the one time it is known. A
+// company token stays when its maker leaves; a personal one (isCompany
+// false) goes with them. The API and the /company/tokens page both use it.
+func (m *Module) addToken(ctx context.Context, companyID int64, in tokenInput) (*Token, error) {
 	v := &errs.Validation{}
 	in.Label = strings.TrimSpace(in.Label)
 	checkText(v, "label", in.Label, maxName, true)
 	if err := v.Err(); err != nil {
-		return err
+		return nil, err
 	}
 	secret := TokenPrefix + auth.RandomToken(32)
-	t := &Token{CompanyID: id, Label: in.Label, IsCompany: in.IsCompany, Hash: hashToken(secret),
+	t := &Token{CompanyID: companyID, Label: in.Label, IsCompany: in.IsCompany, Hash: hashToken(secret),
 		Hint: secret[:tokenHintLength], CreatedAt: now()}
 	if !in.IsCompany {
 		uid := auth.CallerFrom(ctx).UserID
 		t.UserID = &uid
 	}
 	if _, err := m.db.NewInsert().Model(t).Returning("id").Exec(ctx); err != nil {
-		return fmt.Errorf("insert integration token: %w", err)
+		return nil, fmt.Errorf("insert integration token: %w", err)
 	}
 	t.Token = secret
-	return web.Created(w, t)
+	return t, nil
 }
 
 // deleteToken answers DELETE /integration/tokens/{tokenId}.
 func (m *Module) deleteToken(w http.ResponseWriter, r *http.Request) error {
-	ctx := r.Context()
 	id, err := web.PathID(r, "tokenId")
 	if err != nil {
 		return err
 	}
-	t := new(Token)
-	if err := m.db.NewSelect().Model(t).Where("id = ?", id).Scan(ctx); err != nil {
-		return notFoundOr(err, "load integration token %d", id)
-	}
-	if err := scoped(ctx, t.CompanyID, true); err != nil {
+	t, err := m.managedToken(r.Context(), id)
+	if err != nil {
 		return err
 	}
-	if _, err := m.db.NewDelete().Model((*Token)(nil)).Where("id = ?", id).Exec(ctx); err != nil {
-		return fmt.Errorf("delete integration token %d: %w", id, err)
+	if err := m.removeToken(r.Context(), t); err != nil {
+		return err
 	}
 	return web.NoContent(w)
+}
+
+// managedToken loads integration token id if the caller manages its
+// company; another company's token is not found.
+func (m *Module) managedToken(ctx context.Context, id int64) (*Token, error) {
+	t := new(Token)
+	if err := m.db.NewSelect().Model(t).Where("id = ?", id).Scan(ctx); err != nil {
+		return nil, notFoundOr(err, "load integration token %d", id)
+	}
+	if err := scoped(ctx, t.CompanyID, true); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// removeToken deletes t; integrations presenting it are refused from then on.
+func (m *Module) removeToken(ctx context.Context, t *Token) error {
+	if _, err := m.db.NewDelete().Model((*Token)(nil)).Where("id = ?", t.ID).Exec(ctx); err != nil {
+		return fmt.Errorf("delete integration token %d: %w", t.ID, err)
+	}
+	return nil
 }
 
 // TokenCompany returns the company of a presented integration token, and

@@ -1,6 +1,8 @@
 package core
 
 import (
+	"context"
+	"encoding/json"
 	"net/http"
 	"slices"
 
@@ -24,27 +26,38 @@ func (m *Module) getGlobal(w http.ResponseWriter, r *http.Request) error {
 	return web.OK(w, globalSchema.render(stored, keep))
 }
 
-// postGlobal answers POST /settings/global. Branding may change only under a
-// white-label license; sending its current value back is not a change.
+// postGlobal answers POST /settings/global.
 func (m *Module) postGlobal(w http.ResponseWriter, r *http.Request) error {
 	body, err := decodeBody(r)
 	if err != nil {
 		return err
 	}
+	stored, err := m.saveGlobal(r.Context(), body)
+	if err != nil {
+		return err
+	}
+	return web.OK(w, globalSchema.render(stored, nil))
+}
+
+// saveGlobal stores global settings for the API and the
+// /superadmin/settings form alike. Branding may change only under a
+// white-label license; sending its current value (or, never set, its
+// default) back is not a change.
+func (m *Module) saveGlobal(ctx context.Context, body map[string]json.RawMessage) (map[string]string, error) {
 	check := func(stored, values map[string]string) error {
 		if m.deps.WhiteLabel() {
 			return nil
 		}
 		for _, name := range brandingNames {
-			if value, ok := values[name]; ok && value != stored[name] {
+			current, ok := stored[name]
+			if !ok {
+				current = globalSchema.get(name).def
+			}
+			if value, ok := values[name]; ok && value != current {
 				return errs.New(errs.Forbidden, msgWhiteLabel)
 			}
 		}
 		return nil
 	}
-	stored, err := m.save(r.Context(), globalSchema, globalScope, body, check)
-	if err != nil {
-		return err
-	}
-	return web.OK(w, globalSchema.render(stored, nil))
+	return m.save(ctx, globalSchema, globalScope, body, check)
 }

@@ -28,7 +28,7 @@ type Accounts interface {
 type Deps struct {
 	WhiteLabel func() bool
 	Accounts   Accounts
-	UI         *ui.Env // nil: no /settings page
+	UI         *ui.Env // nil: no /settings and /superadmin/settings pages
 }
 
 // Module is the settings module.
@@ -66,6 +66,8 @@ func (m *Module) Routes(r *web.ModuleRoutes) {
 	if m.deps.UI != nil {
 		r.Page("GET /settings", auth.CompanyOrUser, m.settingsPage)
 		r.Page("POST /settings", auth.CompanyOrUser, m.settingsSubmit)
+		r.Page("GET /superadmin/settings", auth.SuperAdminOnly, m.globalPage)
+		r.Page("POST /superadmin/settings", auth.SuperAdminOnly, m.globalSubmit)
 	}
 }
 

@@ -26,26 +26,42 @@ var settingsMenuItem = web.MenuItem{ID: "settings", LabelID: "menu.settings", Hr
 // languageNames are the languages as their speakers name them.
 var languageNames = map[string]string{"en": "English", "sv": "Svenska"}
 
+// frameGlobals are the global settings every page's frame shows.
+var frameGlobals = []string{"branding", "brand_icon"}
+
 // enrichViewer draws every page in the viewer's language and theme (SPEC.md
-// section 2: the stored choice first, else the browser's languages). A
-// signed-in user's settings are read in one query; a language never chosen
-// defaults to that of the company's country. A visitor's choices come from
-// the cookies; the router has already taken the "lang" cookie or, without
-// one, Accept-Language as the viewer's language.
+// section 2: the stored choice first, else the browser's languages), under
+// the installation's brand: its icon, and under a white-label license its
+// branding as the product name. A signed-in user's settings and the brand
+// are read in one query; a language never chosen defaults to that of the
+// company's country. A visitor's choices come from the cookies; the router
+// has already taken the "lang" cookie or, without one, Accept-Language as
+// the viewer's language.
 func (m *Module) enrichViewer(r *http.Request, v *web.Viewer) error {
 	if ck, err := r.Cookie(themeCookie); err == nil {
 		v.Dark = ck.Value == "dark"
+	}
+	ctx := r.Context()
+	var userID int64
+	if v.Caller.SignedIn() {
+		userID = v.Caller.UserID
+	}
+	stored, global, err := m.store.loadFrame(ctx, m.db, userID, frameGlobals)
+	if err != nil {
+		return err
+	}
+	v.BrandIcon = defaultBrandIcon
+	if icon := global["brand_icon"]; iconName.MatchString(icon) {
+		v.BrandIcon = icon
+	}
+	if branding := global["branding"]; branding != "" && m.deps.WhiteLabel() {
+		v.BrandName = branding
 	}
 	if !v.Caller.SignedIn() {
 		if ck, err := r.Cookie(langCookie); err == nil && m.host.Catalogs.Has(ck.Value) {
 			v.Lang = ck.Value
 		}
 		return nil
-	}
-	ctx := r.Context()
-	stored, err := m.store.load(ctx, m.db, userScope(v.Caller.UserID))
-	if err != nil {
-		return err
 	}
 	if lang, ok := stored["language"]; ok && m.host.Catalogs.Has(lang) {
 		v.Lang = lang

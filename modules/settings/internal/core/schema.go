@@ -185,10 +185,17 @@ var (
 
 // brandingNames are the global settings that white-label gates and that
 // every signed-in user may read.
-var brandingNames = []string{"branding", "powered_by"}
+var brandingNames = []string{"branding", "powered_by", "brand_icon"}
+
+// defaultBrandIcon is the side menu's brand icon until another is chosen.
+const defaultBrandIcon = "mdi-access-point-network"
+
+// iconName is the form of a Material Design icon class, such as mdi-home.
+var iconName = regexp.MustCompile(`^mdi-[a-z0-9-]+$`)
 
 var globalSchema = schema{
 	{name: "branding"}, {name: "powered_by"},
+	{name: "brand_icon", def: defaultBrandIcon, normalise: strings.TrimSpace, valid: iconName.MatchString},
 	smsProvider, elksUser, elksPass, elksSender, twilioNum, twilioSID, twilioToken,
 }
 

@@ -70,3 +70,30 @@ func (store) put(ctx context.Context, idb bun.IDB, s scope, values map[string]st
 	}
 	return nil
 }
+
+// loadFrame returns, in one query, what every page's frame needs: a user's
+// settings (none for userID 0, a visitor) and the named global settings.
+func (store) loadFrame(ctx context.Context, idb bun.IDB, userID int64, globals []string) (user, global map[string]string, err error) {
+	var rows []struct {
+		Scope string `bun:"scope"`
+		Name  string `bun:"name"`
+		Value string `bun:"value"`
+	}
+	q := idb.NewRaw("SELECT 'global' AS scope, name, value FROM global_settings WHERE name IN (?)", bun.In(globals))
+	if userID != 0 {
+		q = idb.NewRaw("SELECT 'user' AS scope, name, value FROM user_settings WHERE user_id = ?"+
+			" UNION ALL SELECT 'global' AS scope, name, value FROM global_settings WHERE name IN (?)", userID, bun.In(globals))
+	}
+	if err := q.Scan(ctx, &rows); err != nil {
+		return nil, nil, fmt.Errorf("load the settings of user %d and the brand: %w", userID, err)
+	}
+	user, global = map[string]string{}, map[string]string{}
+	for _, r := range rows {
+		if r.Scope == "user" {
+			user[r.Name] = r.Value
+		} else {
+			global[r.Name] = r.Value
+		}
+	}
+	return user, global, nil
+}

@@ -38,10 +38,14 @@ func (m *Module) shortcuts(v *web.Viewer) []web.MenuItem {
 	return out
 }
 
-// productName is the name the landing introduces: the company's under a
-// white-label license, as in the frame.
+// productName is the name the landing introduces, as in the frame: the
+// branding (set only under a white-label license), else the company's name
+// under a white-label license, else Fieldhub.
 func productName(v *web.Viewer) string {
-	if v.WhiteLabel && v.CompanyName != "" {
+	switch {
+	case v.BrandName != "":
+		return v.BrandName
+	case v.WhiteLabel && v.CompanyName != "":
 		return v.CompanyName
 	}
 	return "Fieldhub"

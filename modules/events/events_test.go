@@ -1,0 +1,335 @@
+package events_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/kernel/db"
+	"github.com/fieldhub/fieldhub/kernel/kerneltest"
+	"github.com/fieldhub/fieldhub/kernel/tsdb/sqlts"
+	"github.com/fieldhub/fieldhub/modules/accounts"
+	"github.com/fieldhub/fieldhub/modules/decoders"
+	"github.com/fieldhub/fieldhub/modules/events"
+	"github.com/fieldhub/fieldhub/modules/ingest"
+	"github.com/fieldhub/fieldhub/modules/nodes"
+)
+
+// The DevEUIs of the two companies' nodes, as the tags store them.
+var devEUI = map[string]string{"acme": "70B3D57ED0000001", "beta": "70B3D57ED0000002"}
+
+// instance is one running portal.
+type instance struct {
+	k    *kernel.Kernel
+	c    *kerneltest.Client
+	base string
+	acc  accounts.Module
+	// stop stops the modules (once; the test's cleanup calls it too).
+	stop func()
+}
+
+// env is a portal (or two on one database) with the companies Acme and
+// Beta, each with a CompanyAdmin, a node and an integration token.
+type env struct {
+	*instance
+	super  string
+	admin  map[string]string // company key to its CompanyAdmin's access token
+	token  map[string]string // company key to its integration token
+	id     map[string]int64  // company key to its id
+	dbURL  string
+	dialct db.Dialect
+}
+
+// start runs a portal with every module the feed needs, on cfg.
+func start(t *testing.T, d db.Dialect, env map[string]string) *instance {
+	t.Helper()
+	k := kerneltest.New(t, kerneltest.Config(t, d, env))
+	host := k.Host()
+	acc := accounts.New(host, accounts.Deps{})
+	k.Add(acc)
+	dec := decoders.New(host, decoders.Deps{})
+	k.Add(dec)
+	nod := nodes.New(host, nodes.Deps{Accounts: acc, Decoders: dec})
+	k.Add(nod)
+	k.Add(ingest.New(host, ingest.Deps{Nodes: nod, Decoders: dec, TSDB: sqlts.New(host.DB, sqlts.Options{})}))
+	k.Add(events.New(host, events.Deps{}))
+	stopModules, err := k.Start(context.Background())
+	if err != nil {
+		t.Fatalf("start kernel: %v", err)
+	}
+	stop := sync.OnceFunc(stopModules)
+	srv := httptest.NewServer(k.Handler())
+	t.Cleanup(func() { srv.Close(); stop() })
+	return &instance{k: k, c: kerneltest.NewClient(srv.URL), base: srv.URL, acc: acc, stop: stop}
+}
+
+func newEnv(t *testing.T, d db.Dialect, vars map[string]string) *env {
+	t.Helper()
+	first := start(t, d, vars)
+	e := &env{instance: first, admin: map[string]string{}, token: map[string]string{}, id: map[string]int64{},
+		dbURL: first.k.Host().Config.DatabaseURL, dialct: d}
+	if err := first.acc.CreateSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
+		t.Fatal(err)
+	}
+	e.super = e.c.Login(t, "super@fieldhub.test", "secret123")
+	for _, key := range []string{"acme", "beta"} {
+		r := e.must(t, e.super, "POST", "/api/users/create/company", map[string]any{
+			"company": map[string]any{"name": key, "orgNumber": "556677-8899", "invoiceAdress": "a@" + key + ".se", "country": "SE"},
+			"user":    map[string]any{"firstName": "A", "lastName": "B", "email": "admin@" + key + ".se", "phoneNumber": "46701234567", "password": "secret123"},
+		}, http.StatusCreated)
+		e.id[key] = int64(r.Obj()["company"].(map[string]any)["companyId"].(float64))
+		e.admin[key] = e.c.Login(t, "admin@"+key+".se", "secret123")
+		e.token[key] = e.must(t, e.admin[key], "POST", fmt.Sprintf("/api/integration/tokens/%d", e.id[key]),
+			map[string]any{"label": "network server", "isCompany": true}, http.StatusCreated).Str("token")
+		app := e.must(t, e.admin[key], "POST", fmt.Sprintf("/api/applications/%d", e.id[key]), map[string]any{"name": "Field"}, http.StatusCreated).Num("id")
+		e.must(t, e.admin[key], "POST", fmt.Sprintf("/api/applications/%d/tag", app),
+			map[string]any{"name": "Node of " + key, "deveui": devEUI[key]}, http.StatusCreated)
+	}
+	return e
+}
+
+// second starts another portal on the same database, as a second instance
+// behind a load balancer.
+func (e *env) second(t *testing.T) *instance {
+	t.Helper()
+	return start(t, e.dialct, map[string]string{"DATABASE_URL": e.dbURL})
+}
+
+func (e *env) must(t *testing.T, token, method, path string, body any, status int) kerneltest.Response {
+	t.Helper()
+	r := e.c.Call(t, method, path, token, body)
+	if r.Status != status {
+		t.Fatalf("%s %s: %d, want %d: %s", method, path, r.Status, status, r.Body)
+	}
+	return r
+}
+
+// uplink posts an uplink of company's node through the generic ingest of
+// in, with the company's integration token.
+func (e *env) uplink(t *testing.T, in *instance, company string, values map[string]any) {
+	t.Helper()
+	r := in.c.Call(t, "POST", "/api/ingest/generic", e.token[company], map[string]any{"devEui": devEUI[company], "values": values})
+	if r.Status != http.StatusOK {
+		t.Fatalf("uplink of %s: %d %s", company, r.Status, r.Body)
+	}
+}
+
+// dial opens the feed of in; query is added to the address, headers are
+// name, value pairs.
+func dial(t *testing.T, in *instance, token, query string, headers ...string) (*websocket.Conn, *http.Response, error) {
+	t.Helper()
+	u := "ws" + strings.TrimPrefix(in.base, "http") + "/api/events"
+	if query != "" {
+		u += "?" + query
+	}
+	h := http.Header{}
+	if token != "" {
+		h.Set("Authorization", "Bearer "+token)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		h.Set(headers[i], headers[i+1])
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	conn, res, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPHeader: h})
+	if conn != nil {
+		conn.SetReadLimit(1 << 20)
+		t.Cleanup(func() { conn.CloseNow() })
+	}
+	return conn, res, err
+}
+
+func mustDial(t *testing.T, in *instance, token, query string, headers ...string) *websocket.Conn {
+	t.Helper()
+	conn, res, err := dial(t, in, token, query, headers...)
+	if err != nil {
+		status := 0
+		if res != nil {
+			status = res.StatusCode
+		}
+		t.Fatalf("dial: %d %v", status, err)
+	}
+	return conn
+}
+
+// next reads the next message of the feed.
+func next(t *testing.T, conn *websocket.Conn) events.Envelope {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	typ, raw, err := conn.Read(ctx)
+	if err != nil {
+		t.Fatalf("read: %v", err)
+	}
+	var env events.Envelope
+	if typ != websocket.MessageText || json.Unmarshal(raw, &env) != nil || env.Type != events.MessageBroadcastEvent || env.Event == nil {
+		t.Fatalf("message %s", raw)
+	}
+	return env
+}
+
+// wantEvent checks that the next message is company's uplink with value n
+// of key "n".
+func wantEvent(t *testing.T, conn *websocket.Conn, company string, n float64) events.Event {
+	t.Helper()
+	ev := *next(t, conn).Event
+	if ev.Tag.DevEUI != devEUI[company] || ev.Tag.Name != "Node of "+company || ev.Data["n"] != n {
+		t.Fatalf("event %+v, want %s's uplink n=%v", ev, company, n)
+	}
+	if ev.ID == "" || ev.Date.IsZero() || time.Since(ev.Date) > time.Minute {
+		t.Fatalf("event %+v: id or date", ev)
+	}
+	return ev
+}
+
+func TestFeed(t *testing.T) {
+	t.Parallel()
+	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
+		t.Parallel()
+		e := newEnv(t, d, nil)
+
+		t.Run("a company's user receives its uplinks and no other company's", func(t *testing.T) {
+			acme := mustDial(t, e.instance, e.admin["acme"], "")
+			beta := mustDial(t, e.instance, e.admin["beta"], "")
+			// One instance delivers in order: a foreign event that leaked
+			// would arrive before the company's own next one.
+			e.uplink(t, e.instance, "beta", map[string]any{"n": 1})
+			e.uplink(t, e.instance, "acme", map[string]any{"n": 2})
+			e.uplink(t, e.instance, "beta", map[string]any{"n": 3})
+			ev := wantEvent(t, acme, "acme", 2)
+			if ev.Data["rssi"] != nil || len(ev.Data) != 1 {
+				t.Errorf("data %v", ev.Data)
+			}
+			wantEvent(t, beta, "beta", 1)
+			wantEvent(t, beta, "beta", 3)
+		})
+
+		t.Run("the access token may come as ?token=", func(t *testing.T) {
+			conn := mustDial(t, e.instance, "", "token="+url.QueryEscape(e.admin["acme"]))
+			e.uplink(t, e.instance, "acme", map[string]any{"n": 4})
+			wantEvent(t, conn, "acme", 4)
+		})
+
+		t.Run("a SuperAdmin follows ?companyId=, else the company switcher's cookie", func(t *testing.T) {
+			byParam := mustDial(t, e.instance, e.super, fmt.Sprintf("companyId=%d", e.id["beta"]))
+			byCookie := mustDial(t, e.instance, e.super, "", "Cookie", fmt.Sprintf("%s=%d", accounts.CompanyCookie, e.id["acme"]))
+			e.uplink(t, e.instance, "acme", map[string]any{"n": 5})
+			e.uplink(t, e.instance, "beta", map[string]any{"n": 6})
+			wantEvent(t, byParam, "beta", 6)
+			wantEvent(t, byCookie, "acme", 5)
+		})
+
+		refusals := []struct {
+			name    string
+			token   string
+			query   string
+			headers []string
+			status  int
+		}{
+			{"no credentials", "", "", nil, http.StatusUnauthorized},
+			{"a forged token", "", "token=abc.def", nil, http.StatusUnauthorized},
+			{"another company's id", e.admin["acme"], fmt.Sprintf("companyId=%d", e.id["beta"]), nil, http.StatusNotFound},
+			{"a malformed company id", e.admin["acme"], "companyId=x", nil, http.StatusBadRequest},
+			{"a page of another origin", e.admin["acme"], "", []string{"Origin", "https://evil.example"}, http.StatusForbidden},
+		}
+		for _, tc := range refusals {
+			t.Run("refuses "+tc.name, func(t *testing.T) {
+				_, res, err := dial(t, e.instance, tc.token, tc.query, tc.headers...)
+				if err == nil || res == nil || res.StatusCode != tc.status {
+					t.Fatalf("err %v, response %+v; want %d", err, res, tc.status)
+				}
+			})
+		}
+
+		t.Run("a request without an upgrade is a 400, and 401 without a session", func(t *testing.T) {
+			if r := e.c.Call(t, "GET", "/api/events", e.admin["acme"], nil); r.Status != http.StatusBadRequest || r.Str("id") != "events.websocketOnly" {
+				t.Errorf("%d %s", r.Status, r.Body)
+			}
+			if r := e.c.Call(t, "GET", "/api/events", "", nil); r.Status != http.StatusUnauthorized {
+				t.Errorf("%d %s", r.Status, r.Body)
+			}
+		})
+	})
+}
+
+// TestSessionExpiry checks that a connection ends with 4001 when the access
+// token that opened it lapses.
+func TestSessionExpiry(t *testing.T) {
+	t.Parallel()
+	in := start(t, db.SQLite, map[string]string{"FIELDHUB_ACCESS_TOKEN_TTL": "2s"})
+	if err := in.acc.CreateSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
+		t.Fatal(err)
+	}
+	conn := mustDial(t, in, in.c.Login(t, "super@fieldhub.test", "secret123"), "")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, _, err := conn.Read(ctx)
+	if code := websocket.CloseStatus(err); code != events.CloseSessionExpired {
+		t.Fatalf("closed with %v (%v), want %d", code, err, events.CloseSessionExpired)
+	}
+}
+
+// TestInstances checks the fan-out on PostgreSQL: two portals on one
+// database, an uplink stored by one reaching a client of the other, once,
+// whether it fits a notification or not.
+func TestInstances(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, db.Postgres, nil)
+	other := e.second(t)
+	there := mustDial(t, other, e.admin["acme"], "")
+	here := mustDial(t, e.instance, e.admin["acme"], "")
+	foreign := mustDial(t, other, e.admin["beta"], "")
+
+	e.uplink(t, e.instance, "acme", map[string]any{"n": 1})
+	// 200 values of 60 characters make an event of about 16 KB, over the
+	// 8000 bytes a notification may carry.
+	large := map[string]any{"n": 2}
+	for i := range 200 {
+		large[fmt.Sprintf("text%03d", i)] = strings.Repeat(string(rune('a'+i%26)), 60)
+	}
+	e.uplink(t, e.instance, "acme", large)
+	e.uplink(t, e.instance, "beta", map[string]any{"n": 3})
+	e.uplink(t, e.instance, "acme", map[string]any{"n": 4})
+
+	for _, conn := range []*websocket.Conn{there, here} {
+		wantEvent(t, conn, "acme", 1)
+		big := *next(t, conn).Event
+		if big.Data["n"] != 2.0 || len(big.Data) != 201 || big.Data["text199"] != strings.Repeat("r", 60) {
+			t.Fatalf("large event: %d values", len(big.Data))
+		}
+		// Not the large one again (the origin does not deliver its own
+		// notifications a second time), and not Beta's.
+		wantEvent(t, conn, "acme", 4)
+	}
+	wantEvent(t, foreign, "beta", 3)
+
+	// And the other way round.
+	e.uplink(t, other, "acme", map[string]any{"n": 5})
+	wantEvent(t, here, "acme", 5)
+	wantEvent(t, there, "acme", 5)
+}
+
+// TestShutdown checks that a stopping server tells its clients it is going
+// away, so that they reconnect (to another instance).
+func TestShutdown(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, db.SQLite, nil)
+	conn := mustDial(t, e.instance, e.admin["acme"], "")
+	e.stop()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, _, err := conn.Read(ctx)
+	if code := websocket.CloseStatus(err); code != websocket.StatusGoingAway {
+		t.Fatalf("closed with %v (%v), want going away", code, err)
+	}
+}

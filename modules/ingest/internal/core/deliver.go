@@ -1,0 +1,264 @@
+package core
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/fieldhub/fieldhub/kernel/errs"
+	"github.com/fieldhub/fieldhub/modules/nodes"
+)
+
+// The downlink worker: a job of the scheduler, run by one instance at a
+// time, that hands queued downlinks to their application's network server.
+const (
+	deliverJob   = "downlinks"
+	deliverEvery = 5 * time.Second
+	// deliverBatch bounds one round, so that a round ends in reasonable
+	// time even when a network server answers slowly.
+	deliverBatch = 100
+	// maxAttempts tries, spaced by retryDelay from firstRetry, before a
+	// downlink that meets failures that may pass is given up: about four
+	// minutes.
+	maxAttempts = 5
+	firstRetry  = 15 * time.Second
+	lastRetry   = 5 * time.Minute
+	// sendTimeout bounds one hand-over.
+	sendTimeout = 15 * time.Second
+)
+
+// finalError is a delivery failure that another try cannot mend.
+type finalError struct{ reason string }
+
+func (e *finalError) Error() string { return e.reason }
+
+func final(format string, args ...any) error {
+	return &finalError{reason: fmt.Sprintf(format, args...)}
+}
+
+// target is an application as the worker needs it, loaded once a round.
+type target struct {
+	app    *nodes.Application
+	ttsKey string
+	err    error
+}
+
+// deliverDownlinks is one round of the worker: the due downlinks of
+// ChirpStack and The Things Stack applications, oldest first. Downlinks of
+// generic applications have no network server to go to and stay queued.
+func (m *Module) deliverDownlinks(ctx context.Context) error {
+	list, err := m.deps.Nodes.Queued(ctx, deliverBatch, nodes.NetworkChirpStack, nodes.NetworkTTS)
+	if err != nil {
+		return err
+	}
+	targets := map[int64]*target{}
+	for i := range list {
+		if ctx.Err() != nil {
+			return nil
+		}
+		m.deliver(ctx, &list[i], targets)
+	}
+	return nil
+}
+
+// deliver makes one try and records it: sent, failed for good, or queued
+// for a later try.
+func (m *Module) deliver(ctx context.Context, d *nodes.Downlink, targets map[int64]*target) {
+	sendCtx, cancel := context.WithTimeout(ctx, sendTimeout)
+	err := m.send(sendCtx, d, m.target(ctx, d.ApplicationID, targets))
+	cancel()
+	if ctx.Err() != nil {
+		return // shutting down: this was no try
+	}
+	log := m.log.With("downlink_id", d.ID, "dev_eui", d.DevEUI, "company_id", d.CompanyID, "attempt", d.Attempts+1)
+	a := nodes.DownlinkAttempt{Status: nodes.DownlinkSent}
+	var fe *finalError
+	switch {
+	case err == nil:
+		log.Info("downlink handed to the network server")
+	case errors.As(err, &fe):
+		a = nodes.DownlinkAttempt{Status: nodes.DownlinkFailed, Detail: err.Error()}
+		log.Warn("downlink failed", "err", err)
+	case d.Attempts+1 >= maxAttempts:
+		a = nodes.DownlinkAttempt{Status: nodes.DownlinkFailed, Detail: fmt.Sprintf("%s (gave up after %d attempts)", err, d.Attempts+1)}
+		log.Warn("downlink failed; giving up", "err", err)
+	default:
+		wait := retryDelay(d.Attempts, firstRetry, lastRetry)
+		a = nodes.DownlinkAttempt{Status: nodes.DownlinkQueued, Detail: fmt.Sprintf("%s (attempt %d of %d)", err, d.Attempts+1, maxAttempts),
+			RetryAt: m.now().Add(wait)}
+		log.Warn("downlink not delivered; will retry", "retry_in", wait.String(), "err", err)
+	}
+	a.Detail = clip(a.Detail, 500)
+	if err := m.deps.Nodes.RecordDownlinkAttempt(context.WithoutCancel(ctx), d.ID, a); err != nil && !errs.Is(err, errs.NotFound) {
+		log.Error("record downlink attempt", "err", err)
+	}
+}
+
+// target returns the application of a downlink, loading it (and its The
+// Things Stack API key) once a round.
+func (m *Module) target(ctx context.Context, appID int64, targets map[int64]*target) *target {
+	if t, ok := targets[appID]; ok {
+		return t
+	}
+	t := &target{}
+	t.app, t.err = m.deps.Nodes.Application(ctx, appID)
+	if t.err == nil && t.app.NetworkServer == nodes.NetworkTTS {
+		t.ttsKey, t.err = m.deps.Nodes.TTSAPIKey(ctx, appID)
+	}
+	if t.err != nil {
+		t.err = fmt.Errorf("load application %d: %w", appID, t.err)
+	}
+	targets[appID] = t
+	return t
+}
+
+// send hands d to the network server of its application.
+func (m *Module) send(ctx context.Context, d *nodes.Downlink, t *target) error {
+	if t.err != nil {
+		return t.err
+	}
+	if d.PayloadType == "json" {
+		return final("no encoder for JSON payloads yet: queue the payload as hex or base64")
+	}
+	switch t.app.NetworkServer {
+	case nodes.NetworkChirpStack:
+		return m.sendChirpStack(ctx, t.app, d)
+	case nodes.NetworkTTS:
+		return m.sendTTS(ctx, t, d)
+	}
+	return final("the application's network server (%s) takes no downlinks from Fieldhub", t.app.NetworkServer)
+}
+
+// chirpStackCommand is the body of ChirpStack v4's command/down topic
+// (integration.DownlinkCommand in its JSON mapping). ID becomes the queue
+// item's id, which ChirpStack's ack and txack events name as queueItemId.
+type chirpStackCommand struct {
+	ID        string `json:"id"`
+	DevEUI    string `json:"devEui"`
+	Confirmed bool   `json:"confirmed"`
+	FPort     int    `json:"fPort"`
+	Data      []byte `json:"data"`
+}
+
+// sendChirpStack publishes d to ChirpStack's command topic. ChirpStack
+// silently drops a command whose devEui differs from the topic's, so both
+// come from one lower-case spelling.
+func (m *Module) sendChirpStack(ctx context.Context, app *nodes.Application, d *nodes.Downlink) error {
+	if app.ChirpStackApplicationID == "" {
+		return final("the application has no ChirpStack application id")
+	}
+	if m.bg.pub == nil {
+		return final("no MQTT broker is configured (MQTT_URL), and ChirpStack takes downlinks over MQTT")
+	}
+	devEUI := strings.ToLower(d.DevEUI)
+	body, err := json.Marshal(chirpStackCommand{ID: DownlinkRef(d.ID), DevEUI: devEUI, Confirmed: d.Confirmed, FPort: d.Port, Data: d.Bytes()})
+	if err != nil {
+		return final("encode the downlink: %v", err)
+	}
+	return m.bg.pub.publish(ctx, fmt.Sprintf(commandTopic, app.ChirpStackApplicationID, devEUI), body)
+}
+
+// ttsDownlinks is the body of The Things Stack's webhook downlink queue
+// operations (ApplicationDownlinks): frm_payload in base64, f_port 1-223
+// here, and a correlation id by which its downlink_ack, _nack, _sent and
+// _failed webhook messages name the downlink.
+type ttsDownlinks struct {
+	Downlinks []ttsDownlink `json:"downlinks"`
+}
+
+type ttsDownlink struct {
+	FRMPayload     []byte   `json:"frm_payload"`
+	FPort          int      `json:"f_port"`
+	Priority       string   `json:"priority"`
+	Confirmed      bool     `json:"confirmed"`
+	CorrelationIDs []string `json:"correlation_ids"`
+}
+
+// sendTTS pushes d to the end of the device's queue at The Things Stack.
+// 200 is success; a refusal (4xx but 408, 425 and 429) is final, with The
+// Things Stack's reason; other failures may pass.
+func (m *Module) sendTTS(ctx context.Context, t *target, d *nodes.Downlink) error {
+	switch {
+	case t.app.TTSDownlinkURL == "":
+		return final("the application has no The Things Stack downlink URL")
+	case t.ttsKey == "":
+		return final("the application has no The Things Stack API key")
+	}
+	body, err := json.Marshal(ttsDownlinks{Downlinks: []ttsDownlink{{FRMPayload: d.Bytes(), FPort: d.Port, Priority: "NORMAL",
+		Confirmed: d.Confirmed, CorrelationIDs: []string{refTag + DownlinkRef(d.ID)}}}})
+	if err != nil {
+		return final("encode the downlink: %v", err)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, ttsDownlinkURL(t.app.TTSDownlinkURL, d.DevEUI), bytes.NewReader(body))
+	if err != nil {
+		return final("the application's The Things Stack downlink URL is not usable: %v", err)
+	}
+	req.Header.Set("Authorization", "Bearer "+t.ttsKey)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", "Fieldhub")
+	res, err := m.bg.http.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // not the address again, which the application shows
+		}
+		return fmt.Errorf("The Things Stack not reachable: %w", err)
+	}
+	defer res.Body.Close()
+	answer, _ := io.ReadAll(io.LimitReader(res.Body, 8<<10))
+	switch code := res.StatusCode; {
+	case code >= 200 && code < 300:
+		return nil
+	case code == http.StatusRequestTimeout || code == http.StatusTooEarly || code == http.StatusTooManyRequests || code >= 500:
+		return fmt.Errorf("The Things Stack answered %s%s", res.Status, ttsReason(answer))
+	default:
+		return final("The Things Stack refused the downlink: %s%s", res.Status, ttsReason(answer))
+	}
+}
+
+// ttsDownlinkURL fills in an application's downlink URL for a device:
+// {devEui} becomes its DevEUI in lower case, {devId} The Things Stack's
+// default end device id, "eui-" and that DevEUI. A URL without them is
+// used as it is.
+func ttsDownlinkURL(pattern, devEUI string) string {
+	eui := strings.ToLower(devEUI)
+	return strings.NewReplacer("{devEui}", eui, "{devId}", "eui-"+eui).Replace(pattern)
+}
+
+// ttsReason renders the message of The Things Stack's error body
+// ({"code": 5, "message": "error:pkg/...:name (text)", "details": [...]}),
+// or the start of a body of another shape.
+func ttsReason(body []byte) string {
+	var e struct {
+		Message string `json:"message"`
+	}
+	text := strings.TrimSpace(string(body))
+	if json.Unmarshal(body, &e) == nil && e.Message != "" {
+		text = e.Message
+	}
+	if text == "" {
+		return ""
+	}
+	return ": " + clip(text, 300)
+}
+
+// clip shortens s to at most n bytes, on a character boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	s = s[:n]
+	for !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return s + "…"
+}
