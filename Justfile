@@ -32,6 +32,7 @@ test: assets
     set -euo pipefail
     scripts/ensure-services.sh
     scripts/ensure-influxdb.sh
+    scripts/ensure-mosquitto.sh
     # Generated templ code must be committed up to date: regenerate and compare.
     before=$(git ls-files -z --cached --others --exclude-standard -- '*_templ.go' | xargs -0 -r sha256sum)
     go tool templ generate -log-level warn
