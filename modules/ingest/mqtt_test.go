@@ -679,3 +679,36 @@ func (f *fakeTTS) request(t *testing.T, ref string) ttsRequest {
 	t.Fatalf("no push names %s among %d", ref, len(f.reqs))
 	return ttsRequest{}
 }
+
+// TestChirpStackDownlinkWithoutBroker: without MQTT_URL a ChirpStack
+// downlink cannot go anywhere, and says so, while a generic application's
+// stays queued untouched.
+func TestChirpStackDownlinkWithoutBroker(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, db.SQLite)
+	acme := e.id["acme"]
+	app := e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/applications/%d", acme),
+		map[string]any{"name": "Barn", "networkServer": "chirpstack", "chirpstackApplicationId": uuid.NewString()}, http.StatusCreated).Num("id")
+	tag := e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/applications/%d/tag", app),
+		map[string]any{"name": "Gate", "deveui": randomHex(8)}, http.StatusCreated).Num("id")
+	status := func(tag, id int64) map[string]any {
+		for _, d := range e.must(t, e.admin["acme"], "GET", fmt.Sprintf("/api/downlink/tag/%d", tag), nil, http.StatusOK).List() {
+			if d.(map[string]any)["id"] == float64(id) {
+				return d.(map[string]any)
+			}
+		}
+		return nil
+	}
+	generic := e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/downlink/%d", e.id["cs"]),
+		map[string]any{"port": 1, "payload": "01", "payloadType": "hex"}, http.StatusCreated).Num("id")
+	id := e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/downlink/%d", tag),
+		map[string]any{"port": 1, "payload": "01", "payloadType": "hex"}, http.StatusCreated).Num("id")
+	var dl map[string]any
+	eventually(t, func() bool { dl = status(tag, id); return dl["status"] == "failed" }, func() string { return fmt.Sprint(dl) })
+	if detail, _ := dl["detail"].(string); !strings.Contains(detail, "MQTT_URL") || dl["attempts"] != 1.0 {
+		t.Errorf("downlink %v", dl)
+	}
+	if g := status(e.id["cs"], generic); g["status"] != "queued" || g["attempts"] != 0.0 || g["detail"] != "" {
+		t.Errorf("the generic application's downlink was touched: %v", g)
+	}
+}

@@ -44,11 +44,21 @@ func final(format string, args ...any) error {
 	return &finalError{reason: fmt.Sprintf(format, args...)}
 }
 
-// target is an application as the worker needs it, loaded once a round.
+// round is what one round of the worker learns as it goes: the
+// applications it loaded, and failures that may pass, so that one broker or
+// server that does not answer costs one timeout a round, not one a
+// downlink. The downlinks behind such a failure count it as their try.
+type round struct {
+	targets   map[int64]*target
+	brokerErr error // the MQTT broker's, for every ChirpStack downlink
+}
+
+// target is an application as the worker needs it.
 type target struct {
-	app    *nodes.Application
-	ttsKey string
-	err    error
+	app     *nodes.Application
+	ttsKey  string
+	err     error // loading it
+	downErr error // The Things Stack's, for its other downlinks this round
 }
 
 // deliverDownlinks is one round of the worker: the due downlinks of
@@ -59,21 +69,21 @@ func (m *Module) deliverDownlinks(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	targets := map[int64]*target{}
+	r := &round{targets: map[int64]*target{}}
 	for i := range list {
 		if ctx.Err() != nil {
 			return nil
 		}
-		m.deliver(ctx, &list[i], targets)
+		m.deliver(ctx, &list[i], r)
 	}
 	return nil
 }
 
 // deliver makes one try and records it: sent, failed for good, or queued
 // for a later try.
-func (m *Module) deliver(ctx context.Context, d *nodes.Downlink, targets map[int64]*target) {
+func (m *Module) deliver(ctx context.Context, d *nodes.Downlink, r *round) {
 	sendCtx, cancel := context.WithTimeout(ctx, sendTimeout)
-	err := m.send(sendCtx, d, m.target(ctx, d.ApplicationID, targets))
+	err := m.send(sendCtx, d, m.target(ctx, d.ApplicationID, r.targets), r)
 	cancel()
 	if ctx.Err() != nil {
 		return // shutting down: this was no try
@@ -121,18 +131,32 @@ func (m *Module) target(ctx context.Context, appID int64, targets map[int64]*tar
 }
 
 // send hands d to the network server of its application.
-func (m *Module) send(ctx context.Context, d *nodes.Downlink, t *target) error {
+func (m *Module) send(ctx context.Context, d *nodes.Downlink, t *target, r *round) error {
 	if t.err != nil {
 		return t.err
 	}
 	if d.PayloadType == "json" {
 		return final("no encoder for JSON payloads yet: queue the payload as hex or base64")
 	}
+	var err error
+	var fe *finalError
 	switch t.app.NetworkServer {
 	case nodes.NetworkChirpStack:
-		return m.sendChirpStack(ctx, t.app, d)
+		if r.brokerErr != nil {
+			return r.brokerErr
+		}
+		if err = m.sendChirpStack(ctx, t.app, d); err != nil && !errors.As(err, &fe) {
+			r.brokerErr = err
+		}
+		return err
 	case nodes.NetworkTTS:
-		return m.sendTTS(ctx, t, d)
+		if t.downErr != nil {
+			return t.downErr
+		}
+		if err = m.sendTTS(ctx, t, d); err != nil && !errors.As(err, &fe) {
+			t.downErr = err
+		}
+		return err
 	}
 	return final("the application's network server (%s) takes no downlinks from Fieldhub", t.app.NetworkServer)
 }
