@@ -616,9 +616,9 @@ func TestTagImages(t *testing.T) {
 			status      int
 			id          string
 		}{
-			{"SVG is refused", "acmeAdmin", "POST", []byte(`<svg xmlns="http://www.w3.org/2000/svg"></svg>`), "image/svg+xml", 400, "nodes.image.type"},
-			{"empty", "acmeAdmin", "POST", nil, "image/png", 400, "nodes.image.missing"},
-			{"too large", "acmeAdmin", "POST", append(png, make([]byte, 2<<20)...), "image/png", 413, "nodes.image.tooLarge"},
+			{"SVG is refused", "acmeAdmin", "POST", []byte(`<svg xmlns="http://www.w3.org/2000/svg"></svg>`), "image/svg+xml", 400, "image.type"},
+			{"empty", "acmeAdmin", "POST", nil, "image/png", 400, "image.missing"},
+			{"too large", "acmeAdmin", "POST", append(png, make([]byte, 2<<20)...), "image/png", 413, "image.tooLarge"},
 			{"Users may not upload", "acmeUser", "POST", png, "image/png", 403, "error.forbidden"},
 			{"another company's admin", "betaAdmin", "POST", png, "image/png", 404, "error.notFound"},
 			{"no image yet", "acmeUser", "GET", nil, "", 404, "error.notFound"},

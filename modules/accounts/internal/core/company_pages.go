@@ -94,7 +94,7 @@ func (m *Module) companyEditSubmit(w http.ResponseWriter, r *http.Request) error
 	return nil
 }
 
-// logoUpload takes the multipart form of the logo section (readImage).
+// logoUpload takes the multipart form of the logo section (web.ReadImage).
 func (m *Module) logoUpload(w http.ResponseWriter, r *http.Request) error {
 	c, ok, err := m.viewedCompany(r, true)
 	if err != nil {
@@ -103,7 +103,7 @@ func (m *Module) logoUpload(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return errs.New(errs.Invalid, msgNoCompany)
 	}
-	data, err := readImage(r)
+	data, _, err := web.ReadImage(r)
 	if err == nil {
 		_, err = m.storeImage(r.Context(), c, data)
 	}

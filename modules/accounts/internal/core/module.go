@@ -65,7 +65,7 @@ func (m *Module) Routes(r *web.ModuleRoutes) {
 	r.API("GET /companies/{companyId}/users", auth.CompanyOrUser, m.companyUsers)
 	r.API("POST /companies/{companyId}/user", auth.AdminOrCompanyAdmin, m.invite)
 	r.API("GET /companies/{companyId}/image", auth.CompanyOrUser, m.getImage)
-	r.API("POST /companies/{companyId}/image", auth.AdminOrCompanyAdmin, m.putImage, web.MaxBody(maxImageBytes+64*1024))
+	r.API("POST /companies/{companyId}/image", auth.AdminOrCompanyAdmin, m.putImage, web.MaxBody(web.ImageBodyLimit))
 	r.API("DELETE /companies/{companyId}/image", auth.AdminOrCompanyAdmin, m.deleteImage)
 
 	r.Page("GET /login", auth.Open, m.loginPage)
@@ -84,7 +84,7 @@ func (m *Module) Routes(r *web.ModuleRoutes) {
 	r.Page("GET /company", auth.CompanyOrUser, m.companyPage)
 	r.Page("GET /company/edit", auth.AdminOrCompanyAdmin, m.companyEditPage)
 	r.Page("POST /company/edit", auth.AdminOrCompanyAdmin, m.companyEditSubmit)
-	r.Page("POST /company/edit/logo", auth.AdminOrCompanyAdmin, m.logoUpload, web.MaxBody(maxImageBytes+64*1024))
+	r.Page("POST /company/edit/logo", auth.AdminOrCompanyAdmin, m.logoUpload, web.MaxBody(web.ImageBodyLimit))
 	r.Page("GET /company/edit/logo/delete", auth.AdminOrCompanyAdmin, m.logoDeletePage)
 	r.Page("POST /company/edit/logo/delete", auth.AdminOrCompanyAdmin, m.logoDeleteSubmit)
 	r.Page("GET /company/usercreate", auth.AdminOrCompanyAdmin, m.usercreatePage)

@@ -41,9 +41,6 @@ const (
 	msgResetBadGUID       = "accounts.forgot.badGuid"
 	msgResetDone          = "accounts.forgot.done"
 	msgRefreshInvalid     = "accounts.refresh.invalid"
-	msgImageType          = "accounts.image.type"
-	msgImageMissing       = "accounts.image.missing"
-	msgImageTooLarge      = "accounts.image.tooLarge"
 )
 
 const (

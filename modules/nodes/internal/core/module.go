@@ -92,7 +92,7 @@ func (m *Module) Routes(r *web.ModuleRoutes) {
 	r.API("GET /tag/{scope}/{companyId}", auth.CompanyOrUser, m.companyTagsByScope)
 	r.API("GET /tag/{tagId}/keys", auth.CompanyOrUser, m.tagKeys)
 	r.API("GET /tag/{tagId}/image", auth.CompanyOrUser, m.getTagImage)
-	r.API("POST /tag/{tagId}/image", auth.AdminOrCompanyAdmin, m.putTagImage, web.MaxBody(maxImageBytes+64*1024))
+	r.API("POST /tag/{tagId}/image", auth.AdminOrCompanyAdmin, m.putTagImage, web.MaxBody(web.ImageBodyLimit))
 	r.API("DELETE /tag/{tagId}/image", auth.AdminOrCompanyAdmin, m.deleteTagImage)
 	r.API("POST /tag/{tagId}/default/{key}", auth.AdminOrCompanyAdmin, m.setDefaultKey)
 

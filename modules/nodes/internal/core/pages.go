@@ -49,7 +49,7 @@ func (m *Module) pageRoutes(r *web.ModuleRoutes) {
 
 	r.Page("GET /tagdetails/{deveui}", auth.AdminOrCompanyAdmin, m.tagDetailsPage)
 	r.Page("POST /tagdetails/{deveui}", auth.AdminOrCompanyAdmin, m.tagEditSubmit)
-	r.Page("POST /tagdetails/{deveui}/image", auth.AdminOrCompanyAdmin, m.tagImageUpload, web.MaxBody(maxImageBytes+64*1024))
+	r.Page("POST /tagdetails/{deveui}/image", auth.AdminOrCompanyAdmin, m.tagImageUpload, web.MaxBody(web.ImageBodyLimit))
 	r.Page("GET /tagdetails/{deveui}/image/delete", auth.AdminOrCompanyAdmin, m.tagImageDeletePage)
 	r.Page("POST /tagdetails/{deveui}/image/delete", auth.AdminOrCompanyAdmin, m.tagImageDeleteSubmit)
 	r.Page("POST /tagdetails/{deveui}/keys", auth.AdminOrCompanyAdmin, m.keySubmit)

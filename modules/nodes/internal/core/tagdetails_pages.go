@@ -268,7 +268,7 @@ func (m *Module) tagImageUpload(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	data, err := readImage(r)
+	data, _, err := web.ReadImage(r)
 	if err == nil {
 		_, err = m.storeTagImage(r.Context(), t, data)
 	}
