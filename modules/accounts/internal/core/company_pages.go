@@ -79,7 +79,7 @@ func (m *Module) companyEditSubmit(w http.ResponseWriter, r *http.Request) error
 	if !ok {
 		return errs.New(errs.Invalid, msgNoCompany)
 	}
-	vals, err := readForm(r)
+	vals, err := web.ReadForm(r)
 	if err != nil {
 		return err
 	}
@@ -161,7 +161,7 @@ func (m *Module) companyCreatePage(w http.ResponseWriter, r *http.Request) error
 }
 
 func (m *Module) companyCreateSubmit(w http.ResponseWriter, r *http.Request) error {
-	vals, err := readForm(r)
+	vals, err := web.ReadForm(r)
 	if err != nil {
 		return err
 	}

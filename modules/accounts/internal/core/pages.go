@@ -1,12 +1,10 @@
 package core
 
 import (
-	"errors"
 	"net/http"
 	"net/url"
 
 	"github.com/fieldhub/fieldhub/kernel/auth"
-	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/web"
 	"github.com/fieldhub/fieldhub/webapp/ui"
 )
@@ -15,45 +13,18 @@ import (
 // posted form into the API's input types, answering a refused form, and
 // reporting success across a redirect.
 
-// msgBadForm is the message of a posted body that is not a form.
-const msgBadForm = "error.badForm"
-
-// readForm parses a posted urlencoded form. A body that cannot be read as one
-// is a 400, or a 413 when it is over the route's limit, never a 500.
-func readForm(r *http.Request) (url.Values, error) {
-	if err := r.ParseForm(); err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return nil, err
-		}
-		return nil, errs.New(errs.Invalid, msgBadForm).Wrap(err)
-	}
-	return r.PostForm, nil
-}
-
-// formValue returns a pointer to the value of a posted field, or nil when the
-// form does not carry it, so that an update leaves absent fields alone as the
-// API does.
-func formValue(vals url.Values, name string) *string {
-	if _, ok := vals[name]; !ok {
-		return nil
-	}
-	v := vals.Get(name)
-	return &v
-}
-
 // companyInputFrom reads the company fields of a form, named as in SPEC.md
 // section 3 after prefix.
 func companyInputFrom(vals url.Values, prefix string) companyInput {
 	return companyInput{
-		Name:            formValue(vals, prefix+"name"),
-		OrgNumber:       formValue(vals, prefix+"orgNumber"),
-		PostalAddress:   formValue(vals, prefix+"postalAdress"),
-		DeliveryAddress: formValue(vals, prefix+"deliveryAdress"),
-		ContactPhone:    formValue(vals, prefix+"contactPhonenumber"),
-		ContactEmail:    formValue(vals, prefix+"invoiceAdress"),
-		ReferenceNumber: formValue(vals, prefix+"refrenceNmuber"),
-		Country:         formValue(vals, prefix+"country"),
+		Name:            web.FormValue(vals, prefix+"name"),
+		OrgNumber:       web.FormValue(vals, prefix+"orgNumber"),
+		PostalAddress:   web.FormValue(vals, prefix+"postalAdress"),
+		DeliveryAddress: web.FormValue(vals, prefix+"deliveryAdress"),
+		ContactPhone:    web.FormValue(vals, prefix+"contactPhonenumber"),
+		ContactEmail:    web.FormValue(vals, prefix+"invoiceAdress"),
+		ReferenceNumber: web.FormValue(vals, prefix+"refrenceNmuber"),
+		Country:         web.FormValue(vals, prefix+"country"),
 	}
 }
 
@@ -69,14 +40,14 @@ func companyValues(c *Company) url.Values {
 // userInputFrom reads the user fields of a form after prefix.
 func userInputFrom(vals url.Values, prefix string) userInput {
 	return userInput{
-		FirstName:       formValue(vals, prefix+"firstName"),
-		LastName:        formValue(vals, prefix+"lastName"),
-		PhoneNumber:     formValue(vals, prefix+"phoneNumber"),
-		Email:           formValue(vals, prefix+"email"),
-		Password:        formValue(vals, prefix+"password"),
-		ConfirmPassword: formValue(vals, prefix+"confirmPassword"),
-		CurrentPassword: formValue(vals, prefix+"currentPassword"),
-		Role:            formValue(vals, prefix+"role"),
+		FirstName:       web.FormValue(vals, prefix+"firstName"),
+		LastName:        web.FormValue(vals, prefix+"lastName"),
+		PhoneNumber:     web.FormValue(vals, prefix+"phoneNumber"),
+		Email:           web.FormValue(vals, prefix+"email"),
+		Password:        web.FormValue(vals, prefix+"password"),
+		ConfirmPassword: web.FormValue(vals, prefix+"confirmPassword"),
+		CurrentPassword: web.FormValue(vals, prefix+"currentPassword"),
+		Role:            web.FormValue(vals, prefix+"role"),
 	}
 }
 

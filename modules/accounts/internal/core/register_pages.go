@@ -18,7 +18,7 @@ func (m *Module) registerPage(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (m *Module) registerSubmit(w http.ResponseWriter, r *http.Request) error {
-	vals, err := readForm(r)
+	vals, err := web.ReadForm(r)
 	if err != nil {
 		return err
 	}

@@ -66,7 +66,7 @@ func (m *Module) userEditSubmit(w http.ResponseWriter, r *http.Request) error {
 	if !mayEdit(c, u) {
 		return errs.New(errs.Forbidden, errs.IDForbidden)
 	}
-	vals, err := readForm(r)
+	vals, err := web.ReadForm(r)
 	if err != nil {
 		return err
 	}
@@ -93,7 +93,7 @@ func (m *Module) userRoleSubmit(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	vals, err := readForm(r)
+	vals, err := web.ReadForm(r)
 	if err != nil {
 		return err
 	}
@@ -175,7 +175,7 @@ func (m *Module) usercreateSubmit(w http.ResponseWriter, r *http.Request) error 
 	if !ok {
 		return errs.New(errs.Invalid, msgNoCompany)
 	}
-	vals, err := readForm(r)
+	vals, err := web.ReadForm(r)
 	if err != nil {
 		return err
 	}
@@ -203,7 +203,7 @@ func (m *Module) inviteSubmit(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return errs.New(errs.Invalid, msgNoCompany)
 	}
-	vals, err := readForm(r)
+	vals, err := web.ReadForm(r)
 	if err != nil {
 		return err
 	}

@@ -69,10 +69,10 @@ func (m *Module) renderApplications(w http.ResponseWriter, r *http.Request, titl
 // removes it is ticked.
 func applicationInputFrom(vals url.Values) applicationInput {
 	in := applicationInput{
-		Name:                    formValue(vals, "name"),
-		NetworkServer:           formValue(vals, "networkServer"),
-		ChirpStackApplicationID: formValue(vals, "chirpstackApplicationId"),
-		TTSDownlinkURL:          formValue(vals, "ttsDownlinkUrl"),
+		Name:                    web.FormValue(vals, "name"),
+		NetworkServer:           web.FormValue(vals, "networkServer"),
+		ChirpStackApplicationID: web.FormValue(vals, "chirpstackApplicationId"),
+		TTSDownlinkURL:          web.FormValue(vals, "ttsDownlinkUrl"),
 	}
 	switch key := vals.Get("ttsApiKey"); {
 	case strings.TrimSpace(key) != "":
@@ -102,7 +102,7 @@ func (m *Module) applicationCreatePage(w http.ResponseWriter, r *http.Request) e
 }
 
 func (m *Module) applicationCreateSubmit(w http.ResponseWriter, r *http.Request) error {
-	vals, err := readForm(r)
+	vals, err := web.ReadForm(r)
 	if err != nil {
 		return err
 	}
@@ -160,7 +160,7 @@ func (m *Module) applicationSubmit(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	vals, err := readForm(r)
+	vals, err := web.ReadForm(r)
 	if err != nil {
 		return err
 	}

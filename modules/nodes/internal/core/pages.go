@@ -2,11 +2,9 @@ package core
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"net/http"
-	"net/url"
 	"strconv"
 	"time"
 
@@ -67,33 +65,6 @@ func (m *Module) pageRoutes(r *web.ModuleRoutes) {
 	r.Page("POST /company/tokens", auth.AdminOrCompanyAdmin, m.tokenCreateSubmit)
 	r.Page("GET /company/tokens/{tokenId}/delete", auth.AdminOrCompanyAdmin, m.tokenDeletePage)
 	r.Page("POST /company/tokens/{tokenId}/delete", auth.AdminOrCompanyAdmin, m.tokenDeleteSubmit)
-}
-
-// msgBadForm is the message of a posted body that is not a form.
-const msgBadForm = "error.badForm"
-
-// readForm parses a posted urlencoded form. A body that cannot be read as one
-// is a 400, or a 413 when it is over the route's limit, never a 500.
-func readForm(r *http.Request) (url.Values, error) {
-	if err := r.ParseForm(); err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return nil, err
-		}
-		return nil, errs.New(errs.Invalid, msgBadForm).Wrap(err)
-	}
-	return r.PostForm, nil
-}
-
-// formValue returns a pointer to the value of a posted field, or nil when the
-// form does not carry it, so that an update leaves absent fields alone as the
-// API does.
-func formValue(vals url.Values, name string) *string {
-	if _, ok := vals[name]; !ok {
-		return nil
-	}
-	v := vals.Get(name)
-	return &v
 }
 
 // t translates id in the language of the page being answered.

@@ -80,10 +80,10 @@ func (m *Module) tagsPage(w http.ResponseWriter, r *http.Request) error {
 // empty (none); anything else is refused with the range message.
 func tagInputFrom(vals url.Values) (tagInput, error) {
 	in := tagInput{
-		Name: formValue(vals, "name"), DevEUI: formValue(vals, "deveui"),
-		AppKey: formValue(vals, "appKey"), AppEUI: formValue(vals, "appEui"),
-		Profile: formValue(vals, "profile"), Location: formValue(vals, "location"),
-		Type: formValue(vals, "type"), Decoder: formValue(vals, "decoder"),
+		Name: web.FormValue(vals, "name"), DevEUI: web.FormValue(vals, "deveui"),
+		AppKey: web.FormValue(vals, "appKey"), AppEUI: web.FormValue(vals, "appEui"),
+		Profile: web.FormValue(vals, "profile"), Location: web.FormValue(vals, "location"),
+		Type: web.FormValue(vals, "type"), Decoder: web.FormValue(vals, "decoder"),
 	}
 	v := &errs.Validation{}
 	for _, f := range []struct {
@@ -182,7 +182,7 @@ func (m *Module) tagCreatePage(w http.ResponseWriter, r *http.Request) error {
 
 func (m *Module) tagCreateSubmit(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	vals, err := readForm(r)
+	vals, err := web.ReadForm(r)
 	if err != nil {
 		return err
 	}

@@ -234,7 +234,7 @@ func (m *Module) tagEditSubmit(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	vals, err := readForm(r)
+	vals, err := web.ReadForm(r)
 	if err != nil {
 		return err
 	}
@@ -323,7 +323,7 @@ func (m *Module) keySubmit(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	vals, err := readForm(r)
+	vals, err := web.ReadForm(r)
 	if err != nil {
 		return err
 	}
@@ -331,7 +331,7 @@ func (m *Module) keySubmit(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	in := keyInput{TagID: t.ID, Key: k.Key, Label: formValue(vals, "label"), Unit: formValue(vals, "unit")}
+	in := keyInput{TagID: t.ID, Key: k.Key, Label: web.FormValue(vals, "label"), Unit: web.FormValue(vals, "unit")}
 	if _, err := m.editKey(r.Context(), t, in); err != nil {
 		index := 0
 		if keys, kerr := m.store.keysOfTags(r.Context(), m.db, []int64{t.ID}); kerr == nil {
@@ -353,7 +353,7 @@ func (m *Module) keyDefaultSubmit(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	vals, err := readForm(r)
+	vals, err := web.ReadForm(r)
 	if err != nil {
 		return err
 	}
@@ -385,7 +385,7 @@ func (m *Module) downlinkSubmit(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	vals, err := readForm(r)
+	vals, err := web.ReadForm(r)
 	if err != nil {
 		return err
 	}

@@ -44,7 +44,7 @@ func (m *Module) tokensPage(w http.ResponseWriter, r *http.Request) error {
 // tokenCreateSubmit makes a token and answers with the section that shows
 // it: it is never shown again, so the answer is not a redirect.
 func (m *Module) tokenCreateSubmit(w http.ResponseWriter, r *http.Request) error {
-	vals, err := readForm(r)
+	vals, err := web.ReadForm(r)
 	if err != nil {
 		return err
 	}
