@@ -7,21 +7,8 @@ set -euo pipefail
 
 CHROMIUM=/usr/bin/chromium
 
-say() { echo "ensure-chromium: $*" >&2; }
-die() {
-	say "ERROR: $*"
-	exit 1
-}
-
-as_root() {
-	if [ "$(id -u)" -eq 0 ]; then
-		"$@"
-	elif command -v sudo >/dev/null 2>&1; then
-		sudo "$@"
-	else
-		die "need root to run '$*' (neither root nor sudo)"
-	fi
-}
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 works() { [ -x "$CHROMIUM" ] && "$CHROMIUM" --headless --no-sandbox --version >/dev/null 2>&1; }
 

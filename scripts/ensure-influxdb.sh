@@ -11,21 +11,8 @@
 # tests at another server; then this script only checks that it answers.
 set -euo pipefail
 
-say() { echo "ensure-influxdb: $*" >&2; }
-die() {
-	say "ERROR: $*"
-	exit 1
-}
-
-as_root() {
-	if [ "$(id -u)" -eq 0 ]; then
-		"$@"
-	elif command -v sudo >/dev/null 2>&1; then
-		sudo "$@"
-	else
-		die "need root to run '$*' (neither root nor sudo)"
-	fi
-}
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # ping succeeds when an InfluxDB answers /ping with 204 at base URL $1. It
 # uses bash's /dev/tcp when curl is missing, so the script needs no client.

@@ -11,21 +11,8 @@
 # tests at another broker; then this script only checks that it answers.
 set -euo pipefail
 
-say() { echo "ensure-mosquitto: $*" >&2; }
-die() {
-	say "ERROR: $*"
-	exit 1
-}
-
-as_root() {
-	if [ "$(id -u)" -eq 0 ]; then
-		"$@"
-	elif command -v sudo >/dev/null 2>&1; then
-		sudo "$@"
-	else
-		die "need root to run '$*' (neither root nor sudo)"
-	fi
-}
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # answers succeeds when something accepts TCP connections on host $1, port $2.
 answers() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }

@@ -12,21 +12,8 @@ set -euo pipefail
 HOST=127.0.0.1
 PORT=5432
 
-say() { echo "ensure-services: $*" >&2; }
-die() {
-	say "ERROR: $*"
-	exit 1
-}
-
-as_root() {
-	if [ "$(id -u)" -eq 0 ]; then
-		"$@"
-	elif command -v sudo >/dev/null 2>&1; then
-		sudo "$@"
-	else
-		die "need root to run '$*' (neither root nor sudo)"
-	fi
-}
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 if [ -n "${FIELDHUB_TEST_POSTGRES:-}" ]; then
 	command -v psql >/dev/null 2>&1 || die "psql is needed to check FIELDHUB_TEST_POSTGRES (apt-get install postgresql-client)"
