@@ -25,6 +25,7 @@ import (
 	"github.com/fieldhub/fieldhub/migrations"
 	"github.com/fieldhub/fieldhub/modules/accounts"
 	"github.com/fieldhub/fieldhub/modules/decoders"
+	"github.com/fieldhub/fieldhub/modules/demo"
 	"github.com/fieldhub/fieldhub/modules/events"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/nodes"
@@ -52,6 +53,8 @@ const usage = `usage: fieldhub <command> [flags]
 commands:
   serve [--addr 127.0.0.1:8080] [--data ./data] [--demo]
                                                   run the portal (--demo adds a demo company)
+  demo [--addr 127.0.0.1:8080] [--data ./data]    run the portal with a demo company whose nodes
+                                                  send simulated uplinks (serve --demo)
   migrate                                         apply database migrations and exit
   admin create-superadmin --email E --password P  add a SuperAdmin (or promote an account)
   config                                          list every configuration option
@@ -66,6 +69,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	switch args[0] {
 	case "serve":
 		return serve(ctx, args[1:], stdout, stderr)
+	case "demo":
+		return serve(ctx, append([]string{"--demo"}, args[1:]...), stdout, stderr)
 	case "migrate":
 		return migrate(ctx, args[1:], stdout, stderr)
 	case "admin":
@@ -187,9 +192,9 @@ func loadConfig(overrides map[string]string) (*config.Config, error) {
 }
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var demo bool
+	var withDemo bool
 	overrides, err := commonFlags("serve", args, stderr, func(fs *flag.FlagSet) {
-		fs.BoolVar(&demo, "demo", false, "add a demo company with logins (shown once)")
+		fs.BoolVar(&withDemo, "demo", false, "add a demo company with logins (shown once)")
 	})
 	if err != nil {
 		return err
@@ -211,14 +216,18 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if created {
 		fmt.Fprintf(stdout, "\nFirst SuperAdmin created; this password is shown only once:\n  e-mail:   %s\n  password: %s\n\n", email, password)
 	}
-	if demo {
-		if err := seedDemo(ctx, a, stdout); err != nil {
+	demoCompany := int64(0)
+	if withDemo {
+		if demoCompany, err = seedDemo(ctx, a, stdout); err != nil {
 			return err
 		}
 	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s (FIELDHUB_ADDR): %w", cfg.Addr, err)
+	}
+	if withDemo { // the simulator posts to the address just bound
+		a.kernel.Add(demo.New(a.kernel.Host(), demo.Deps{Accounts: a.accounts, CompanyID: demoCompany, BaseURL: selfURL(ln.Addr())}))
 	}
 	if cfg.PublicURL == "http://"+cfg.Addr { // the default: name the port actually bound
 		cfg.PublicURL = "http://" + ln.Addr().String()
@@ -289,19 +298,34 @@ func redactURL(s string) string {
 	return s
 }
 
-// seedDemo adds the demo company and prints its logins the first time.
-func seedDemo(ctx context.Context, a *app, stdout io.Writer) error {
-	_, logins, err := a.accounts.EnsureDemoCompany(ctx)
+// seedDemo adds the demo company, prints its logins the first time, and
+// returns its id.
+func seedDemo(ctx context.Context, a *app, stdout io.Writer) (int64, error) {
+	id, logins, err := a.accounts.EnsureDemoCompany(ctx)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if len(logins) == 0 {
 		fmt.Fprintln(stdout, "Demo company is in place (its passwords were shown when it was created).")
-		return nil
+	} else {
+		fmt.Fprintln(stdout, "Demo company created; these passwords are shown only once:")
+		for _, l := range logins {
+			fmt.Fprintf(stdout, "  %-13s %s  %s\n", l.Role, l.Email, l.Password)
+		}
 	}
-	fmt.Fprintln(stdout, "Demo company created; these passwords are shown only once:")
-	for _, l := range logins {
-		fmt.Fprintf(stdout, "  %-13s %s  %s\n", l.Role, l.Email, l.Password)
+	fmt.Fprintf(stdout, "Demo: %d simulated nodes in the application %q post uplinks every few seconds.\n", len(demo.Nodes()), demo.ApplicationName)
+	return id, nil
+}
+
+// selfURL is the address this process reaches its own listener at: the
+// loopback address when it listens on all interfaces.
+func selfURL(addr net.Addr) string {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return "http://" + addr.String()
 	}
-	return nil
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }

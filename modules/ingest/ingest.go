@@ -19,9 +19,10 @@
 // decoder, the values are flattened to dotted keys and stored as time
 // series (with the radio's rssi and snr), the keys are registered, the
 // tag's latest data, time, battery and RSSI are updated, and UplinkReceived
-// is published. The route answers 200 once the values are durable, 202 for
-// an uplink that went to the pool, 204 for other events, and 4xx, having
-// changed nothing, for a body it cannot read.
+// is published. The values of uplinks that arrive together are written in
+// one transaction (group commit). The route answers 200 once the uplink's
+// own values are durable, 202 for an uplink that went to the pool, 204 for
+// other events, and 4xx, having changed nothing, for a body it cannot read.
 //
 // With MQTT_URL set, the module also subscribes to ChirpStack v4's MQTT
 // integration (application/+/device/+/event/+, QoS 1) in a persistent

@@ -403,6 +403,52 @@ func TestIngest(t *testing.T) {
 			}
 		})
 
+		t.Run("concurrent uplinks are each stored before their answer", func(t *testing.T) {
+			before := e.count(t, acme)
+			const posters, each = 16, 5
+			var wg sync.WaitGroup
+			failures := make(chan string, posters*each)
+			for p := range posters {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := range each {
+						when := time.Date(2025, 3, 1, 0, p, i, 0, time.UTC)
+						at := when.Format(time.RFC3339)
+						body := `{"devEui":"` + csEUI + `","time":"` + at + `","values":{"level":` + fmt.Sprint(p*each+i) + `,"flow":1.5}}`
+						req, _ := http.NewRequest("POST", e.c.Base+"/api/ingest/generic", strings.NewReader(body))
+						req.Header.Set("Authorization", "Bearer "+e.token["acme"])
+						resp, err := http.DefaultClient.Do(req)
+						if err != nil {
+							failures <- err.Error()
+							continue
+						}
+						resp.Body.Close()
+						if resp.StatusCode != http.StatusOK {
+							failures <- fmt.Sprintf("%s: %d", at, resp.StatusCode)
+							continue
+						}
+						got, err := e.store.Range(context.Background(), tsdb.Series{Company: acme, DevEUI: csEUI, Key: "level"}, when, when.Add(time.Second), 10)
+						if err != nil || len(got) != 1 || got[0].Value != float64(p*each+i) {
+							failures <- fmt.Sprintf("%s: answered 200, stored %v (%v)", at, got, err)
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			close(failures)
+			for f := range failures {
+				t.Error(f)
+			}
+			if after := e.count(t, acme); after != before+2*posters*each {
+				t.Errorf("%d points became %d, want %d more", before, after, 2*posters*each)
+			}
+			metrics := e.c.Call(t, "GET", "/metrics", "", nil)
+			if !strings.Contains(string(metrics.Body), "fieldhub_ingest_batch_uplinks_count") {
+				t.Error("no group commit metrics")
+			}
+		})
+
 		t.Run("other events are acknowledged", func(t *testing.T) {
 			doc := `"deviceInfo":{"devEui":"` + csEUI + `"}`
 			for event, body := range map[string]string{

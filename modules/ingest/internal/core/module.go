@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/kernel/auth"
 	"github.com/fieldhub/fieldhub/kernel/errs"
@@ -62,12 +64,29 @@ type Module struct {
 	deps Deps
 	now  func() time.Time
 	bg   background // the MQTT subscriber and the downlink worker (start.go)
+	// points writes the values of uplinks, batched with those of
+	// concurrent uplinks once the module has started (commit.go).
+	points *committer
 }
 
 // New builds the module.
 func New(host *kernel.Host, deps Deps) *Module {
-	m := &Module{host: host, log: host.Logger("ingest"), deps: deps, now: time.Now}
+	log := host.Logger("ingest")
+	m := &Module{host: host, log: log, deps: deps, now: time.Now, points: newCommitter(deps.TSDB.Write, log)}
 	host.Bus.Subscribe(nodes.DownlinkCreated{}.Topic(), m.downlinkCreated)
+	batchSize := prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name: "fieldhub_ingest_batch_uplinks", Help: "Uplinks whose points were written in one batch (group commit).",
+		Buckets: prometheus.ExponentialBuckets(1, 2, 11),
+	})
+	batchTime := prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name: "fieldhub_ingest_batch_seconds", Help: "Time to write one batch of uplinks' points, commit included.",
+		Buckets: prometheus.ExponentialBuckets(0.0005, 2, 14),
+	})
+	host.Router.Registry().MustRegister(batchSize, batchTime)
+	m.points.observe = func(uplinks int, took time.Duration) {
+		batchSize.Observe(float64(uplinks))
+		batchTime.Observe(took.Seconds())
+	}
 	return m
 }
 

@@ -19,9 +19,11 @@ type background struct {
 	http *http.Client // to The Things Stack
 }
 
-// Start schedules the downlink worker and, when MQTT_URL is set, starts the
-// MQTT subscriber. Both end when ctx is done.
+// Start runs the group committers of the uplinks' points (commit.go),
+// schedules the downlink worker and, when MQTT_URL is set, starts the MQTT
+// subscriber. All end when ctx is done.
 func (m *Module) Start(ctx context.Context) error {
+	m.points.start(ctx, committers)
 	m.bg.http = &http.Client{
 		Timeout: sendTimeout,
 		// A redirect would turn the POST into a GET, or send the API key
@@ -46,7 +48,9 @@ func (m *Module) Start(ctx context.Context) error {
 }
 
 // Stop waits for the subscriber to disconnect (the kernel has cancelled
-// the context of Start) and closes the publisher.
+// the context of Start), closes the publisher and lets the committers
+// finish the batch they are writing. The HTTP server has stopped taking
+// requests by then; a write that still comes goes to the store directly.
 func (m *Module) Stop(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() {
@@ -54,6 +58,7 @@ func (m *Module) Stop(ctx context.Context) error {
 		if m.bg.pub != nil {
 			m.bg.pub.close()
 		}
+		m.points.shut()
 		close(done)
 	}()
 	select {

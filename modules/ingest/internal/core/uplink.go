@@ -102,8 +102,8 @@ func (m *Module) uplink(ctx context.Context, company int64, msg parse.Message) (
 	return Result{DevEUI: u.DevEUI, TagID: tag.ID, Time: &t, Keys: keys, Warnings: warnings}, nil
 }
 
-// store writes values as points of the node's series; Write returns once
-// they are durable.
+// store writes values as points of the node's series, in a batch with the
+// points of concurrent uplinks; it returns once they are durable.
 func (m *Module) store(ctx context.Context, company int64, devEUI string, t time.Time, keys []string, values map[string]any) error {
 	if len(keys) == 0 {
 		return nil
@@ -118,7 +118,7 @@ func (m *Module) store(ctx context.Context, company int64, devEUI string, t time
 			points = append(points, tsdb.Text(s, t, v))
 		}
 	}
-	if err := m.deps.TSDB.Write(ctx, points); err != nil {
+	if err := m.points.Write(ctx, points); err != nil {
 		if errs.KindOf(err) == errs.Invalid || errs.KindOf(err) == errs.Unavailable {
 			return err
 		}
