@@ -128,7 +128,19 @@ test("a User opens the event hub, sees uplinks arrive and filters them by node",
   await page.keyboard.press("Escape");
   await panel.waitFor({ state: "hidden" });
   assert.equal(await button.getAttribute("aria-expanded"), "false");
-  assert.ok(await button.evaluate((el) => el === document.activeElement), "the focus is back on the button");
+  // React Aria gives the focus back after the popover's exit; wait for it, bounded.
+  await button.evaluate(
+    (el) =>
+      new Promise((resolve, reject) => {
+        const started = performance.now();
+        const poll = () => {
+          if (el === document.activeElement) resolve(true);
+          else if (performance.now() - started > 5000) reject(new Error("the focus is back on the button"));
+          else requestAnimationFrame(poll);
+        };
+        poll();
+      }),
+  );
 
   // An event while the panel is closed is counted on the button.
   await uplink(nodes.cellar, { temperature: 22 });
