@@ -1,0 +1,120 @@
+// @key decentlab_dl_atm41
+// @name Decentlab DL-ATM41: eleven parameter weather station (METER ATMOS 41)
+// @devices DL-ATM41
+// @source Decentlab DL-ATM41 datasheet and uplink payload description (Decentlab protocol v2), https://www.decentlab.com/products/eleven-parameter-weather-station-for-lorawan; examples from Decentlab's codec in TheThingsNetwork/lorawan-devices vendor/decentlab
+//
+// Decentlab protocol v2: byte 0 is the protocol version (2), bytes 1-2 the device id, bytes 3-4 the
+// sensor flags, all big endian. For each flag bit that is set, from bit 0 up, the payload carries that
+// sensor's readings as big-endian unsigned 16-bit words; a clear bit means the sensor was not read in
+// this uplink (battery-only uplinks, for example).
+//
+// Values (unit):
+//   solar_radiation              W/m²
+//   precipitation                mm
+//   lightning_strike_count       -
+//   lightning_average_distance   km
+//   wind_speed                   m/s
+//   wind_direction               °
+//   maximum_wind_speed           m/s
+//   air_temperature              °C
+//   vapor_pressure               kPa
+//   atmospheric_pressure         kPa
+//   relative_humidity            %
+//   sensor_temperature_internal  °C
+//   x_orientation_angle          °
+//   y_orientation_angle          °
+//   compass_heading              °
+//   north_wind_speed             m/s
+//   east_wind_speed              m/s
+//   battery_voltage              V
+
+var DL_PARAMETERS = {};
+
+var DL_SENSORS = [
+  {
+    length: 17,
+    values: [
+      ["solar_radiation", function (x) { return x[0] - 32768; }],
+      ["precipitation", function (x) { return (x[1] - 32768) / 1000; }],
+      ["lightning_strike_count", function (x) { return x[2] - 32768; }],
+      ["lightning_average_distance", function (x) { return x[3] - 32768; }],
+      ["wind_speed", function (x) { return (x[4] - 32768) / 100; }],
+      ["wind_direction", function (x) { return (x[5] - 32768) / 10; }],
+      ["maximum_wind_speed", function (x) { return (x[6] - 32768) / 100; }],
+      ["air_temperature", function (x) { return (x[7] - 32768) / 10; }],
+      ["vapor_pressure", function (x) { return (x[8] - 32768) / 100; }],
+      ["atmospheric_pressure", function (x) { return (x[9] - 32768) / 100; }],
+      ["relative_humidity", function (x) { return (x[10] - 32768) / 10; }],
+      ["sensor_temperature_internal", function (x) { return (x[11] - 32768) / 10; }],
+      ["x_orientation_angle", function (x) { return (x[12] - 32768) / 10; }],
+      ["y_orientation_angle", function (x) { return (x[13] - 32768) / 10; }],
+      ["compass_heading", function (x) { return x[14] - 32768; }],
+      ["north_wind_speed", function (x) { return (x[15] - 32768) / 100; }],
+      ["east_wind_speed", function (x) { return (x[16] - 32768) / 100; }]
+    ]
+  },
+  {
+    length: 1,
+    values: [
+      ["battery_voltage", function (x) { return x[0] / 1000; }]
+    ]
+  }
+];
+
+function dlParameters(variables) {
+  var p = {};
+  for (var name in DL_PARAMETERS) {
+    p[name] = DL_PARAMETERS[name];
+    if (variables && variables[name] !== undefined && variables[name] !== null && variables[name] !== "") {
+      var v = Number(variables[name]);
+      if (isFinite(v)) p[name] = v;
+    }
+  }
+  return p;
+}
+
+function decodeUplink(input) {
+  var bytes = (input && input.bytes) || [];
+  var data = {};
+  var warnings = [];
+  if (bytes.length < 5) {
+    return { data: data, errors: ["payload too short: " + bytes.length + " bytes, the Decentlab header needs 5"] };
+  }
+  if (bytes[0] !== 2) {
+    return { data: data, errors: ["Decentlab protocol version " + bytes[0] + " is not supported (expected 2)"] };
+  }
+  var p = dlParameters(input.variables);
+  data.protocol_version = 2;
+  data.device_id = ((bytes[1] & 0xff) << 8) | (bytes[2] & 0xff);
+  var flags = ((bytes[3] & 0xff) << 8) | (bytes[4] & 0xff);
+  var pos = 5;
+  for (var i = 0; i < DL_SENSORS.length; i++) {
+    if ((flags & (1 << i)) === 0) continue;
+    var sensor = DL_SENSORS[i];
+    if (pos + 2 * sensor.length > bytes.length) {
+      return {
+        data: data,
+        errors: ["payload too short: sensor " + i + " needs " + 2 * sensor.length + " bytes at offset " + pos + ", " + (bytes.length - pos) + " left"]
+      };
+    }
+    var x = [];
+    for (var j = 0; j < sensor.length; j++) {
+      x.push(((bytes[pos] & 0xff) << 8) | (bytes[pos + 1] & 0xff));
+      pos += 2;
+    }
+    for (j = 0; j < sensor.values.length; j++) {
+      var value = sensor.values[j][1](x, p);
+      // A reading the conversion cannot express (a zero divisor, say) is
+      // reported as null rather than as Infinity or NaN.
+      data[sensor.values[j][0]] = isFinite(value) ? value : null;
+    }
+  }
+  if (flags >> DL_SENSORS.length) {
+    warnings.push("sensor flags 0x" + flags.toString(16) + " name sensors this decoder does not know; their data is ignored");
+  } else if (pos < bytes.length) {
+    warnings.push((bytes.length - pos) + " bytes after the last sensor ignored");
+  }
+  var result = { data: data };
+  if (warnings.length) result.warnings = warnings;
+  return result;
+}
