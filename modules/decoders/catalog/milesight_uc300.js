@@ -1,0 +1,132 @@
+// @key milesight_uc300
+// @name Milesight UC300 (IoT controller)
+// @devices UC300
+// @source Milesight UC300 payload definition (Milesight-IoT SensorDecoders, UC300 README), https://github.com/Milesight-IoT/SensorDecoders
+//
+// Milesight channel/type format: a sequence of [channel id][channel type][value],
+// multi-byte values little endian. Units as documented: battery %, temperature
+// °C, humidity %RH, pressure hPa unless the key says otherwise.
+
+function u8(b, i) { return b[i] & 0xff; }
+function u16(b, i) { return (b[i] | (b[i + 1] << 8)) & 0xffff; }
+function i16(b, i) { var v = u16(b, i); return v > 0x7fff ? v - 0x10000 : v; }
+function u32(b, i) { return (b[i] | (b[i + 1] << 8) | (b[i + 2] << 16)) + b[i + 3] * 0x1000000; }
+function hex2(n) { return (n < 16 ? "0" : "") + n.toString(16); }
+function i32(b, i) { var v = u32(b, i); return v > 0x7fffffff ? v - 0x100000000 : v; }
+function f32(b, i) {
+  var view = new DataView(new ArrayBuffer(4));
+  for (var k = 0; k < 4; k++) view.setUint8(k, b[i + k]);
+  return view.getFloat32(0, true);
+}
+// IEEE 754 half precision, little endian.
+function f16(b, i) {
+  var h = u16(b, i);
+  var sign = h & 0x8000 ? -1 : 1;
+  var exp = (h >> 10) & 0x1f;
+  var frac = h & 0x3ff;
+  if (exp === 0) return sign * Math.pow(2, -14) * (frac / 1024);
+  if (exp === 0x1f) return frac ? NaN : sign * Infinity;
+  return sign * Math.pow(2, exp - 15) * (1 + frac / 1024);
+}
+
+function stats(d, name, b, i, read) {
+  d[name] = read(b, i);
+  d[name + "_max"] = read(b, i + 2);
+  d[name + "_min"] = read(b, i + 4);
+  d[name + "_avg"] = read(b, i + 6);
+}
+
+var CHANNELS = {
+  "0300": { len: 1, read: function (b, i, d) { d.gpio_in_1 = u8(b, i) === 1; } },
+  "03c8": { len: 4, read: function (b, i, d) { d.counter_1 = u32(b, i); } },
+  "0400": { len: 1, read: function (b, i, d) { d.gpio_in_2 = u8(b, i) === 1; } },
+  "04c8": { len: 4, read: function (b, i, d) { d.counter_2 = u32(b, i); } },
+  "0500": { len: 1, read: function (b, i, d) { d.gpio_in_3 = u8(b, i) === 1; } },
+  "05c8": { len: 4, read: function (b, i, d) { d.counter_3 = u32(b, i); } },
+  "0600": { len: 1, read: function (b, i, d) { d.gpio_in_4 = u8(b, i) === 1; } },
+  "06c8": { len: 4, read: function (b, i, d) { d.counter_4 = u32(b, i); } },
+  "0701": { len: 1, read: function (b, i, d) { d.gpio_out_1 = u8(b, i) === 1; } },
+  "0801": { len: 1, read: function (b, i, d) { d.gpio_out_2 = u8(b, i) === 1; } },
+  "0967": { len: 2, read: function (b, i, d) { d.pt100_1 = i16(b, i) / 10; } },
+  "0a67": { len: 2, read: function (b, i, d) { d.pt100_2 = i16(b, i) / 10; } },
+  // Analog inputs: current in mA and voltage in V, both in hundredths.
+  "0b02": { len: 4, read: function (b, i, d) { d.adc_1 = i32(b, i) / 100; } },
+  "0c02": { len: 4, read: function (b, i, d) { d.adc_2 = i32(b, i) / 100; } },
+  "0d02": { len: 4, read: function (b, i, d) { d.adv_1 = i32(b, i) / 100; } },
+  "0e02": { len: 4, read: function (b, i, d) { d.adv_2 = i32(b, i) / 100; } },
+  // Statistics: current, max, min, average.
+  "09e2": { len: 8, read: function (b, i, d) { stats(d, "pt100_1", b, i, function (b, i) { return i16(b, i) / 10; }); } },
+  "0ae2": { len: 8, read: function (b, i, d) { stats(d, "pt100_2", b, i, function (b, i) { return i16(b, i) / 10; }); } },
+  "0be2": { len: 8, read: function (b, i, d) { stats(d, "adc_1", b, i, f16); } },
+  "0ce2": { len: 8, read: function (b, i, d) { stats(d, "adc_2", b, i, f16); } },
+  "0de2": { len: 8, read: function (b, i, d) { stats(d, "adv_1", b, i, f16); } },
+  "0ee2": { len: 8, read: function (b, i, d) { stats(d, "adv_2", b, i, f16); } },
+  // Modbus channel: channel id, value size, data type, value.
+  "ff19": {
+    len: function (b, i) { return i + 2 <= b.length ? 3 + u8(b, i + 1) : -1; },
+    read: function (b, i, d, len) {
+      var name = "modbus_chn_" + (u8(b, i) + 1);
+      var size = u8(b, i + 1);
+      var type = u8(b, i + 2);
+      var signed = (type & 0x80) !== 0;
+      var at = i + 3;
+      switch (type & 0x7f) {
+        case 0x00: case 0x01:
+          if (size >= 1) d[name] = u8(b, at) === 1;
+          break;
+        case 0x02: case 0x03:
+          if (size >= 2) d[name] = signed ? i16(b, at) : u16(b, at);
+          break;
+        case 0x05: case 0x07:
+          if (size >= 4) d[name] = f32(b, at);
+          break;
+        default:
+          if (size >= 4) d[name] = signed ? i32(b, at) : u32(b, at);
+          else if (size >= 2) d[name] = signed ? i16(b, at) : u16(b, at);
+      }
+    },
+  },
+  "ff15": { len: 1, read: function (b, i, d) { d["modbus_chn_" + (u8(b, i) + 1) + "_alarm"] = "read error"; } },
+
+  // Device attributes (channel 0xFF), common to Milesight devices.
+  "ff01": { len: 1, read: function (b, i, d) { d.protocol_version = u8(b, i); } },
+  "ff09": { len: 2, read: function (b, i, d) { d.hardware_version = "v" + u8(b, i) + "." + (u8(b, i + 1) >> 4); } },
+  "ff0a": { len: 2, read: function (b, i, d) { d.firmware_version = "v" + u8(b, i) + "." + u8(b, i + 1); } },
+  "ff0b": { len: 1, read: function (b, i, d) { d.power_on = true; } },
+  "ff0f": { len: 1, read: function (b, i, d) { d.lorawan_class = ["A", "B", "C", "CtoB"][u8(b, i)] || "unknown"; } },
+  "ff16": { len: 8, read: function (b, i, d) { var s = ""; for (var k = 0; k < 8; k++) s += hex2(u8(b, i + k)); d.sn = s; } },
+  "fffe": { len: 1, read: function (b, i, d) { d.reset = true; } },
+  "ffff": { len: 2, read: function (b, i, d) { d.tsl_version = "v" + u8(b, i) + "." + u8(b, i + 1); } },
+};
+
+// decodeUplink walks the channel list: each entry is channel id, channel type
+// and a value whose length the type fixes. An unknown pair or a short value
+// stops the walk with an error and keeps what was read before it.
+function decodeUplink(input) {
+  var b = input.bytes || [];
+  var data = {};
+  var errors = [];
+  var i = 0;
+  while (i < b.length) {
+    if (i + 2 > b.length) {
+      errors.push("truncated channel header at byte " + i);
+      break;
+    }
+    var key = hex2(u8(b, i)) + hex2(u8(b, i + 1));
+    var ch = Object.prototype.hasOwnProperty.call(CHANNELS, key) ? CHANNELS[key] : null;
+    if (!ch) {
+      errors.push("unknown channel 0x" + key.slice(0, 2) + " type 0x" + key.slice(2) + " at byte " + i);
+      break;
+    }
+    var len = typeof ch.len === "function" ? ch.len(b, i + 2) : ch.len;
+    if (len < 0 || i + 2 + len > b.length) {
+      errors.push("channel 0x" + key.slice(0, 2) + " type 0x" + key.slice(2) + " at byte " + i + " is truncated");
+      break;
+    }
+    ch.read(b, i + 2, data, len);
+    i += 2 + len;
+  }
+  var out = { data: data };
+  if (errors.length) out.errors = errors;
+  return out;
+}
