@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -67,7 +68,7 @@ func (s *Store) Write(ctx context.Context, points []tsdb.Point) error {
 	for i, r := range runs {
 		keys[i] = r.key
 	}
-	existing, err := s.existingHours(ctx, tx, keys)
+	stored, err := s.storedHours(ctx, tx, keys)
 	if err != nil {
 		return err
 	}
@@ -75,22 +76,31 @@ func (s *Store) Write(ctx context.Context, points []tsdb.Point) error {
 		return err
 	}
 
-	// An hour new to the store is summarised from the batch; an hour that
-	// held points already is read back, now with the batch in it.
+	// An hour new to the store is summarised from the batch. An hour whose
+	// new points all come after the last point it holds (the usual case:
+	// a node reports in order) is its stored summary with the batch folded
+	// in. Otherwise (late points, or a point replaced) the hour is read
+	// back, now with the batch in it. All three fold the hour's numbers in
+	// time order, so they give the same row.
 	sums := make([]summary, 0, len(runs))
 	var reread []hourKey
 	for _, r := range runs {
-		if existing[r.key] {
+		run := pts[r.start:r.end]
+		h, ok := stored[r.key]
+		switch {
+		case !ok:
+			h = &storedHour{summary: summary{seriesID: r.key.seriesID, hour: r.key.hour}}
+		case tsdb.Micros(run[0].Time) <= h.lastPoint:
 			reread = append(reread, r.key)
 			continue
 		}
-		h := summary{seriesID: r.key.seriesID, hour: r.key.hour}
-		for _, p := range pts[r.start:r.end] {
+		for _, p := range run {
 			h.add(tsdb.Micros(p.Time), p.Value, !p.IsText)
 		}
-		sums = append(sums, h)
+		sums = append(sums, h.summary)
 	}
 	if len(reread) > 0 {
+		s.rereads.Add(int64(len(reread)))
 		again, err := s.summarise(ctx, tx, reread)
 		if err != nil {
 			return err
@@ -214,24 +224,54 @@ func seriesColumns(series []tsdb.Series) (cs []int64, ds, ks []string) {
 	return cs, ds, ks
 }
 
-// existingHours reports which of keys already have a summary row.
-func (s *Store) existingHours(ctx context.Context, tx *sql.Tx, keys []hourKey) (map[hourKey]bool, error) {
-	found := make(map[hourKey]bool)
+// storedHour is a row of tsdb_hours as a write finds it, with the time of
+// the last point the hour holds.
+type storedHour struct {
+	summary
+	// lastPoint is the time of the hour's last point, text or number:
+	// last_ts when the hour holds numbers only, else read from its points
+	// (one step of the primary key). math.MaxInt64 when unknown, which
+	// sends the hour to be read back.
+	lastPoint int64
+}
+
+// storedHours returns the summary rows of keys that exist.
+func (s *Store) storedHours(ctx context.Context, tx *sql.Tx, keys []hourKey) (map[hourKey]*storedHour, error) {
+	found := make(map[hourKey]*storedHour, len(keys))
 	scan := func(rows *sql.Rows) error {
 		defer rows.Close()
 		for rows.Next() {
-			var k hourKey
-			if err := rows.Scan(&k.seriesID, &k.hour); err != nil {
+			h := &storedHour{}
+			var minV, maxV, firstV, lastV sql.NullFloat64
+			var minT, maxT, firstT, lastT, lastPoint sql.NullInt64
+			if err := rows.Scan(&h.seriesID, &h.hour, &h.points, &h.numbers, &h.sum, &minV, &minT, &maxV, &maxT,
+				&firstV, &firstT, &lastV, &lastT, &lastPoint); err != nil {
 				return err
 			}
-			found[k] = true
+			h.minV, h.maxV, h.firstV, h.lastV = minV.Float64, maxV.Float64, firstV.Float64, lastV.Float64
+			h.minTS, h.maxTS, h.firstTS, h.lastTS = minT.Int64, maxT.Int64, firstT.Int64, lastT.Int64
+			switch {
+			case h.points == h.numbers && h.numbers > 0:
+				h.lastPoint = h.lastTS
+			case lastPoint.Valid:
+				h.lastPoint = lastPoint.Int64
+			default:
+				h.lastPoint = math.MaxInt64
+			}
+			found[hourKey{h.seriesID, h.hour}] = h
 		}
 		return rows.Err()
 	}
+	// The last point of an hour that holds texts is not in its row: the
+	// subquery finds it, and only for such hours.
+	columns := `SELECT h.series_id, h.hour, h.points, h.numbers, h.value_sum, h.min_value, h.min_ts,
+		h.max_value, h.max_ts, h.first_value, h.first_ts, h.last_value, h.last_ts,
+		CASE WHEN h.points > h.numbers THEN (SELECT max(p.ts) FROM tsdb_points p
+			WHERE p.series_id = h.series_id AND p.ts >= h.hour AND p.ts < h.hour + ` + hourUSText + `) END
+		FROM tsdb_hours h `
 	if s.pg {
 		sids, hours := keyColumns(keys)
-		rows, err := tx.QueryContext(ctx, `SELECT series_id, hour FROM tsdb_hours
-			WHERE (series_id, hour) IN (SELECT * FROM unnest($1::bigint[], $2::bigint[]))`, sids, hours)
+		rows, err := tx.QueryContext(ctx, columns+`WHERE (h.series_id, h.hour) IN (SELECT * FROM unnest($1::bigint[], $2::bigint[]))`, sids, hours)
 		if err == nil {
 			err = scan(rows)
 		}
@@ -245,8 +285,7 @@ func (s *Store) existingHours(ctx context.Context, tx *sql.Tx, keys []hourKey) (
 		for _, k := range chunk {
 			args = append(args, k.seriesID, k.hour)
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT series_id, hour FROM tsdb_hours
-			WHERE (series_id, hour) IN (VALUES `+tuples(len(chunk), 2)+`)`, args...)
+		rows, err := tx.QueryContext(ctx, columns+`WHERE (h.series_id, h.hour) IN (VALUES `+tuples(len(chunk), 2)+`)`, args...)
 		if err == nil {
 			err = scan(rows)
 		}

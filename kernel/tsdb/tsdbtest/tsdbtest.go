@@ -53,6 +53,7 @@ func Run(t *testing.T, newStore NewStore) {
 		{"CountByNode", countByNode},
 		{"Tenancy", tenancy},
 		{"Rewrite", rewrite},
+		{"WriteOrders", writeOrders},
 		{"DeleteNode", deleteNode},
 		{"Prune", prune},
 		{"ConcurrentWriters", concurrentWriters},
@@ -367,12 +368,27 @@ func sameBuckets(t *testing.T, got, want []tsdb.Bucket) {
 		t.Fatalf("got %d buckets, want %d\ngot  %+v\nwant %+v", len(got), len(want), got, want)
 	}
 	for i := range got {
-		g, w := got[i], want[i]
-		if !g.Start.Equal(w.Start) || g.Count != w.Count || g.Min != w.Min || g.Max != w.Max ||
-			g.Last != w.Last || !near(g.Mean, w.Mean) {
-			t.Fatalf("bucket %d is %+v, want %+v", i, g, w)
+		if !sameBucket(got[i], want[i]) {
+			t.Fatalf("bucket %d is %+v, want %+v", i, got[i], want[i])
 		}
 	}
+}
+
+func sameBucket(g, w tsdb.Bucket) bool {
+	return g.Start.Equal(w.Start) && g.Count == w.Count && g.Min == w.Min && g.Max == w.Max &&
+		g.Last == w.Last && near(g.Mean, w.Mean)
+}
+
+func sameBucketsOK(got, want []tsdb.Bucket) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i := range got {
+		if !sameBucket(got[i], want[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
@@ -580,6 +596,87 @@ func rewrite(t *testing.T, st tsdb.Store) {
 	sameBuckets(t, got, wantB)
 	if n, err := st.Count(ctx, 1, t0, t0.Add(2*time.Hour)); err != nil || n != 4 {
 		t.Fatalf("count after rewrites: got %d, %v; want 4", n, err)
+	}
+}
+
+// writeOrders writes two series batch by batch in the orders network
+// servers deliver: in time order, continuing the hours earlier batches
+// began (a store that keeps summaries may then update them from what it
+// stored), and also late, redelivered and corrected points and texts among
+// the numbers (which a store must not summarise from the stored rows
+// alone). After every batch the hourly aggregates, the counts and the
+// points must be those of everything written so far.
+func writeOrders(t *testing.T, st tsdb.Store) {
+	at := func(minutes float64) time.Time { return t0.Add(time.Duration(minutes * float64(time.Minute))) }
+	n := func(minutes, v float64) tsdb.Point { return tsdb.Number(temp, at(minutes), v) }
+	x := func(minutes float64, text string) tsdb.Point { return tsdb.Text(door, at(minutes), text) }
+	var minutes []tsdb.Point
+	for i := 1; i <= 90; i++ {
+		minutes = append(minutes, n(float64(i), float64((i*37)%23)-5))
+	}
+	steps := []struct {
+		name string
+		pts  []tsdb.Point
+	}{
+		{"a first batch over two hours", minutes[:70]},
+		{"in order, continuing the second hour", minutes[70:80]},
+		{"in order, one point a batch", minutes[80:81]},
+		{"in order, the next", minutes[81:82]},
+		{"in order, into a new hour", append(slices.Clone(minutes[82:]), n(125, 3), n(150, 4))},
+		{"in order, a new minimum and maximum", []tsdb.Point{n(151, -100), n(152, 100)}},
+		{"in order, ties of the minimum and maximum", []tsdb.Point{n(153, -100), n(154, 100)}},
+		{"a late point inside an hour", []tsdb.Point{n(30.5, 1000)}},
+		{"a late point before the hour's first", []tsdb.Point{n(0.5, -7)}},
+		{"a late point in an hour of its own", []tsdb.Point{n(-30, 2)}},
+		{"the hour's last point corrected", []tsdb.Point{n(154, 99)}},
+		{"the hour's last point redelivered", []tsdb.Point{n(154, 99)}},
+		{"the minimum corrected", []tsdb.Point{n(151, 0)}},
+		{"in order after corrections", []tsdb.Point{n(155, 5), n(156, 6)}},
+		{"late and in order in one batch", []tsdb.Point{n(20.25, -50), n(157, 7), n(95.5, 50), n(158, 8)}},
+		{"texts", []tsdb.Point{x(10, "a"), x(20, "b")}},
+		{"texts in order", []tsdb.Point{x(30, "c")}},
+		{"a late text", []tsdb.Point{x(15, "d")}},
+		{"a text corrected", []tsdb.Point{x(30, "e")}},
+		{"numbers and texts of one node in one batch", []tsdb.Point{x(40, "f"), n(159, 9), x(41, "g"), n(185, 10)}},
+		{"a text after the numbers of a series", []tsdb.Point{tsdb.Text(temp, at(170), "calibrating")}},
+		{"that text redelivered", []tsdb.Point{tsdb.Text(temp, at(170), "calibrating")}},
+		{"a number before that text", []tsdb.Point{n(165, 11)}},
+		{"a number after that text", []tsdb.Point{n(171, 12)}},
+	}
+	byTime := map[tsdb.Series]map[time.Time]tsdb.Point{temp: {}, door: {}}
+	for _, step := range steps {
+		write(t, st, step.pts...)
+		for _, p := range step.pts {
+			byTime[p.Series][p.Time] = p
+		}
+		from, to := t0.Add(-time.Hour), t0.Add(4*time.Hour)
+		total := 0
+		for _, se := range []tsdb.Series{temp, door} {
+			var want []tsdb.Point
+			for _, p := range byTime[se] {
+				want = append(want, p)
+			}
+			slices.SortFunc(want, func(a, b tsdb.Point) int { return a.Time.Compare(b.Time) })
+			total += len(want)
+			samePoints(t, step.name+": points of "+se.Key, all(t, st, se), want)
+			got, err := st.Aggregate(ctx, se, from, to, time.Hour)
+			if err != nil {
+				t.Fatalf("%s: %v", step.name, err)
+			}
+			if wantB := expectBuckets(want, from, to, time.Hour); !sameBucketsOK(got, wantB) {
+				t.Fatalf("%s: hourly %s is\n%+v, want\n%+v", step.name, se.Key, got, wantB)
+			}
+			got, err = st.Aggregate(ctx, se, from, to, 5*time.Hour)
+			if err != nil {
+				t.Fatalf("%s: %v", step.name, err)
+			}
+			if wantB := expectBuckets(want, from, to, 5*time.Hour); !sameBucketsOK(got, wantB) {
+				t.Fatalf("%s: %s as one bucket is %+v, want %+v", step.name, se.Key, got, wantB)
+			}
+		}
+		if c, err := st.Count(ctx, 1, from, to); err != nil || c != int64(total) {
+			t.Fatalf("%s: count %d, %v; want %d", step.name, c, err, total)
+		}
 	}
 }
 
