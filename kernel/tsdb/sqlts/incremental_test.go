@@ -54,8 +54,9 @@ func TestIncrementalSummaries(t *testing.T) {
 			{[]tsdb.Point{x(2.5, "e")}, 1}, {[]tsdb.Point{n(4, 7)}, 0}}},
 		{"a text after the numbers", []batch{
 			{[]tsdb.Point{n(1, 1), n(2, 2)}, 0}, {[]tsdb.Point{x(10, "calibrating")}, 0},
-			{[]tsdb.Point{n(5, 5)}, 1}, // after the last number, before the text
-			{[]tsdb.Point{n(11, 11)}, 0}, {[]tsdb.Point{n(10, 10)}, 1}, // a number replaces the text
+			// After the last number but before the text, then after the
+			// text, then a number that replaces the text.
+			{[]tsdb.Point{n(5, 5)}, 1}, {[]tsdb.Point{n(11, 11)}, 0}, {[]tsdb.Point{n(10, 10)}, 1},
 		}},
 		{"one batch, in order in one hour and late in another", []batch{
 			{minutes(0, 120), 0}, {append(minutes(120, 125), n(30.5, 9)), 1}}},
