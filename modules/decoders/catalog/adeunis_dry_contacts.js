@@ -1,0 +1,54 @@
+// @key adeunis_dry_contacts
+// @name Adeunis DRY CONTACTS
+// @devices ARF8170BA DRY CONTACTS, DRY CONTACTS 2
+// @source Adeunis DRY CONTACTS LoRaWAN Technical Reference Manual (data frame 0x40), Adeunis codec library https://codec-adeunis.com and its published examples
+//
+// 0x40: event counters of channels A to D (uint16 each), then one byte with,
+// per channel, the current state and the state at the previous frame
+// (true: ON / closed). Big endian.
+
+function u16(b, i) { return ((b[i] << 8) | b[i + 1]) & 0xffff; }
+function i16(b, i) { var v = u16(b, i); return v > 0x7fff ? v - 0x10000 : v; }
+function u32(b, i) { return b[i] * 0x1000000 + ((b[i + 1] << 16) | (b[i + 2] << 8) | b[i + 3]); }
+
+// Adeunis timestamps count seconds from 2013-01-01T00:00:00Z.
+var ADEUNIS_EPOCH = 1356998400;
+
+// status reads byte 1, common to every Adeunis frame: a 3-bit frame counter,
+// configuration done (bit 0) and low battery (bit 1). Bit 2 is the hardware
+// error flag on the legacy data frames and the "timestamp appended" flag on
+// the current ones (timestamped frames end with 4 bytes of time).
+function status(d, b, timestamped) {
+  d.frame_counter = (b[1] & 0xe0) >> 5;
+  d.configuration_done = (b[1] & 0x01) !== 0;
+  d.low_battery = (b[1] & 0x02) !== 0;
+  if (!timestamped) d.hardware_error = (b[1] & 0x04) !== 0;
+  return timestamped && (b[1] & 0x04) !== 0;
+}
+
+function frameName(code) { return "0x" + (code < 16 ? "0" : "") + code.toString(16); }
+
+// otherFrame handles the frames every product shares (configuration, network
+// configuration, keep alive, ...), whose content is not measurement data.
+function otherFrame(d, b) {
+  status(d, b, false);
+  if (b[0] === 0x30) { d.keep_alive = true; return { data: d }; }
+  return { data: d, warnings: ["frame " + frameName(b[0]) + " carries no measurement and is not decoded"] };
+}
+
+function decodeUplink(input) {
+  var b = input.bytes || [];
+  var d = {};
+  if (b.length < 2) return { data: d, errors: ["payload is " + b.length + " bytes, want at least 2"] };
+  if (b[0] !== 0x40) return otherFrame(d, b);
+  status(d, b, false);
+  if (b.length < 11) return { data: d, errors: ["frame 0x40 is " + b.length + " bytes, want 11"] };
+  var names = ["a", "b", "c", "d"];
+  for (var k = 0; k < 4; k++) {
+    var n = "channel_" + names[k];
+    d[n + "_count"] = u16(b, 2 + 2 * k);
+    d[n + "_closed"] = (b[10] & (1 << (2 * k))) !== 0;
+    d[n + "_previous_closed"] = (b[10] & (2 << (2 * k))) !== 0;
+  }
+  return { data: d };
+}

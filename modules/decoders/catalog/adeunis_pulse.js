@@ -1,0 +1,64 @@
+// @key adeunis_pulse
+// @name Adeunis PULSE (v3 and v4)
+// @devices ARF8230AA PULSE, PULSE 3, PULSE 4
+// @source Adeunis PULSE LoRaWAN Technical Reference Manual (data frames 0x46, 0x5A and 0x5B), Adeunis codec library https://codec-adeunis.com and its published examples
+//
+// 0x46: current indexes of channel A and B (uint32 each).
+// 0x5A (channel A) / 0x5B (channel B): current index (uint32) followed by the
+// increments between the older samples (uint16 each), then the timestamp when
+// status bit 2 is set. Big endian.
+
+function u16(b, i) { return ((b[i] << 8) | b[i + 1]) & 0xffff; }
+function i16(b, i) { var v = u16(b, i); return v > 0x7fff ? v - 0x10000 : v; }
+function u32(b, i) { return b[i] * 0x1000000 + ((b[i + 1] << 16) | (b[i + 2] << 8) | b[i + 3]); }
+
+// Adeunis timestamps count seconds from 2013-01-01T00:00:00Z.
+var ADEUNIS_EPOCH = 1356998400;
+
+// status reads byte 1, common to every Adeunis frame: a 3-bit frame counter,
+// configuration done (bit 0) and low battery (bit 1). Bit 2 is the hardware
+// error flag on the legacy data frames and the "timestamp appended" flag on
+// the current ones (timestamped frames end with 4 bytes of time).
+function status(d, b, timestamped) {
+  d.frame_counter = (b[1] & 0xe0) >> 5;
+  d.configuration_done = (b[1] & 0x01) !== 0;
+  d.low_battery = (b[1] & 0x02) !== 0;
+  if (!timestamped) d.hardware_error = (b[1] & 0x04) !== 0;
+  return timestamped && (b[1] & 0x04) !== 0;
+}
+
+function frameName(code) { return "0x" + (code < 16 ? "0" : "") + code.toString(16); }
+
+// otherFrame handles the frames every product shares (configuration, network
+// configuration, keep alive, ...), whose content is not measurement data.
+function otherFrame(d, b) {
+  status(d, b, false);
+  if (b[0] === 0x30) { d.keep_alive = true; return { data: d }; }
+  return { data: d, warnings: ["frame " + frameName(b[0]) + " carries no measurement and is not decoded"] };
+}
+
+function decodeUplink(input) {
+  var b = input.bytes || [];
+  var d = {};
+  if (b.length < 2) return { data: d, errors: ["payload is " + b.length + " bytes, want at least 2"] };
+  if (b[0] === 0x46) {
+    status(d, b, false);
+    if (b.length < 10) return { data: d, errors: ["frame 0x46 is " + b.length + " bytes, want 10"] };
+    d.counter_a = u32(b, 2);
+    d.counter_b = u32(b, 6);
+    return { data: d };
+  }
+  if (b[0] === 0x5a || b[0] === 0x5b) {
+    var ts = status(d, b, true);
+    var end = b.length - (ts ? 4 : 0);
+    if (end < 6 || (end - 6) % 2 !== 0) return { data: d, errors: ["frame " + frameName(b[0]) + " is " + b.length + " bytes, not a whole number of values"] };
+    var name = b[0] === 0x5a ? "counter_a" : "counter_b";
+    var values = [u32(b, 2)];
+    for (var i = 6; i < end; i += 2) values.push(values[values.length - 1] - u16(b, i));
+    d[name] = values[0];
+    d[name + "_history"] = values;
+    if (ts) d.timestamp = ADEUNIS_EPOCH + u32(b, end);
+    return { data: d };
+  }
+  return otherFrame(d, b);
+}
