@@ -49,6 +49,9 @@ type DownlinkAttempt = core.DownlinkAttempt
 // Service.UpdateState.
 type State = core.State
 
+// TagState is the State of one tag, for Service.UpdateStates.
+type TagState = core.TagState
+
 // Events this module publishes.
 type (
 	TagCreated = core.TagCreated
@@ -96,6 +99,11 @@ type Service interface {
 	// TagByDevEUI returns the tag of a DevEUI given in any accepted spelling
 	// (case, spaces, dashes and colons do not matter).
 	TagByDevEUI(ctx context.Context, deveui string) (*Tag, error)
+	// TagsByDevEUI returns the tags of many DevEUIs, each as TagByDevEUI
+	// returns it, in one query: keyed by DevEUI as tags spell it (upper
+	// case, NormaliseEUI). A DevEUI without a tag, or one that is not a
+	// DevEUI, is absent from the map; that is not an error.
+	TagsByDevEUI(ctx context.Context, deveuis []string) (map[string]*Tag, error)
 	// CompanyTags lists the tags of a company, by name.
 	CompanyTags(ctx context.Context, companyID int64) ([]*Tag, error)
 	// Application returns an application by id.
@@ -110,13 +118,21 @@ type Service interface {
 	// EnsureKeys registers the data keys of a tag that are not known yet;
 	// malformed key names are skipped.
 	EnsureKeys(ctx context.Context, tagID int64, keys []string) error
+	// EnsureKeysOfTags is EnsureKeys for many tags (keys by tag id) in one
+	// statement; tags that do not exist (any more) are skipped.
+	EnsureKeysOfTags(ctx context.Context, keys map[int64][]string) error
 	// UpdateState records what a node reported: with State.Time, its
 	// latest time and data (unless the node already reported something
 	// newer); battery, RSSI and VDD when given. An unknown tag is not an
 	// error.
 	UpdateState(ctx context.Context, tagID int64, s State) error
+	// UpdateStates is UpdateState for many tags, in one statement; the
+	// states of a tag that comes more than once apply in the order given.
+	UpdateStates(ctx context.Context, states []TagState) error
 	// TokenCompany returns the company of a presented integration token. An
-	// unknown or deleted token is an errs.Unauthorized error.
+	// unknown or deleted token is an errs.Unauthorized error. Tokens are
+	// kept in memory for a few seconds, so a token deleted through another
+	// instance may still be taken for that long.
 	TokenCompany(ctx context.Context, token string) (companyID int64, err error)
 	// ApplicationsByChirpStackID returns the applications that name a
 	// ChirpStack application id (in any case), oldest first; several

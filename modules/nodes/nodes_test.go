@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"reflect"
 	"strconv"
@@ -1023,4 +1024,138 @@ func TestState(t *testing.T) {
 			}},
 	}...)
 	run(t, steps)
+}
+
+// TestBatchForms: the batch forms the ingest uses for a whole group commit
+// answer as the single forms do, tag by tag.
+func TestBatchForms(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := func(v float64) *float64 { return &v }
+	at := time.Date(2024, 5, 1, 12, 0, 0, 123456789, time.UTC)
+	steps := append(tagSteps[:len(tagSteps):len(tagSteps)], []step{
+		{name: "keys of many tags", as: "acmeAdmin", method: "POST", path: "/api/tag/{tag}/default/temperature", status: 200,
+			before: func(t *testing.T, e *env) {
+				err := e.nodes.EnsureKeysOfTags(ctx, map[int64][]string{
+					e.id(t, "{tag}"):     {"temperature", "rssi", "not a key!", "temperature"},
+					e.id(t, "{betaTag}"): {"level"},
+					999999:               {"gone"}, // a tag deleted meanwhile
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				// Again: known keys are left alone.
+				if err := e.nodes.EnsureKeysOfTags(ctx, map[int64][]string{e.id(t, "{tag}"): {"rssi", "snr"}}); err != nil {
+					t.Fatal(err)
+				}
+			},
+			then: func(t *testing.T, e *env, _ any) {
+				for tag, want := range map[string][]string{"{tag}": {"rssi", "snr", "temperature"}, "{betaTag}": {"level"}} {
+					got, err := e.nodes.Tag(ctx, e.id(t, tag))
+					if err != nil || !reflect.DeepEqual(got.Keys, want) {
+						t.Errorf("keys of %s: %v, %v; want %v", tag, got.Keys, err, want)
+					}
+				}
+				if n := e.value(t, "SELECT COUNT(*) FROM tag_keys WHERE tag_id = 999999"); n != "0" {
+					t.Errorf("%s keys of a missing tag", n)
+				}
+			}},
+		{name: "states of many tags", as: "acmeUser", method: "GET", path: "/api/tag/{tag}", status: 200,
+			before: func(t *testing.T, e *env) {
+				tag, beta := e.id(t, "{tag}"), e.id(t, "{betaTag}")
+				older, newer := at.Add(-time.Minute), at.Add(time.Minute)
+				err := e.nodes.UpdateStates(ctx, []nodes.TagState{
+					{TagID: tag, State: nodes.State{Time: &at, Data: map[string]any{"temperature": 21.5, "state": "ok"}, Battery: f(3.6), RSSI: f(-80), VDD: f(3.3)}},
+					{TagID: beta, State: nodes.State{Battery: f(88)}},
+					// The same tag again: an older uplink changes nothing, its
+					// battery included; a newer one wins.
+					{TagID: tag, State: nodes.State{Time: &older, Data: map[string]any{"temperature": 1.0}, Battery: f(1)}},
+					{TagID: beta, State: nodes.State{Time: &newer, Data: map[string]any{"level": 7.0}, RSSI: f(-100)}},
+					{TagID: 999999, State: nodes.State{Battery: f(1)}}, // an unknown tag is not an error
+					{TagID: beta, State: nodes.State{RSSI: f(math.NaN())}},
+					{TagID: tag, State: nodes.State{}}, // nothing to set
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+			},
+			want: map[string]any{"battery": 3.6, "rssi": -80.0, "vdd": 3.3, "latestTime": "2024-05-01T12:00:00.123456Z",
+				"latestValue": 21.5, "data": map[string]any{"temperature": 21.5, "state": "ok"}},
+			then: func(t *testing.T, e *env, _ any) {
+				beta, err := e.nodes.Tag(ctx, e.id(t, "{betaTag}"))
+				if err != nil || *beta.Battery != 88 || *beta.RSSI != -100 || !beta.LatestTime.Equal(at.Add(time.Minute).Truncate(time.Microsecond)) || beta.Data["level"] != 7.0 {
+					t.Errorf("Beta's tag %+v, %v", beta, err)
+				}
+				// As the single form leaves it: an older state changes nothing.
+				old := at.Add(-time.Hour)
+				if err := e.nodes.UpdateStates(ctx, []nodes.TagState{{TagID: e.id(t, "{tag}"), State: nodes.State{Time: &old, Battery: f(2)}}}); err != nil {
+					t.Fatal(err)
+				}
+				if tag, _ := e.nodes.Tag(ctx, e.id(t, "{tag}")); *tag.Battery != 3.6 {
+					t.Errorf("an older state set the battery to %v", *tag.Battery)
+				}
+			}},
+		{name: "tags of many DevEUIs", as: "acmeUser", method: "GET", path: "/api/tag/{tag}", status: 200,
+			then: func(t *testing.T, e *env, _ any) {
+				got, err := e.nodes.TagsByDevEUI(ctx, []string{strings.ToLower(devEUI), "00-04-A3-0B-00-1C-05-30", devEUI,
+					"FFFFFFFFFFFFFFFF", "not a DevEUI", ""})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(got) != 2 {
+					t.Fatalf("got %d tags: %v", len(got), got)
+				}
+				for _, eui := range []string{devEUI, betaDevEUI} {
+					one, err := e.nodes.TagByDevEUI(ctx, eui)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !reflect.DeepEqual(got[eui], one) {
+						t.Errorf("%s in a batch:\n%+v\nalone:\n%+v", eui, got[eui], one)
+					}
+				}
+				if got[devEUI].LatestValue != 21.5 || len(got[devEUI].Keys) != 3 {
+					t.Errorf("derived fields %+v", got[devEUI])
+				}
+				if none, err := e.nodes.TagsByDevEUI(ctx, nil); err != nil || len(none) != 0 {
+					t.Errorf("no DevEUIs: %v, %v", none, err)
+				}
+			}},
+	}...)
+	run(t, steps)
+}
+
+// TestTokenUseNotedOnce: a token's use is written when it is first
+// presented, not again on every request.
+func TestTokenUseNotedOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	var secret string
+	run(t, []step{
+		{name: "create", as: "acmeAdmin", method: "POST", path: "/api/integration/tokens/{acme}", body: `{"label":"ChirpStack","isCompany":true}`, status: 201,
+			save: map[string]string{"{token}": "id"},
+			then: func(t *testing.T, e *env, got any) {
+				secret = got.(map[string]any)["token"].(string)
+				var noted string
+				for i := range 5 {
+					if company, err := e.nodes.TokenCompany(ctx, secret); err != nil || company != e.id(t, "{acme}") {
+						t.Fatalf("TokenCompany = %d, %v", company, err)
+					}
+					at := e.value(t, "SELECT last_used_at FROM integration_tokens WHERE id = ?", e.id(t, "{token}"))
+					if i == 0 {
+						noted = at
+					}
+					if at == "" || at != noted {
+						t.Errorf("use %d: last use %q, first noted %q", i, at, noted)
+					}
+				}
+			}},
+		{name: "delete", as: "acmeAdmin", method: "DELETE", path: "/api/integration/tokens/{token}", status: 204,
+			then: func(t *testing.T, e *env, _ any) {
+				// Deleted on this instance: refused at once, cached or not.
+				if _, err := e.nodes.TokenCompany(ctx, secret); kindOf(err) != errs.Unauthorized {
+					t.Errorf("a deleted token still works: %v", err)
+				}
+			}},
+	})
 }

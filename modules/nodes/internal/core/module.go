@@ -55,6 +55,8 @@ type Module struct {
 	deps  Deps
 	ui    *ui.Env
 	store store
+	// tokens keeps recently presented integration tokens (tokens.go).
+	tokens tokenCache
 }
 
 // New builds the module; with a UI it adds its side menu entries.

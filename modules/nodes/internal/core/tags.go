@@ -131,25 +131,33 @@ const DefaultDecoder = "raw"
 // address and the name with the DevEUI.
 func (m *Module) fill(ctx context.Context, idb bun.IDB, tags ...*Tag) error {
 	ids := make([]int64, len(tags))
-	byID := make(map[int64]*Tag, len(tags))
 	for i, t := range tags {
 		ids[i] = t.ID
-		byID[t.ID] = t
-		t.Keys = []string{}
 	}
 	keys, err := m.store.keysOfTags(ctx, idb, ids)
 	if err != nil {
 		return err
 	}
+	names := map[int64][]string{}
 	defaults := map[int64]string{}
 	for _, k := range keys {
-		t := byID[k.TagID]
-		t.Keys = append(t.Keys, k.Key)
+		names[k.TagID] = append(names[k.TagID], k.Key)
 		if k.Default {
 			defaults[k.TagID] = k.Key
 		}
 	}
+	return m.derive(tags, names, defaults)
+}
+
+// derive is fill once the tags' key names (in keysOfTags' order) and
+// default keys are known.
+func (m *Module) derive(tags []*Tag, names map[int64][]string, defaults map[int64]string) error {
+	var err error
 	for _, t := range tags {
+		t.Keys = names[t.ID]
+		if t.Keys == nil {
+			t.Keys = []string{}
+		}
 		if t.SealedAppKey != "" {
 			if t.AppKey, err = m.host.Box.Open(t.SealedAppKey); err != nil {
 				return fmt.Errorf("open app key of tag %d: %w", t.ID, err)

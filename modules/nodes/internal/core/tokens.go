@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/fieldhub/fieldhub/kernel/auth"
@@ -132,32 +133,106 @@ func (m *Module) managedToken(ctx context.Context, id int64) (*Token, error) {
 	return t, nil
 }
 
-// removeToken deletes t; integrations presenting it are refused from then on.
+// removeToken deletes t; integrations presenting it are refused from then on
+// (by other instances once their token cache lets it go).
 func (m *Module) removeToken(ctx context.Context, t *Token) error {
 	if _, err := m.db.NewDelete().Model((*Token)(nil)).Where("id = ?", t.ID).Exec(ctx); err != nil {
 		return fmt.Errorf("delete integration token %d: %w", t.ID, err)
 	}
+	m.tokens.drop(t.Hash)
 	return nil
 }
 
 // TokenCompany returns the company of a presented integration token, and
-// notes its use. An unknown or deleted token is errs.Unauthorized.
+// notes its use. An unknown or deleted token is errs.Unauthorized; a token
+// deleted on another instance may still be taken for tokenCacheFor.
 func (m *Module) TokenCompany(ctx context.Context, token string) (int64, error) {
 	token = strings.TrimSpace(token)
 	if !strings.HasPrefix(token, TokenPrefix) || len(token) > 128 {
 		return 0, errs.New(errs.Unauthorized, msgTokenInvalid)
 	}
-	t := new(Token)
-	if err := m.db.NewSelect().Model(t).Where("token_hash = ?", hashToken(token)).Scan(ctx); err != nil {
-		if db.IsNoRows(err) {
-			return 0, errs.New(errs.Unauthorized, msgTokenInvalid)
+	hash := hashToken(token)
+	at := time.Now()
+	c, ok := m.tokens.get(hash, at)
+	if !ok {
+		t := new(Token)
+		if err := m.db.NewSelect().Model(t).Column("id", "company_id", "last_used_at").Where("token_hash = ?", hash).Scan(ctx); err != nil {
+			if db.IsNoRows(err) {
+				return 0, errs.New(errs.Unauthorized, msgTokenInvalid)
+			}
+			return 0, fmt.Errorf("look up integration token: %w", err)
 		}
-		return 0, fmt.Errorf("look up integration token: %w", err)
+		c = &cachedToken{id: t.ID, company: t.CompanyID, until: at.Add(tokenCacheFor)}
+		if t.LastUsedAt != nil {
+			c.noted = *t.LastUsedAt
+		}
+		m.tokens.put(hash, c)
 	}
-	if t.LastUsedAt == nil || time.Since(*t.LastUsedAt) > lastUseEvery {
-		if _, err := m.db.NewUpdate().Model((*Token)(nil)).Set("last_used_at = ?", now()).Where("id = ?", t.ID).Exec(ctx); err != nil {
-			m.log.Warn("note integration token use failed", "token_id", t.ID, "err", err)
+	if m.tokens.due(c, at) {
+		if _, err := m.db.NewUpdate().Model((*Token)(nil)).Set("last_used_at = ?", at.UTC()).Where("id = ?", c.id).Exec(ctx); err != nil {
+			m.log.Warn("note integration token use failed", "token_id", c.id, "err", err)
 		}
 	}
-	return t.CompanyID, nil
+	return c.company, nil
+}
+
+// tokenCacheFor is how long a looked-up integration token is taken without
+// asking the database again. A few tokens carry all the uplinks, so nearly
+// every ingest request is spared a query; the price is that a token deleted
+// on another instance still works for up to this long (on the instance
+// that deletes it, at once).
+const tokenCacheFor = 5 * time.Second
+
+// tokenCacheSize bounds the cache: beyond it the cache starts afresh.
+const tokenCacheSize = 10_000
+
+// tokenCache keeps recently presented integration tokens by hash. Unknown
+// tokens are not kept, so that guessing cannot fill it.
+type tokenCache struct {
+	mu sync.Mutex
+	m  map[string]*cachedToken
+}
+
+type cachedToken struct {
+	id, company int64
+	until       time.Time // the entry's end
+	noted       time.Time // the last use written to the database (guarded by the cache's mu)
+}
+
+func (c *tokenCache) get(hash string, at time.Time) (*cachedToken, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t, ok := c.m[hash]
+	if !ok || !at.Before(t.until) {
+		return nil, false
+	}
+	return t, true
+}
+
+func (c *tokenCache) put(hash string, t *cachedToken) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= tokenCacheSize {
+		c.m = map[string]*cachedToken{}
+	}
+	c.m[hash] = t
+}
+
+// drop forgets a token, as when it is deleted.
+func (c *tokenCache) drop(hash string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.m, hash)
+}
+
+// due reports whether t's use at at should be written, at most once per
+// lastUseEvery for each token, and claims the write when so.
+func (c *tokenCache) due(t *cachedToken, at time.Time) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if at.Sub(t.noted) <= lastUseEvery {
+		return false
+	}
+	t.noted = at
+	return true
 }
