@@ -24,6 +24,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/tsdb/sqlts"
 	"github.com/fieldhub/fieldhub/migrations"
 	"github.com/fieldhub/fieldhub/modules/accounts"
+	"github.com/fieldhub/fieldhub/modules/dashboards"
 	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/demo"
 	"github.com/fieldhub/fieldhub/modules/events"
@@ -125,8 +126,9 @@ func newLogger(cfg *config.Config, w io.Writer) *slog.Logger {
 
 // app is the kernel with every module wired in.
 type app struct {
-	kernel   *kernel.Kernel
-	accounts accounts.Module
+	kernel     *kernel.Kernel
+	accounts   accounts.Module
+	dashboards dashboards.Module
 }
 
 // build opens the kernel and wires the modules, in dependency order.
@@ -151,7 +153,8 @@ func build(ctx context.Context, cfg *config.Config, log *slog.Logger) (*app, err
 	k.Mount("GET /assets/", assets.Handler())
 	acc := accounts.New(host, accounts.Deps{UI: env})
 	k.Add(acc)
-	k.Add(settings.New(host, settings.Deps{Accounts: acc, WhiteLabel: func() bool { return cfg.WhiteLabel }, UI: env}))
+	set := settings.New(host, settings.Deps{Accounts: acc, WhiteLabel: func() bool { return cfg.WhiteLabel }, UI: env})
+	k.Add(set)
 	series, err := openSeries(ctx, cfg, host)
 	if err != nil {
 		k.Close()
@@ -162,10 +165,12 @@ func build(ctx context.Context, cfg *config.Config, log *slog.Logger) (*app, err
 	k.Add(dec)
 	nod := nodes.New(host, nodes.Deps{Accounts: acc, Decoders: dec, UI: env, Series: series})
 	k.Add(nod)
+	dash := dashboards.New(host, dashboards.Deps{Accounts: acc, Nodes: nod, Series: series, Settings: set, UI: env})
+	k.Add(dash)
 	k.Add(ingest.New(host, ingest.Deps{Nodes: nod, Decoders: dec, TSDB: series}))
 	k.Add(events.New(host, events.Deps{}))
 	k.Add(site.New(host, site.Deps{UI: env, Accounts: acc}))
-	return &app{kernel: k, accounts: acc}, nil
+	return &app{kernel: k, accounts: acc, dashboards: dash}, nil
 }
 
 // openSeries opens the time-series store: InfluxDB when INFLUX_URL is set,

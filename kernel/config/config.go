@@ -41,6 +41,12 @@ type Config struct {
 	ViteDevURL       string        // FIELDHUB_VITE_DEV_URL
 	ManualURL        string        // FIELDHUB_MANUAL_URL
 	ShopURL          string        // FIELDHUB_SHOP_URL
+
+	// Dashboards: the forecast services of the weather module and the map
+	// tiles of map modules.
+	WeatherSMHIURL  string // FIELDHUB_WEATHER_SMHI_URL
+	WeatherMETNOURL string // FIELDHUB_WEATHER_METNO_URL
+	MapTileURL      string // FIELDHUB_MAP_TILE_URL
 }
 
 // option describes one setting: its variable, default, help text (for the
@@ -165,6 +171,9 @@ var options = []option{
 	{"FIELDHUB_VITE_DEV_URL", "", "development only: load the web assets from this Vite dev server (http://localhost:5173) for hot reload", false, urlSetter(func(c *Config, v string) { c.ViteDevURL = v })},
 	{"FIELDHUB_MANUAL_URL", "", "address of the user manual linked from the side menu; unset hides the link", false, urlSetter(func(c *Config, v string) { c.ManualURL = v })},
 	{"FIELDHUB_SHOP_URL", "", "address of a node shop linked from the side menu; unset hides the link", false, urlSetter(func(c *Config, v string) { c.ShopURL = v })},
+	{"FIELDHUB_WEATHER_SMHI_URL", "https://opendata-download-metfcst.smhi.se", "base address of SMHI's open-data point forecast (snow1g), which weather modules use for positions in its area (Sweden and its neighbours)", false, urlSetter(func(c *Config, v string) { c.WeatherSMHIURL = v })},
+	{"FIELDHUB_WEATHER_METNO_URL", "https://api.met.no", "base address of MET Norway's Locationforecast, which weather modules use for positions outside SMHI's area", false, urlSetter(func(c *Config, v string) { c.WeatherMETNOURL = v })},
+	{"FIELDHUB_MAP_TILE_URL", "https://tile.openstreetmap.org/{z}/{x}/{y}.png", "map tile address of dashboard map modules, with {z}, {x} and {y} (and optionally {s}) placeholders", false, tileSetter(func(c *Config, v string) { c.MapTileURL = v })},
 	{"FIELDHUB_ACCESS_TOKEN_TTL", "15m", "lifetime of an access token (a Go duration)", false, durationSetter(func(c *Config, d time.Duration) { c.AccessTokenTTL = d })},
 	{"FIELDHUB_REFRESH_TOKEN_TTL", "720h", "lifetime of a refresh token, the longest a session lasts unused", false, durationSetter(func(c *Config, d time.Duration) { c.RefreshTokenTTL = d })},
 }
@@ -189,6 +198,24 @@ func urlSetter(apply func(*Config, string)) func(*Config, string) error {
 			}
 		}
 		apply(c, strings.TrimRight(v, "/"))
+		return nil
+	}
+}
+
+// tileSetter reads a map tile address: an http(s) URL template that holds
+// the {z}, {x} and {y} placeholders.
+func tileSetter(apply func(*Config, string)) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		u, err := url.Parse(v)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("want an http:// or https:// URL")
+		}
+		for _, p := range []string{"{z}", "{x}", "{y}"} {
+			if !strings.Contains(v, p) {
+				return fmt.Errorf("want the placeholders {z}, {x} and {y}")
+			}
+		}
+		apply(c, v)
 		return nil
 	}
 }

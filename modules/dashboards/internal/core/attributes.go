@@ -1,0 +1,298 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/fieldhub/fieldhub/kernel/errs"
+	"github.com/fieldhub/fieldhub/modules/nodes"
+)
+
+// attrKind says how an attribute's value is checked.
+type attrKind int
+
+const (
+	attrText       attrKind = iota // any text up to maxText
+	attrShort                      // up to 255 characters
+	attrBool                       // "true" or "false"
+	attrNumber                     // a decimal number
+	attrInt                        // a whole number >= 0
+	attrKeys                       // data keys, comma separated
+	attrNode                       // a DevEUI of the dashboard's company
+	attrSeries                     // JSON [{"deveui","key"}]
+	attrPositions                  // JSON [{"deveui","key","x","y"}]
+	attrChartType                  // line, area, bar, scatter, vertical
+	attrResolution                 // week, day, hour, 5hours
+	attrDecimals                   // 0-10
+	attrLat                        // -90..90
+	attrLon                        // -180..180
+	attrFontStyle                  // JSON {"type","size","weight"}
+	attrDashboard                  // a dashboard of the same company
+	attrIcon                       // an mdi- icon name
+)
+
+// attributes are the module attributes of SPEC.md section 3 plus those
+// docs/api/dashboards.md adds (series, resolution, positions, weather_lat,
+// weather_lon). Every value is a string; "" is the same as absent.
+var attributes = map[string]attrKind{
+	"value_match":             attrText,
+	"icon":                    attrIcon,
+	"sufix":                   attrShort,
+	"prefix":                  attrShort,
+	"deveui":                  attrNode,
+	"maxheight":               attrShort,
+	"scriptid":                attrInt,
+	"target":                  attrShort,
+	"tagkey":                  attrKeys,
+	"tagkey_x":                attrKeys,
+	"tagkey_y":                attrKeys,
+	"tagkey_x_max":            attrKeys,
+	"tagkey_y_max":            attrKeys,
+	"forceColors":             attrBool,
+	"decimal_rounding":        attrDecimals,
+	"dashboard_id":            attrDashboard,
+	"sync_y":                  attrBool,
+	"zoom_slider":             attrBool,
+	"digital":                 attrBool,
+	"alarm_id":                attrInt,
+	"so_chart_type":           attrChartType,
+	"so_ignore_body":          attrBool,
+	"min_value":               attrNumber,
+	"max_value":               attrNumber,
+	"axis_label":              attrShort,
+	"default_timespan":        attrShort,
+	"font_size":               attrShort,
+	"hide_trend_icon":         attrBool,
+	"horizontel_single_title": attrBool,
+	"so_hide_node_info":       attrBool,
+	"font_style_large":        attrFontStyle,
+	"so_single_sparkline":     attrBool,
+	"series":                  attrSeries,
+	"resolution":              attrResolution,
+	"positions":               attrPositions,
+	"weather_lat":             attrLat,
+	"weather_lon":             attrLon,
+}
+
+const (
+	maxText    = 16 << 10 // characters of a free text or JSON attribute
+	maxSeries  = 50       // entries of series and positions
+	maxKeyName = 255
+)
+
+var (
+	chartTypes  = map[string]bool{"line": true, "area": true, "bar": true, "scatter": true, "vertical": true}
+	resolutions = map[string]bool{"week": true, "day": true, "hour": true, "5hours": true}
+)
+
+// SeriesRef names one series of a multi-chart or map module.
+type SeriesRef struct {
+	DevEUI string `json:"deveui"`
+	Key    string `json:"key"`
+}
+
+// Position places a sensor value on an image map, x and y in 0..1.
+type Position struct {
+	DevEUI string  `json:"deveui"`
+	Key    string  `json:"key"`
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+}
+
+// attrValue turns a JSON value into an attribute's string: strings as they
+// are, numbers and booleans in their JSON spelling (a client may send
+// "decimal_rounding": 1); null removes the attribute.
+func attrValue(raw json.RawMessage) (string, bool, bool) {
+	s := strings.TrimSpace(string(raw))
+	switch {
+	case s == "null":
+		return "", false, true
+	case strings.HasPrefix(s, `"`):
+		var v string
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return "", false, false
+		}
+		return v, true, true
+	case s == "true" || s == "false":
+		return s, true, true
+	default:
+		var f float64
+		if err := json.Unmarshal(raw, &f); err != nil {
+			return "", false, false
+		}
+		return strconv.FormatFloat(f, 'f', -1, 64), true, true
+	}
+}
+
+// nodeCheck tells whether a DevEUI (normalised) is a node of the
+// dashboard's company; it remembers answers for one validation.
+type nodeCheck func(deveui string) (string, bool, error)
+
+func (m *Module) nodeChecker(ctx context.Context, companyID int64) nodeCheck {
+	known := map[string]bool{}
+	return func(deveui string) (string, bool, error) {
+		eui := nodes.NormaliseEUI(deveui)
+		if ok, seen := known[eui]; seen {
+			return eui, ok, nil
+		}
+		t, err := m.deps.Nodes.TagByDevEUI(ctx, eui)
+		if err != nil && !errs.Is(err, errs.NotFound) && !errs.Is(err, errs.Invalid) {
+			return eui, false, err
+		}
+		ok := err == nil && t.CompanyID == companyID
+		known[eui] = ok
+		return eui, ok, nil
+	}
+}
+
+// checkAttributes validates raw attributes into w.Attributes.
+func (m *Module) checkAttributes(ctx context.Context, raw map[string]json.RawMessage, companyID int64, isNode nodeCheck, v *errs.Validation, field string) (map[string]string, error) {
+	out := map[string]string{}
+	for key, val := range raw {
+		name := field + "." + key
+		kind, known := attributes[key]
+		if !known {
+			v.AddArgs(name, msgAttrUnknown, map[string]any{"key": key})
+			continue
+		}
+		s, present, ok := attrValue(val)
+		if !ok {
+			v.AddArgs(name, msgAttrInvalid, map[string]any{"key": key})
+			continue
+		}
+		if !present || s == "" {
+			continue
+		}
+		if utf8.RuneCountInString(s) > maxText || (kind == attrShort || kind == attrKeys || kind == attrIcon) && utf8.RuneCountInString(s) > maxKeyName {
+			v.AddArgs(name, msgAttrTooLong, map[string]any{"key": key})
+			continue
+		}
+		norm, valid, err := m.checkAttribute(ctx, kind, s, companyID, isNode)
+		if err != nil {
+			return nil, err
+		}
+		if !valid {
+			v.AddArgs(name, msgAttrInvalid, map[string]any{"key": key})
+			continue
+		}
+		out[key] = norm
+	}
+	return out, nil
+}
+
+// checkAttribute validates one value of a kind and returns it normalised.
+func (m *Module) checkAttribute(ctx context.Context, kind attrKind, s string, companyID int64, isNode nodeCheck) (string, bool, error) {
+	switch kind {
+	case attrBool:
+		return s, s == "true" || s == "false", nil
+	case attrNumber:
+		f, err := strconv.ParseFloat(s, 64)
+		return s, err == nil && !math.IsInf(f, 0) && !math.IsNaN(f), nil
+	case attrInt:
+		n, err := strconv.ParseInt(s, 10, 64)
+		return s, err == nil && n >= 0, nil
+	case attrDecimals:
+		n, err := strconv.Atoi(s)
+		return s, err == nil && n >= 0 && n <= 10, nil
+	case attrLat, attrLon:
+		f, err := strconv.ParseFloat(s, 64)
+		limit := 90.0
+		if kind == attrLon {
+			limit = 180
+		}
+		return s, err == nil && f >= -limit && f <= limit, nil
+	case attrChartType:
+		return s, chartTypes[s], nil
+	case attrResolution:
+		return s, resolutions[s], nil
+	case attrIcon:
+		return s, iconPattern.MatchString(s), nil
+	case attrKeys:
+		for _, k := range strings.Split(s, ",") {
+			if !validKey(strings.TrimSpace(k)) {
+				return s, false, nil
+			}
+		}
+		return s, true, nil
+	case attrNode:
+		eui, ok, err := isNode(s)
+		return eui, ok, err
+	case attrDashboard:
+		id, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || id <= 0 {
+			return s, false, nil
+		}
+		d, err := m.store.dashboard(ctx, m.db, id)
+		if err != nil {
+			if errs.Is(err, errs.NotFound) {
+				return s, false, nil
+			}
+			return s, false, err
+		}
+		return s, d.CompanyID == companyID, nil
+	case attrSeries:
+		var list []SeriesRef
+		if err := json.Unmarshal([]byte(s), &list); err != nil || len(list) > maxSeries {
+			return s, false, nil
+		}
+		for i, ref := range list {
+			eui, ok, err := isNode(ref.DevEUI)
+			if err != nil || !ok || !validKey(ref.Key) {
+				return s, false, err
+			}
+			list[i].DevEUI = eui
+		}
+		raw, _ := json.Marshal(list)
+		return string(raw), true, nil
+	case attrPositions:
+		var list []Position
+		if err := json.Unmarshal([]byte(s), &list); err != nil || len(list) > maxSeries {
+			return s, false, nil
+		}
+		for i, p := range list {
+			eui, ok, err := isNode(p.DevEUI)
+			if err != nil || !ok || !validKey(p.Key) || p.X < 0 || p.X > 1 || p.Y < 0 || p.Y > 1 {
+				return s, false, err
+			}
+			list[i].DevEUI = eui
+		}
+		raw, _ := json.Marshal(list)
+		return string(raw), true, nil
+	case attrFontStyle:
+		var style map[string]any
+		if err := json.Unmarshal([]byte(s), &style); err != nil {
+			return s, false, nil
+		}
+		for k, val := range style {
+			switch val.(type) {
+			case string, float64:
+			default:
+				return s, false, nil
+			}
+			if k != "type" && k != "size" && k != "weight" {
+				return s, false, nil
+			}
+		}
+		return s, true, nil
+	}
+	return s, true, nil
+}
+
+// validKey reports whether k can name a series key: what the time-series
+// store accepts (no control characters or backslashes), at most 255
+// characters.
+func validKey(k string) bool {
+	if k == "" || utf8.RuneCountInString(k) > maxKeyName {
+		return false
+	}
+	for _, r := range k {
+		if r < 0x20 || r == 0x7f || r == '\\' {
+			return false
+		}
+	}
+	return true
+}
