@@ -1,0 +1,287 @@
+// The category tree's dialogs (SPEC.md section 2): create or edit a
+// category (600 wide: title, colour, icon), create or copy a dashboard (450
+// wide: name) and the removal confirmation (450 wide). Each one calls the
+// API itself through onSubmit and stays open with the server's message when
+// the call is refused.
+import { useState, type FormEvent, type ReactNode } from "react";
+import { Button, Dialog, FieldError, Form, Heading, Input, Label, Modal, ModalOverlay, TextField } from "react-aria-components";
+import { defineMessages, useIntl, type NoMessageValues } from "react-intl";
+import { IconSelector } from "@/islands/icon-selector/icon-selector";
+import { CategoryColorPicker, parseOr, toHex } from "@/islands/category-tree/color-picker";
+import { fieldErrors, serverMessage, type CategoryInput } from "@/islands/category-tree/api";
+import { defaultCategoryIcon, defaultColor, type CategoryNode, type TreeNode } from "@/islands/category-tree/model";
+
+const messages = defineMessages<{
+  cancel: NoMessageValues;
+  save: NoMessageValues;
+  create: NoMessageValues;
+  copy: NoMessageValues;
+  remove: NoMessageValues;
+  title: NoMessageValues;
+  name: NoMessageValues;
+  required: NoMessageValues;
+  max255: NoMessageValues;
+  generic: NoMessageValues;
+  newCategory: NoMessageValues;
+  newCategoryIn: { parent: string };
+  editCategory: NoMessageValues;
+  newDashboard: NoMessageValues;
+  newDashboardIn: { parent: string };
+  copyDashboard: NoMessageValues;
+  copyOf: { name: string };
+  removeCategory: NoMessageValues;
+  removeDashboard: NoMessageValues;
+  removeCategoryText: { title: string };
+  removeDashboardText: { title: string };
+}>({
+  cancel: { id: "tree.dialog.cancel", defaultMessage: "Cancel" },
+  save: { id: "tree.dialog.save", defaultMessage: "Save" },
+  create: { id: "tree.dialog.create", defaultMessage: "Create" },
+  copy: { id: "tree.dialog.copy", defaultMessage: "Copy" },
+  remove: { id: "tree.dialog.remove", defaultMessage: "Remove" },
+  title: { id: "tree.category.title", defaultMessage: "Title" },
+  name: { id: "tree.dashboard.name", defaultMessage: "Name" },
+  required: { id: "validation.required", defaultMessage: "This field must be filled in" },
+  max255: { id: "validation.max255", defaultMessage: "Max characters is 255" },
+  generic: { id: "error.generic", defaultMessage: "An error occured, try again later" },
+  newCategory: { id: "tree.category.new", defaultMessage: "New category" },
+  newCategoryIn: { id: "tree.category.newIn", defaultMessage: "New category in {parent}" },
+  editCategory: { id: "tree.category.edit", defaultMessage: "Edit category" },
+  newDashboard: { id: "tree.dashboard.new", defaultMessage: "New dashboard" },
+  newDashboardIn: { id: "tree.dashboard.newIn", defaultMessage: "New dashboard in {parent}" },
+  copyDashboard: { id: "tree.dashboard.copy", defaultMessage: "Copy dashboard" },
+  copyOf: { id: "tree.dashboard.copyOf", defaultMessage: "{name} (copy)" },
+  removeCategory: { id: "tree.remove.categoryTitle", defaultMessage: "Remove category" },
+  removeDashboard: { id: "tree.remove.dashboardTitle", defaultMessage: "Remove dashboard" },
+  removeCategoryText: { id: "tree.remove.categoryText", defaultMessage: "Remove the category “{title}”?" },
+  removeDashboardText: {
+    id: "tree.remove.dashboardText",
+    defaultMessage: "Remove the dashboard “{title}” with its modules and public links?",
+  },
+});
+
+// Dialog widths of SPEC.md section 2.
+const categoryWidth = 600;
+const otherWidth = 450;
+
+// DialogState says which dialog is open and for which node.
+export type DialogState =
+  | { type: "category-create"; parent: CategoryNode | null }
+  | { type: "category-edit"; node: CategoryNode }
+  | { type: "dashboard-create"; parent: CategoryNode | null }
+  | { type: "dashboard-copy"; node: TreeNode }
+  | { type: "remove"; node: TreeNode };
+
+interface FrameProps {
+  title: string;
+  width: number;
+  busy: boolean;
+  onClose: () => void;
+  children: ReactNode;
+}
+
+// DialogFrame is a modal dialog: Escape and a click outside close it,
+// except while its call runs.
+function DialogFrame({ title, width, busy, onClose, children }: FrameProps): ReactNode {
+  return (
+    <ModalOverlay
+      className="fh-tree-modal__overlay"
+      isOpen
+      isDismissable={!busy}
+      isKeyboardDismissDisabled={busy}
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+    >
+      <Modal className="fh-tree-modal" style={{ width: `min(${width}px, calc(100vw - 2rem))` }} data-width={width}>
+        <Dialog className="fh-tree-modal__dialog">
+          <Heading slot="title" className="fh-tree-modal__title">
+            {title}
+          </Heading>
+          {children}
+        </Dialog>
+      </Modal>
+    </ModalOverlay>
+  );
+}
+
+// useSubmit runs a dialog's call: busy while it runs, the field messages
+// and the form's message of a refusal afterwards.
+function useSubmit(run: () => Promise<void>): {
+  busy: boolean;
+  errors: Record<string, string>;
+  formError: string | null;
+  submit: (e?: FormEvent) => void;
+} {
+  const intl = useIntl();
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const submit = (e?: FormEvent): void => {
+    e?.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setFormError(null);
+    run().then(
+      () => setBusy(false),
+      (err: unknown) => {
+        setBusy(false);
+        const fields = fieldErrors(err);
+        setErrors(fields);
+        if (Object.keys(fields).length === 0) setFormError(serverMessage(err) ?? intl.formatMessage(messages.generic));
+      },
+    );
+  };
+  return { busy, errors, formError, submit };
+}
+
+function useRequired(): (value: string) => string | null {
+  const intl = useIntl();
+  return (value) => {
+    if (value.trim() === "") return intl.formatMessage(messages.required);
+    if (value.length > 255) return intl.formatMessage(messages.max255);
+    return null;
+  };
+}
+
+function Actions({ busy, submitLabel, onClose, danger = false, onSubmit }: {
+  busy: boolean;
+  submitLabel: string;
+  onClose: () => void;
+  danger?: boolean;
+  onSubmit?: () => void;
+}): ReactNode {
+  const intl = useIntl();
+  return (
+    <div className="fh-tree-modal__actions">
+      <Button className="fh-tree-button fh-tree-button--secondary" onPress={onClose} isDisabled={busy}>
+        {intl.formatMessage(messages.cancel)}
+      </Button>
+      <Button
+        className={`fh-tree-button${danger ? " fh-tree-button--danger" : ""}`}
+        type={onSubmit ? "button" : "submit"}
+        onPress={onSubmit}
+        isPending={busy}
+      >
+        {submitLabel}
+      </Button>
+    </div>
+  );
+}
+
+function FormError({ text }: { text: string | null }): ReactNode {
+  return text ? (
+    <p className="fh-tree-modal__error" role="alert">
+      <span className="mdi mdi-alert-circle-outline" aria-hidden="true" /> {text}
+    </p>
+  ) : null;
+}
+
+// CategoryDialog creates a category (under parent, or at the root) or edits
+// one.
+export function CategoryDialog({
+  parent,
+  category,
+  onSubmit,
+  onClose,
+}: {
+  parent?: CategoryNode | null;
+  category?: CategoryNode;
+  onSubmit: (input: CategoryInput) => Promise<void>;
+  onClose: () => void;
+}): ReactNode {
+  const intl = useIntl();
+  const required = useRequired();
+  const [title, setTitle] = useState(category?.title ?? "");
+  const [color, setColor] = useState(() => parseOr(category?.color ?? defaultColor, defaultColor));
+  const [icon, setIcon] = useState(category?.icon ?? defaultCategoryIcon);
+  const { busy, errors, formError, submit } = useSubmit(() => onSubmit({ title: title.trim(), icon, color: toHex(color) }));
+  const heading = category
+    ? intl.formatMessage(messages.editCategory)
+    : parent
+      ? intl.formatMessage(messages.newCategoryIn, { parent: parent.title })
+      : intl.formatMessage(messages.newCategory);
+  return (
+    <DialogFrame title={heading} width={categoryWidth} busy={busy} onClose={onClose}>
+      <Form className="fh-tree-form" onSubmit={submit} validationErrors={errors}>
+        <TextField className="fh-tree-field" name="title" value={title} onChange={setTitle} validate={required} autoFocus>
+          <Label className="fh-tree-field__label">{intl.formatMessage(messages.title)}</Label>
+          <Input className="fh-tree-field__input" />
+          <FieldError className="fh-tree-field__error" />
+        </TextField>
+        <CategoryColorPicker value={color} onChange={setColor} />
+        <IconSelector value={icon} onIconChange={setIcon} />
+        <FormError text={formError} />
+        <Actions busy={busy} submitLabel={intl.formatMessage(category ? messages.save : messages.create)} onClose={onClose} />
+      </Form>
+    </DialogFrame>
+  );
+}
+
+// DashboardDialog creates a dashboard (in parent, or at the root) or copies
+// one (copyOf), asking for its name.
+export function DashboardDialog({
+  parent,
+  copyOf,
+  onSubmit,
+  onClose,
+}: {
+  parent?: CategoryNode | null;
+  copyOf?: TreeNode;
+  onSubmit: (name: string) => Promise<void>;
+  onClose: () => void;
+}): ReactNode {
+  const intl = useIntl();
+  const required = useRequired();
+  const [name, setName] = useState(() => (copyOf ? intl.formatMessage(messages.copyOf, { name: copyOf.title }) : ""));
+  const { busy, errors, formError, submit } = useSubmit(() => onSubmit(name.trim()));
+  const heading = copyOf
+    ? intl.formatMessage(messages.copyDashboard)
+    : parent
+      ? intl.formatMessage(messages.newDashboardIn, { parent: parent.title })
+      : intl.formatMessage(messages.newDashboard);
+  return (
+    <DialogFrame title={heading} width={otherWidth} busy={busy} onClose={onClose}>
+      <Form className="fh-tree-form" onSubmit={submit} validationErrors={errors}>
+        <TextField className="fh-tree-field" name="name" value={name} onChange={setName} validate={required} autoFocus>
+          <Label className="fh-tree-field__label">{intl.formatMessage(messages.name)}</Label>
+          <Input className="fh-tree-field__input" />
+          <FieldError className="fh-tree-field__error" />
+        </TextField>
+        <FormError text={formError} />
+        <Actions busy={busy} submitLabel={intl.formatMessage(copyOf ? messages.copy : messages.create)} onClose={onClose} />
+      </Form>
+    </DialogFrame>
+  );
+}
+
+// RemoveDialog confirms removing a category or a dashboard. A category that
+// still holds something is refused with a 400 whose (translated) message
+// the dialog shows.
+export function RemoveDialog({
+  node,
+  onConfirm,
+  onClose,
+}: {
+  node: TreeNode;
+  onConfirm: () => Promise<void>;
+  onClose: () => void;
+}): ReactNode {
+  const intl = useIntl();
+  const { busy, formError, submit } = useSubmit(onConfirm);
+  const category = node.kind === "category";
+  return (
+    <DialogFrame
+      title={intl.formatMessage(category ? messages.removeCategory : messages.removeDashboard)}
+      width={otherWidth}
+      busy={busy}
+      onClose={onClose}
+    >
+      <p className="fh-tree-modal__text">
+        {intl.formatMessage(category ? messages.removeCategoryText : messages.removeDashboardText, { title: node.title })}
+      </p>
+      <FormError text={formError} />
+      <Actions busy={busy} submitLabel={intl.formatMessage(messages.remove)} onClose={onClose} danger onSubmit={() => submit()} />
+    </DialogFrame>
+  );
+}
