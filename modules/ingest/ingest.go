@@ -19,9 +19,10 @@
 // decoder, the values are flattened to dotted keys and stored as time
 // series (with the radio's rssi and snr), the keys are registered, the
 // tag's latest data, time, battery and RSSI are updated, and UplinkReceived
-// is published. The values of uplinks that arrive together are written in
-// one transaction (group commit). The route answers 200 once the uplink's
-// own values are durable, 202 for an uplink that went to the pool, 204 for
+// is published. Uplinks that arrive together are handled together (group
+// commit): one lookup of their tags, one transaction for their values, one
+// statement for their nodes' states. The route answers 200 once the
+// uplink's own values and its node's state are durable, 202 for an uplink that went to the pool, 204 for
 // other events, and 4xx, having changed nothing, for a body it cannot read.
 //
 // With MQTT_URL set, the module also subscribes to ChirpStack v4's MQTT
@@ -137,13 +138,16 @@ func DownlinkRef(downlinkID int64) string { return core.DownlinkRef(downlinkID) 
 func ParseDownlinkRef(ref string) (int64, bool) { return core.ParseDownlinkRef(ref) }
 
 // Nodes is the part of nodes.Service that the ingest uses: the routes and
-// the MQTT subscriber find tags and keep the nodes' state, the downlink
-// worker reads the queue and records what became of each downlink.
+// the MQTT subscriber find tags and keep the nodes' state (in batches), the
+// downlink worker reads the queue and records what became of each downlink.
 type Nodes interface {
 	TagByDevEUI(ctx context.Context, deveui string) (*nodes.Tag, error)
+	TagsByDevEUI(ctx context.Context, deveuis []string) (map[string]*nodes.Tag, error)
 	AddToPool(ctx context.Context, deveui, source string) error
 	EnsureKeys(ctx context.Context, tagID int64, keys []string) error
+	EnsureKeysOfTags(ctx context.Context, keys map[int64][]string) error
 	UpdateState(ctx context.Context, tagID int64, s nodes.State) error
+	UpdateStates(ctx context.Context, states []nodes.TagState) error
 	TokenCompany(ctx context.Context, token string) (int64, error)
 	Downlink(ctx context.Context, id int64) (*nodes.Downlink, error)
 	SetDownlinkStatus(ctx context.Context, id int64, status, detail string) error

@@ -44,6 +44,13 @@ type env struct {
 
 func newEnv(t *testing.T, d db.Dialect) *env {
 	t.Helper()
+	return newEnvWith(t, d, nil)
+}
+
+// newEnvWith is newEnv with the ingest writing through wrap's store, when
+// wrap is set.
+func newEnvWith(t *testing.T, d db.Dialect, wrap func(tsdb.Store) tsdb.Store) *env {
+	t.Helper()
 	k := kerneltest.New(t, kerneltest.Config(t, d, nil))
 	host := k.Host()
 	acc := accounts.New(host, accounts.Deps{})
@@ -53,7 +60,11 @@ func newEnv(t *testing.T, d db.Dialect) *env {
 	nod := nodes.New(host, nodes.Deps{Accounts: acc, Decoders: dec})
 	k.Add(nod)
 	e := &env{k: k, store: sqlts.New(host.DB, sqlts.Options{}), admin: map[string]string{}, token: map[string]string{}, id: map[string]int64{}}
-	k.Add(ingest.New(host, ingest.Deps{Nodes: nod, Decoders: dec, TSDB: e.store}))
+	written := e.store
+	if wrap != nil {
+		written = wrap(e.store)
+	}
+	k.Add(ingest.New(host, ingest.Deps{Nodes: nod, Decoders: dec, TSDB: written}))
 	host.Bus.Subscribe(ingest.UplinkReceived{}.Topic(), func(_ context.Context, ev events.Event) {
 		e.mu.Lock()
 		e.events = append(e.events, ev.(ingest.UplinkReceived))
@@ -522,5 +533,107 @@ func TestIngest(t *testing.T) {
 			}
 			cs("acme", "ack", 999999, `,"acknowledged":true`)
 		})
+	})
+}
+
+// refusing is a time-series store that refuses any write holding a point
+// of the key "refused", as a database refuses a value, and holds the writes
+// while gate is open.
+type refusing struct {
+	tsdb.Store
+	gate    chan struct{}
+	entered chan struct{}
+}
+
+func (r *refusing) Write(ctx context.Context, points []tsdb.Point) error {
+	select {
+	case r.entered <- struct{}{}:
+	default:
+	}
+	<-r.gate
+	for _, p := range points {
+		if p.Key == "refused" {
+			return fmt.Errorf("the database refuses %s", p.Series)
+		}
+	}
+	return r.Store.Write(ctx, points)
+}
+
+// TestIngestBatchFailsOnlyTheFailingUplink: uplinks handled in one batch
+// are stored, and their nodes' states updated, even when the database
+// refuses one of them, which alone is answered with an error.
+func TestIngestBatchFailsOnlyTheFailingUplink(t *testing.T) {
+	t.Parallel()
+	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
+		t.Parallel()
+		r := &refusing{gate: make(chan struct{}), entered: make(chan struct{}, 1)}
+		e := newEnvWith(t, d, func(s tsdb.Store) tsdb.Store { r.Store = s; return r })
+		acme := e.id["acme"]
+		at := func(i int) time.Time { return time.Date(2025, 4, 1, 12, 0, i, 0, time.UTC) }
+		post := func(eui string, i int, key string) int {
+			body := fmt.Sprintf(`{"devEui":%q,"time":%q,"values":{%q:%d}}`, eui, at(i).Format(time.RFC3339), key, i)
+			req, _ := http.NewRequest("POST", e.c.Base+"/api/ingest/generic", strings.NewReader(body))
+			req.Header.Set("Authorization", "Bearer "+e.token["acme"])
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Error(err)
+				return 0
+			}
+			resp.Body.Close()
+			return resp.StatusCode
+		}
+		// The first uplink's write waits at the gate; the others queue up
+		// behind it and go into the next batch together.
+		first := make(chan int, 1)
+		go func() { first <- post(csEUI, 0, "level") }()
+		<-r.entered
+		statuses := make([]int, 7)
+		var wg sync.WaitGroup
+		for i := 1; i < len(statuses); i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				key, eui := "level", csEUI
+				switch i {
+				case 3:
+					key = "refused"
+				case 4, 5:
+					eui = ttsEUI
+				}
+				statuses[i] = post(eui, i, key)
+			}()
+		}
+		time.Sleep(200 * time.Millisecond)
+		close(r.gate)
+		statuses[0] = <-first
+		wg.Wait()
+		for i, status := range statuses {
+			if want := map[bool]int{true: http.StatusInternalServerError, false: http.StatusOK}[i == 3]; status != want {
+				t.Errorf("uplink %d: %d, want %d", i, status, want)
+			}
+		}
+		for i, eui := range []string{csEUI, csEUI, csEUI, "", ttsEUI, ttsEUI, csEUI} {
+			if eui == "" {
+				continue
+			}
+			pts, err := e.store.Range(context.Background(), tsdb.Series{Company: acme, DevEUI: eui, Key: "level"}, at(i), at(i+1), 10)
+			if err != nil || len(pts) != 1 || pts[0].Value != float64(i) {
+				t.Errorf("uplink %d: stored %v, %v", i, pts, err)
+			}
+		}
+		if _, ok := e.latest(t, acme, csEUI, "refused"); ok {
+			t.Error("the refused uplink was stored")
+		}
+		// Each node's state is its newest uplink's, however the batch held
+		// them.
+		for key, want := range map[string]string{"cs": "2025-04-01T12:00:06Z", "tts": "2025-04-01T12:00:05Z"} {
+			tag := e.must(t, e.admin["acme"], "GET", fmt.Sprintf("/api/tag/%d", e.id[key]), nil, http.StatusOK).Obj()
+			if tag["latestTime"] != want {
+				t.Errorf("%s: latest time %v, want %s", key, tag["latestTime"], want)
+			}
+		}
+		if keys := e.meta(t, e.id["cs"]); keys["refused"] != nil || keys["level"]["value"] != 6.0 {
+			t.Errorf("keys of cs: %v", keys)
+		}
 	})
 }

@@ -10,82 +10,76 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fieldhub/fieldhub/kernel/errs"
-	"github.com/fieldhub/fieldhub/kernel/tsdb"
+	"github.com/fieldhub/fieldhub/modules/ingest/internal/parse"
 )
 
-// fakeStore records the batches written to it. A write first waits for
-// gate (when set), then fails when a point's key is "refused", else makes
-// the points durable, in that order.
-type fakeStore struct {
+// runner stands in for runBatch: it records the batches it is given and
+// finishes each job, the first batch only once gate is closed (when set).
+// A job of company 0 fails.
+type runner struct {
 	mu      sync.Mutex
 	gate    chan struct{}
-	entered chan struct{} // receives once per write that has begun
-	batches [][]tsdb.Point
-	durable map[tsdb.Point]bool
+	entered chan struct{} // receives once per batch that has begun
+	batches [][]*job
+	ran     map[*job]bool // jobs whose batch was through when they were finished
 }
 
-func newFakeStore() *fakeStore {
-	return &fakeStore{entered: make(chan struct{}, 1000), durable: map[tsdb.Point]bool{}}
-}
+func newRunner() *runner { return &runner{entered: make(chan struct{}, 1000), ran: map[*job]bool{}} }
 
-func (f *fakeStore) Write(ctx context.Context, points []tsdb.Point) error {
-	f.entered <- struct{}{}
-	if f.gate != nil {
-		<-f.gate
+func (r *runner) run(batch []*job) {
+	r.entered <- struct{}{}
+	r.mu.Lock()
+	first := len(r.batches) == 0
+	r.batches = append(r.batches, batch)
+	r.mu.Unlock()
+	if first && r.gate != nil {
+		<-r.gate
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.batches = append(f.batches, points)
-	for _, p := range points {
-		if p.Key == "refused" {
-			return errors.New("the database refuses the value")
+	r.mu.Lock()
+	for _, j := range batch {
+		r.ran[j] = true
+	}
+	r.mu.Unlock()
+	for _, j := range batch {
+		var err error
+		if j.company == 0 {
+			err = errors.New("refused")
 		}
+		j.finish(err)
 	}
-	for _, p := range points {
-		f.durable[p] = true
-	}
-	return nil
 }
 
-func (f *fakeStore) isDurable(points []tsdb.Point) bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for _, p := range points {
-		if !f.durable[p] {
-			return false
-		}
-	}
-	return true
+func (r *runner) wasRun(j *job) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.ran[j]
 }
 
-// uplinkPoints is one uplink of node i: two values at one time.
-func uplinkPoints(i int, key string) []tsdb.Point {
-	t := time.Date(2026, 11, 1, 12, 0, i, 0, time.UTC)
-	s := tsdb.Series{Company: 1, DevEUI: fmt.Sprintf("70b3d57ed0%06x", i), Key: key}
-	return []tsdb.Point{tsdb.Number(s, t, float64(i)), tsdb.Number(tsdb.Series{Company: 1, DevEUI: s.DevEUI, Key: "battery"}, t, 3.6)}
+func uplinkJob(company int64, i int) *job {
+	eui := fmt.Sprintf("70b3d57ed0%06x", i)
+	return &job{company: company, msg: parse.Message{Kind: parse.KindUplink, DevEUI: eui, Uplink: &parse.Uplink{DevEUI: eui}}}
 }
 
-func startCommitter(t *testing.T, f *fakeStore, loops int) *committer {
+func startCommitter(t *testing.T, r *runner, loops int) *committer {
 	t.Helper()
-	c := newCommitter(f.Write, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	c := newCommitter(r.run, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	ctx, cancel := context.WithCancel(context.Background())
 	c.start(ctx, loops)
 	t.Cleanup(func() { cancel(); c.shut() })
 	return c
 }
 
-// TestCommitterBatchesConcurrentUplinks: uplinks that arrive while a write
-// is under way are written together in the next one, and none is answered
-// before the write that holds its points has returned.
+// TestCommitterBatchesConcurrentUplinks: uplinks that arrive while a batch
+// is under way are handled together in the next one, and none is answered
+// before the batch that holds it is through.
 func TestCommitterBatchesConcurrentUplinks(t *testing.T) {
-	f := newFakeStore()
-	f.gate = make(chan struct{})
-	c := startCommitter(t, f, 1)
+	r := newRunner()
+	r.gate = make(chan struct{})
+	c := startCommitter(t, r, 1)
 
 	first := make(chan error, 1)
-	go func() { first <- c.Write(context.Background(), uplinkPoints(0, "temperature")) }()
-	<-f.entered // the first uplink's write has begun and waits at the gate
+	go func() { first <- c.do(context.Background(), uplinkJob(1, 0)) }()
+	<-r.entered // the first uplink's batch has begun and waits at the gate
 
 	const n = 20
 	var wg sync.WaitGroup
@@ -94,23 +88,23 @@ func TestCommitterBatchesConcurrentUplinks(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			points := uplinkPoints(i, "temperature")
-			if err := c.Write(context.Background(), points); err != nil {
+			j := uplinkJob(1, i)
+			if err := c.do(context.Background(), j); err != nil {
 				errc <- err
 				return
 			}
-			if !f.isDurable(points) {
-				errc <- fmt.Errorf("uplink %d answered before its points were durable", i)
+			if !r.wasRun(j) {
+				errc <- fmt.Errorf("uplink %d answered before its batch was through", i)
 			}
 		}()
 	}
 	time.Sleep(200 * time.Millisecond) // let the 20 queue up behind the first
 	select {
 	case err := <-first:
-		t.Fatalf("the first uplink was answered before its write returned: %v", err)
+		t.Fatalf("the first uplink was answered before its batch was through: %v", err)
 	default:
 	}
-	close(f.gate)
+	close(r.gate)
 	if err := <-first; err != nil {
 		t.Fatal(err)
 	}
@@ -119,110 +113,84 @@ func TestCommitterBatchesConcurrentUplinks(t *testing.T) {
 	for err := range errc {
 		t.Error(err)
 	}
-	batches, uplinks := c.stats()
-	if uplinks != n+1 || batches != 2 {
-		t.Errorf("%d uplinks in %d batches, want %d in 2 (the first alone, then the rest together)", uplinks, batches, n+1)
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if len(f.batches) != 2 || len(f.batches[1]) != 2*n {
-		t.Errorf("store saw batches of %v points", lens(f.batches))
+	batches, jobs := c.stats()
+	if jobs != n+1 || batches != 2 {
+		t.Errorf("%d uplinks in %d batches, want %d in 2 (the first alone, then the rest together)", jobs, batches, n+1)
 	}
 }
 
-func lens(b [][]tsdb.Point) []int {
-	out := make([]int, len(b))
-	for i := range b {
-		out[i] = len(b[i])
-	}
-	return out
-}
-
-// TestCommitterIsolatesAFailingUplink: when a batch fails, its uplinks are
-// written one by one, so only the one the store refuses gets the error.
-func TestCommitterIsolatesAFailingUplink(t *testing.T) {
-	f := newFakeStore()
-	f.gate = make(chan struct{})
-	c := startCommitter(t, f, 1)
-	go func() { _ = c.Write(context.Background(), uplinkPoints(0, "temperature")) }()
-	<-f.entered
+// TestCommitterAnswersEachJobItsOwnOutcome: a job that fails in a batch
+// fails alone.
+func TestCommitterAnswersEachJobItsOwnOutcome(t *testing.T) {
+	r := newRunner()
+	r.gate = make(chan struct{})
+	c := startCommitter(t, r, 1)
+	go func() { _ = c.do(context.Background(), uplinkJob(1, 0)) }()
+	<-r.entered
 
 	results := make(map[int]error)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for i := 1; i <= 5; i++ {
-		key := "temperature"
+		company := int64(1)
 		if i == 3 {
-			key = "refused"
+			company = 0
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			err := c.Write(context.Background(), uplinkPoints(i, key))
+			err := c.do(context.Background(), uplinkJob(company, i))
 			mu.Lock()
 			results[i] = err
 			mu.Unlock()
 		}()
 	}
 	time.Sleep(200 * time.Millisecond)
-	close(f.gate)
+	close(r.gate)
 	wg.Wait()
 	for i := 1; i <= 5; i++ {
 		if (results[i] != nil) != (i == 3) {
 			t.Errorf("uplink %d: %v", i, results[i])
 		}
 	}
-	if !f.isDurable(uplinkPoints(4, "temperature")) {
-		t.Error("a good uplink of the failed batch was not stored")
-	}
-}
-
-// TestCommitterRefusesInvalidPointsAlone: an uplink with an invalid point
-// gets the validation error without reaching the store.
-func TestCommitterRefusesInvalidPointsAlone(t *testing.T) {
-	f := newFakeStore()
-	c := startCommitter(t, f, 2)
-	bad := uplinkPoints(1, "temperature")
-	bad[0].DevEUI = "not-a-deveui"
-	if err := c.Write(context.Background(), bad); errs.KindOf(err) != errs.Invalid {
-		t.Errorf("got %v, want an errs.Invalid error", err)
-	}
-	if len(f.entered) != 0 {
-		t.Error("an invalid uplink reached the store")
-	}
 }
 
 // TestCommitterStopsWaitingWithTheRequest: a request that ends while its
-// batch is being written returns at once with its context's error.
+// batch is under way returns at once with its context's error.
 func TestCommitterStopsWaitingWithTheRequest(t *testing.T) {
-	f := newFakeStore()
-	f.gate = make(chan struct{})
-	defer close(f.gate)
-	c := startCommitter(t, f, 1)
+	r := newRunner()
+	r.gate = make(chan struct{})
+	defer close(r.gate)
+	c := startCommitter(t, r, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	if err := c.Write(ctx, uplinkPoints(1, "temperature")); !errors.Is(err, context.DeadlineExceeded) {
+	if err := c.do(ctx, uplinkJob(1, 1)); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("got %v, want the context's deadline", err)
 	}
 }
 
-// TestCommitterWritesDirectlyWhenNotRunning: before start and after shut,
-// a write goes straight to the store.
-func TestCommitterWritesDirectlyWhenNotRunning(t *testing.T) {
-	f := newFakeStore()
-	c := newCommitter(f.Write, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err := c.Write(context.Background(), uplinkPoints(1, "temperature")); err != nil || !f.isDurable(uplinkPoints(1, "temperature")) {
+// TestCommitterRunsAloneWhenNotRunning: before start and after shut, a job
+// is run alone in its caller.
+func TestCommitterRunsAloneWhenNotRunning(t *testing.T) {
+	r := newRunner()
+	c := newCommitter(r.run, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	before := uplinkJob(1, 1)
+	if err := c.do(context.Background(), before); err != nil || !r.wasRun(before) {
 		t.Fatalf("before start: %v", err)
 	}
 	c.start(context.Background(), 2)
-	if err := c.Write(context.Background(), uplinkPoints(2, "temperature")); err != nil {
+	if err := c.do(context.Background(), uplinkJob(1, 2)); err != nil {
 		t.Fatalf("running: %v", err)
 	}
 	c.shut()
-	if err := c.Write(context.Background(), uplinkPoints(3, "temperature")); err != nil || !f.isDurable(uplinkPoints(3, "temperature")) {
+	after := uplinkJob(1, 3)
+	if err := c.do(context.Background(), after); err != nil || !r.wasRun(after) {
 		t.Fatalf("after shut: %v", err)
 	}
 	if batches, _ := c.stats(); batches != 1 {
 		t.Errorf("%d batches through the committers, want 1", batches)
+	}
+	if err := c.do(context.Background(), uplinkJob(0, 4)); err == nil {
+		t.Error("a failing job alone: no error")
 	}
 }

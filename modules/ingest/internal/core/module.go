@@ -28,9 +28,12 @@ import (
 // Nodes is what the ingest asks of the nodes module; see ingest.Nodes.
 type Nodes interface {
 	TagByDevEUI(ctx context.Context, deveui string) (*nodes.Tag, error)
+	TagsByDevEUI(ctx context.Context, deveuis []string) (map[string]*nodes.Tag, error)
 	AddToPool(ctx context.Context, deveui, source string) error
 	EnsureKeys(ctx context.Context, tagID int64, keys []string) error
+	EnsureKeysOfTags(ctx context.Context, keys map[int64][]string) error
 	UpdateState(ctx context.Context, tagID int64, s nodes.State) error
+	UpdateStates(ctx context.Context, states []nodes.TagState) error
 	TokenCompany(ctx context.Context, token string) (int64, error)
 	Downlink(ctx context.Context, id int64) (*nodes.Downlink, error)
 	SetDownlinkStatus(ctx context.Context, id int64, status, detail string) error
@@ -64,26 +67,28 @@ type Module struct {
 	deps Deps
 	now  func() time.Time
 	bg   background // the MQTT subscriber and the downlink worker (start.go)
-	// points writes the values of uplinks, batched with those of
-	// concurrent uplinks once the module has started (commit.go).
-	points *committer
+	// batches handles uplinks and device statuses together with those of
+	// concurrent requests once the module has started (commit.go,
+	// batch.go).
+	batches *committer
 }
 
 // New builds the module.
 func New(host *kernel.Host, deps Deps) *Module {
 	log := host.Logger("ingest")
-	m := &Module{host: host, log: log, deps: deps, now: time.Now, points: newCommitter(deps.TSDB.Write, log)}
+	m := &Module{host: host, log: log, deps: deps, now: time.Now}
+	m.batches = newCommitter(m.runBatch, log)
 	host.Bus.Subscribe(nodes.DownlinkCreated{}.Topic(), m.downlinkCreated)
 	batchSize := prometheus.NewHistogram(prometheus.HistogramOpts{
-		Name: "fieldhub_ingest_batch_uplinks", Help: "Uplinks whose points were written in one batch (group commit).",
+		Name: "fieldhub_ingest_batch_uplinks", Help: "Uplinks (and device statuses) handled in one batch (group commit).",
 		Buckets: prometheus.ExponentialBuckets(1, 2, 11),
 	})
 	batchTime := prometheus.NewHistogram(prometheus.HistogramOpts{
-		Name: "fieldhub_ingest_batch_seconds", Help: "Time to write one batch of uplinks' points, commit included.",
+		Name: "fieldhub_ingest_batch_seconds", Help: "Time to handle one batch of uplinks: tag lookup, decoding, points, keys and states, commits included.",
 		Buckets: prometheus.ExponentialBuckets(0.0005, 2, 14),
 	})
 	host.Router.Registry().MustRegister(batchSize, batchTime)
-	m.points.observe = func(uplinks int, took time.Duration) {
+	m.batches.observe = func(uplinks int, took time.Duration) {
 		batchSize.Observe(float64(uplinks))
 		batchTime.Observe(took.Seconds())
 	}

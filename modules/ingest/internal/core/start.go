@@ -19,11 +19,11 @@ type background struct {
 	http *http.Client // to The Things Stack
 }
 
-// Start runs the group committers of the uplinks' points (commit.go),
+// Start runs the group committers of the uplinks (commit.go),
 // schedules the downlink worker and, when MQTT_URL is set, starts the MQTT
 // subscriber. All end when ctx is done.
 func (m *Module) Start(ctx context.Context) error {
-	m.points.start(ctx, committers)
+	m.batches.start(ctx, committers)
 	m.bg.http = &http.Client{
 		Timeout: sendTimeout,
 		// A redirect would turn the POST into a GET, or send the API key
@@ -49,8 +49,8 @@ func (m *Module) Start(ctx context.Context) error {
 
 // Stop waits for the subscriber to disconnect (the kernel has cancelled
 // the context of Start), closes the publisher and lets the committers
-// finish the batch they are writing. The HTTP server has stopped taking
-// requests by then; a write that still comes goes to the store directly.
+// finish the batch they are handling. The HTTP server has stopped taking
+// requests by then; an uplink that still comes is handled alone.
 func (m *Module) Stop(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() {
@@ -58,7 +58,7 @@ func (m *Module) Stop(ctx context.Context) error {
 		if m.bg.pub != nil {
 			m.bg.pub.close()
 		}
-		m.points.shut()
+		m.batches.shut()
 		close(done)
 	}()
 	select {

@@ -4,13 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/fieldhub/fieldhub/kernel/errs"
-	"github.com/fieldhub/fieldhub/kernel/tsdb"
 	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/ingest/internal/parse"
 	"github.com/fieldhub/fieldhub/modules/nodes"
@@ -51,80 +48,18 @@ type Result struct {
 }
 
 // uplink stores an uplink of a node of company, or puts its DevEUI in the
-// pool. It returns once the values are durable.
+// pool. It returns once the values and the node's state are durable: the
+// work is done in a batch with the uplinks of other requests (batch.go).
 func (m *Module) uplink(ctx context.Context, company int64, msg parse.Message) (Result, error) {
-	u := msg.Uplink
-	tag, ok, err := m.ownTag(ctx, company, u.DevEUI)
-	if err != nil {
+	j := &job{company: company, msg: msg}
+	if err := m.batches.do(ctx, j); err != nil {
 		return Result{}, err
 	}
-	if !ok {
-		return Result{DevEUI: u.DevEUI, Pooled: true}, m.pool(ctx, company, msg)
+	if j.tag == nil {
+		return Result{DevEUI: msg.Uplink.DevEUI, Pooled: true}, m.pool(ctx, company, msg)
 	}
-	values, warnings, err := m.decode(ctx, tag, u)
-	if err != nil {
-		return Result{}, err
-	}
-	if u.Values != nil {
-		own, err := parse.Flatten(u.Values)
-		if err != nil {
-			return Result{}, err
-		}
-		maps.Copy(values, own)
-	}
-	if u.Battery != nil {
-		setDefault(values, "battery", *u.Battery)
-	}
-	if u.RSSI != nil {
-		setDefault(values, "rssi", *u.RSSI)
-	}
-	if u.SNR != nil {
-		setDefault(values, "snr", *u.SNR)
-	}
-	keys := make([]string, 0, len(values))
-	for k := range values {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	if err := m.store(ctx, company, u.DevEUI, u.Time, keys, values); err != nil {
-		return Result{}, err
-	}
-	if err := m.ensureKeys(ctx, tag, keys); err != nil {
-		return Result{}, err
-	}
-	state := nodes.State{Time: &u.Time, Data: values, RSSI: u.RSSI,
-		Battery: pick(values, "battery", "batteryVoltage", "vdd"), VDD: pick(values, "vdd", "batteryVoltage")}
-	if err := m.deps.Nodes.UpdateState(ctx, tag.ID, state); err != nil {
-		return Result{}, fmt.Errorf("update state of tag %d: %w", tag.ID, err)
-	}
-	m.host.Bus.Publish(ctx, UplinkReceived{CompanyID: company, TagID: tag.ID, DevEUI: u.DevEUI, Name: tag.Name, Time: u.Time, Data: values})
-	t := u.Time
-	return Result{DevEUI: u.DevEUI, TagID: tag.ID, Time: &t, Keys: keys, Warnings: warnings}, nil
-}
-
-// store writes values as points of the node's series, in a batch with the
-// points of concurrent uplinks; it returns once they are durable.
-func (m *Module) store(ctx context.Context, company int64, devEUI string, t time.Time, keys []string, values map[string]any) error {
-	if len(keys) == 0 {
-		return nil
-	}
-	points := make([]tsdb.Point, 0, len(keys))
-	for _, k := range keys {
-		s := tsdb.Series{Company: company, DevEUI: devEUI, Key: k}
-		switch v := values[k].(type) {
-		case float64:
-			points = append(points, tsdb.Number(s, t, v))
-		case string:
-			points = append(points, tsdb.Text(s, t, v))
-		}
-	}
-	if err := m.points.Write(ctx, points); err != nil {
-		if errs.KindOf(err) == errs.Invalid || errs.KindOf(err) == errs.Unavailable {
-			return err
-		}
-		return fmt.Errorf("store %d values of %s: %w", len(points), devEUI, err)
-	}
-	return nil
+	m.host.Bus.Publish(ctx, *j.event)
+	return j.res, nil
 }
 
 // decode turns an uplink into flat values. The network server's decoded
@@ -163,24 +98,6 @@ func (m *Module) decode(ctx context.Context, tag *nodes.Tag, u *parse.Uplink) (m
 	return values, warnings, ferr
 }
 
-// ensureKeys registers the keys the tag does not have yet; most uplinks
-// bring none.
-func (m *Module) ensureKeys(ctx context.Context, tag *nodes.Tag, keys []string) error {
-	var missing []string
-	for _, k := range keys {
-		if !slices.Contains(tag.Keys, k) {
-			missing = append(missing, k)
-		}
-	}
-	if len(missing) == 0 {
-		return nil
-	}
-	if err := m.deps.Nodes.EnsureKeys(ctx, tag.ID, missing); err != nil {
-		return fmt.Errorf("register keys of tag %d: %w", tag.ID, err)
-	}
-	return nil
-}
-
 func setDefault(values map[string]any, key string, v float64) {
 	if _, ok := values[key]; !ok {
 		values[key] = v
@@ -201,38 +118,13 @@ func pick(values map[string]any, keys ...string) *float64 {
 }
 
 // status stores a device's battery level and link margin, for a tag of the
-// company. The battery level also becomes the tag's battery, unless the
-// node's own uplinks report one: a decoder's reading is more precise than
-// the network server's 0-100 scale.
+// company, in a batch as uplinks are. The battery level also becomes the
+// tag's battery, unless the node's own uplinks report one (batch.go).
 func (m *Module) status(ctx context.Context, company int64, msg parse.Message) error {
-	tag, ok, err := m.ownTag(ctx, company, msg.DevEUI)
-	if err != nil || !ok {
-		return err
+	if msg.DevEUI == "" {
+		return nil
 	}
-	values := map[string]any{}
-	if msg.Status.BatteryLevel != nil {
-		values["batteryLevel"] = *msg.Status.BatteryLevel
-	}
-	if msg.Status.Margin != nil {
-		values["margin"] = *msg.Status.Margin
-	}
-	keys := make([]string, 0, len(values))
-	for k := range values {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	if err := m.store(ctx, company, msg.DevEUI, msg.Time, keys, values); err != nil {
-		return err
-	}
-	if err := m.ensureKeys(ctx, tag, keys); err != nil {
-		return err
-	}
-	if msg.Status.BatteryLevel != nil && pick(tag.Data, "battery", "batteryVoltage", "vdd") == nil {
-		if err := m.deps.Nodes.UpdateState(ctx, tag.ID, nodes.State{Battery: msg.Status.BatteryLevel}); err != nil {
-			return fmt.Errorf("update battery of tag %d: %w", tag.ID, err)
-		}
-	}
-	return nil
+	return m.batches.do(ctx, &job{company: company, msg: msg})
 }
 
 // downlink records what the network server reports about a downlink the

@@ -1,0 +1,286 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/fieldhub/fieldhub/kernel/errs"
+	"github.com/fieldhub/fieldhub/kernel/tsdb"
+	"github.com/fieldhub/fieldhub/modules/ingest/internal/parse"
+	"github.com/fieldhub/fieldhub/modules/nodes"
+)
+
+// job is one uplink or device status of a company in a batch (commit.go).
+type job struct {
+	company int64
+	msg     parse.Message // KindUplink or KindStatus
+
+	// The outcome, set before done is closed.
+
+	// tag is the DevEUI's tag, nil when the company has none: nothing was
+	// stored, and an uplink goes to the pool.
+	tag   *nodes.Tag
+	res   Result          // of an uplink
+	event *UplinkReceived // of an uplink, for the request to publish
+	err   error
+	done  chan struct{}
+
+	// What the batch writes for the job.
+	points []tsdb.Point
+	keys   []string // keys the tag does not have yet
+	state  *nodes.State
+}
+
+// finish sets j's outcome: the batch does nothing with j afterwards.
+func (j *job) finish(err error) {
+	j.err = err
+	close(j.done)
+}
+
+// devEUI is the DevEUI the job is about, lower case.
+func (j *job) devEUI() string {
+	if j.msg.Uplink != nil {
+		return j.msg.Uplink.DevEUI
+	}
+	return j.msg.DevEUI
+}
+
+// runBatch carries out a batch of jobs: it looks their tags up at once,
+// prepares what each stores, writes all their points in one transaction,
+// registers their new keys in one statement and updates their nodes' states
+// in one statement. A step that fails for a batch of several is done again
+// job by job, so that one job's problem (a value the database refuses, a tag
+// deleted meanwhile) is not every job's. Each step has a context of its own:
+// a batch belongs to no single request, so no request's cancellation may cut
+// it short.
+func (m *Module) runBatch(batch []*job) {
+	live := m.lookUp(batch)
+	live = m.writePoints(live)
+	live = m.registerKeys(live)
+	live = m.updateStates(live)
+	for _, j := range live {
+		j.finish(nil)
+	}
+}
+
+// stepContext is the context of one step of a batch.
+func stepContext() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), batchTimeout)
+}
+
+// lookUp finds the jobs' tags in one query and prepares the jobs of the
+// company's tags; the others are finished at once, as is a job that cannot
+// be prepared.
+func (m *Module) lookUp(batch []*job) []*job {
+	ctx, cancel := stepContext()
+	defer cancel()
+	euis := make([]string, 0, len(batch))
+	for _, j := range batch {
+		if eui := j.devEUI(); eui != "" {
+			euis = append(euis, eui)
+		}
+	}
+	tags, err := m.deps.Nodes.TagsByDevEUI(ctx, euis)
+	if err != nil {
+		for _, j := range batch {
+			j.finish(fmt.Errorf("look up the tags of %d DevEUIs: %w", len(euis), err))
+		}
+		return nil
+	}
+	live := make([]*job, 0, len(batch))
+	for _, j := range batch {
+		eui := j.devEUI()
+		t := tags[nodes.NormaliseEUI(eui)]
+		// A DevEUI without a tag and one of another company's tag look the
+		// same, so that a token learns nothing about other companies.
+		if eui == "" || t == nil || t.CompanyID != j.company {
+			j.finish(nil)
+			continue
+		}
+		j.tag = t
+		if err := m.prepare(ctx, j); err != nil {
+			j.finish(err)
+			continue
+		}
+		live = append(live, j)
+	}
+	return live
+}
+
+// prepare decodes a job's message into the points, keys and state that the
+// batch writes for it.
+func (m *Module) prepare(ctx context.Context, j *job) error {
+	var values map[string]any
+	if j.msg.Kind == parse.KindUplink {
+		u := j.msg.Uplink
+		var warnings []string
+		var err error
+		if values, warnings, err = m.decode(ctx, j.tag, u); err != nil {
+			return err
+		}
+		if u.Values != nil {
+			own, err := parse.Flatten(u.Values)
+			if err != nil {
+				return err
+			}
+			maps.Copy(values, own)
+		}
+		if u.Battery != nil {
+			setDefault(values, "battery", *u.Battery)
+		}
+		if u.RSSI != nil {
+			setDefault(values, "rssi", *u.RSSI)
+		}
+		if u.SNR != nil {
+			setDefault(values, "snr", *u.SNR)
+		}
+		t := u.Time
+		j.state = &nodes.State{Time: &t, Data: values, RSSI: u.RSSI,
+			Battery: pick(values, "battery", "batteryVoltage", "vdd"), VDD: pick(values, "vdd", "batteryVoltage")}
+		j.event = &UplinkReceived{CompanyID: j.company, TagID: j.tag.ID, DevEUI: u.DevEUI, Name: j.tag.Name, Time: t, Data: values}
+		j.res = Result{DevEUI: u.DevEUI, TagID: j.tag.ID, Time: &t, Warnings: warnings}
+	} else {
+		s := j.msg.Status
+		values = map[string]any{}
+		if s.BatteryLevel != nil {
+			values["batteryLevel"] = *s.BatteryLevel
+		}
+		if s.Margin != nil {
+			values["margin"] = *s.Margin
+		}
+		// The network server's battery level becomes the tag's battery
+		// only for nodes whose uplinks report none: a decoder's reading
+		// is more precise than the 0-100 scale, and the two would
+		// alternate.
+		if s.BatteryLevel != nil && pick(j.tag.Data, "battery", "batteryVoltage", "vdd") == nil {
+			j.state = &nodes.State{Battery: s.BatteryLevel}
+		}
+	}
+	keys := slices.Sorted(maps.Keys(values))
+	j.res.Keys = keys
+	j.points = make([]tsdb.Point, 0, len(keys))
+	for _, k := range keys {
+		s := tsdb.Series{Company: j.company, DevEUI: j.devEUI(), Key: k}
+		switch v := values[k].(type) {
+		case float64:
+			j.points = append(j.points, tsdb.Number(s, j.msg.Time, v))
+		case string:
+			j.points = append(j.points, tsdb.Text(s, j.msg.Time, v))
+		}
+		if !slices.Contains(j.tag.Keys, k) {
+			j.keys = append(j.keys, k)
+		}
+	}
+	// A bad point fails its own job here rather than the batch's write.
+	return tsdb.ValidatePoints(j.points)
+}
+
+// writePoints writes the points of the jobs in one tsdb.Store.Write.
+func (m *Module) writePoints(live []*job) []*job {
+	n := 0
+	for _, j := range live {
+		n += len(j.points)
+	}
+	if n == 0 {
+		return live
+	}
+	points := make([]tsdb.Point, 0, n)
+	for _, j := range live {
+		points = append(points, j.points...)
+	}
+	err := m.writeAlone(points)
+	if err == nil {
+		return live
+	}
+	if len(live) > 1 {
+		m.log.Warn("batch of uplinks failed, writing them one by one", "uplinks", len(live), "points", n, "err", err)
+	}
+	out := live[:0]
+	for _, j := range live {
+		if len(live) > 1 && len(j.points) > 0 {
+			err = m.writeAlone(j.points)
+		}
+		if err != nil && len(j.points) > 0 {
+			if errs.KindOf(err) != errs.Invalid && errs.KindOf(err) != errs.Unavailable {
+				err = fmt.Errorf("store %d values of %s: %w", len(j.points), j.devEUI(), err)
+			}
+			j.finish(err)
+			continue
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+func (m *Module) writeAlone(points []tsdb.Point) error {
+	ctx, cancel := stepContext()
+	defer cancel()
+	return m.deps.TSDB.Write(ctx, slices.Clip(points))
+}
+
+// registerKeys registers the keys the jobs' tags do not have yet, most
+// often none, in one statement.
+func (m *Module) registerKeys(live []*job) []*job {
+	ctx, cancel := stepContext()
+	defer cancel()
+	missing := map[int64][]string{}
+	for _, j := range live {
+		if len(j.keys) > 0 {
+			missing[j.tag.ID] = append(missing[j.tag.ID], j.keys...)
+		}
+	}
+	if len(missing) == 0 {
+		return live
+	}
+	err := m.deps.Nodes.EnsureKeysOfTags(ctx, missing)
+	if err == nil {
+		return live
+	}
+	out := live[:0]
+	for _, j := range live {
+		if len(j.keys) > 0 {
+			if err := m.deps.Nodes.EnsureKeys(ctx, j.tag.ID, j.keys); err != nil {
+				j.finish(fmt.Errorf("register keys of tag %d: %w", j.tag.ID, err))
+				continue
+			}
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+// updateStates records the nodes' states in one statement, in the order of
+// the jobs.
+func (m *Module) updateStates(live []*job) []*job {
+	ctx, cancel := stepContext()
+	defer cancel()
+	states := make([]nodes.TagState, 0, len(live))
+	for _, j := range live {
+		if j.state != nil {
+			states = append(states, nodes.TagState{TagID: j.tag.ID, State: *j.state})
+		}
+	}
+	if len(states) == 0 {
+		return live
+	}
+	err := m.deps.Nodes.UpdateStates(ctx, states)
+	if err == nil {
+		return live
+	}
+	out := live[:0]
+	for _, j := range live {
+		if j.state != nil {
+			if len(states) > 1 {
+				err = m.deps.Nodes.UpdateStates(ctx, []nodes.TagState{{TagID: j.tag.ID, State: *j.state}})
+			}
+			if err != nil {
+				j.finish(fmt.Errorf("update state of tag %d: %w", j.tag.ID, err))
+				continue
+			}
+		}
+		out = append(out, j)
+	}
+	return out
+}
