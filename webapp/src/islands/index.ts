@@ -7,6 +7,7 @@
 import type { IslandModule } from "@/islands/island";
 
 const islands: Record<string, () => Promise<IslandModule>> = {
+  dashboard: () => import("@/islands/dashboard/mount"),
   "category-tree": () => import("@/islands/category-tree/mount"),
   "date-range-picker": () => import("@/islands/date-range-picker/mount"),
   "event-hub": () => import("@/islands/event-hub/mount"),

@@ -1,0 +1,80 @@
+// MapWidget (type 4) shows the module's nodes on a map: as pins, or as
+// text labels with the latest value of tagkey (attribute target "labels";
+// docs/decisions.md), pins drawn with the mdi icon of attribute icon.
+// Leaflet lives in its own chunk (map-view.tsx), fetched only when a map
+// module is on the dashboard.
+import { Suspense, lazy, useContext, type ReactNode } from "react";
+import { useIntl } from "react-intl";
+import { BoardContext, useInfo, useLatest } from "@/islands/dashboard/hooks";
+import { msg } from "@/islands/dashboard/messages";
+import { attr, keysOf, refsOf, type Latest } from "@/islands/dashboard/model";
+import { Loaded, Loading, type WidgetProps } from "@/islands/dashboard/widgets/states";
+import { formatValue, withAffixes } from "@/islands/dashboard/widgets/values";
+
+const MapView = lazy(() => import("@/islands/dashboard/widgets/map-view"));
+
+export interface MapMarker {
+  deveui: string;
+  name: string;
+  lat: number;
+  lng: number;
+  // text is the value shown in a label or a pin's popup ("" for none).
+  text: string;
+}
+
+export function MapWidget(props: WidgetProps): ReactNode {
+  const { module: m } = props;
+  const intl = useIntl();
+  const board = useContext(BoardContext);
+  const key = keysOf(attr(m, "tagkey"))[0] ?? refsOf(m)[0]?.key ?? "";
+  const info = useInfo(m, key || undefined);
+  const latest = useLatest(m);
+  const labels = attr(m, "target") === "labels";
+  const chosen = new Set(refsOf(m).map((r) => r.deveui));
+  if (m.tag) chosen.add(m.tag);
+  return (
+    <Loaded load={info}>
+      {(data) => {
+        const nodes = chosen.size > 0 ? data.nodes.filter((n) => chosen.has(n.deveui)) : data.nodes;
+        const values: readonly Latest[] = latest.state === "done" ? latest.data : [];
+        const markers: MapMarker[] = [];
+        const missing: string[] = [];
+        for (const n of nodes) {
+          if (n.lat === null || n.long === null) {
+            missing.push(n.name || n.deveui);
+            continue;
+          }
+          const l = values.find((v) => v.deveui === n.deveui && (key === "" || v.key === key));
+          let text = "";
+          if (l && l.value !== null) text = withAffixes(m, formatValue(intl, m, l.value), l.unit);
+          else if (l?.text) text = l.text;
+          else if (n.latestValue !== null) text = typeof n.latestValue === "number" ? formatValue(intl, m, n.latestValue) : n.latestValue;
+          markers.push({ deveui: n.deveui, name: n.name || n.deveui, lat: n.lat, lng: n.long, text });
+        }
+        return (
+          <div className="fh-dash-map">
+            <Suspense fallback={<Loading />}>
+              <MapView
+                module={m}
+                markers={markers}
+                labels={labels}
+                icon={labels ? "" : attr(m, "icon")}
+                tileUrl={board.tileUrl}
+                editing={props.editing}
+                save={props.save}
+                label={intl.formatMessage(msg.mapLabel, { count: markers.length })}
+              />
+            </Suspense>
+            {markers.length === 0 ? <p className="fh-dash-map__note">{intl.formatMessage(msg.mapNoNodes)}</p> : null}
+            {missing.length > 0 ? <p className="fh-dash-map__note">{intl.formatMessage(msg.mapNoPosition, { names: missing.join(", ") })}</p> : null}
+            <ul className="sr-only">
+              {markers.map((mk) => (
+                <li key={mk.deveui}>{mk.text ? `${mk.name}: ${mk.text}` : mk.name}</li>
+              ))}
+            </ul>
+          </div>
+        );
+      }}
+    </Loaded>
+  );
+}

@@ -1,0 +1,56 @@
+// The states every widget shares: loading, error with a retry, empty, and
+// a Load switch that picks one or draws the data.
+import type { ReactNode } from "react";
+import { Button } from "react-aria-components";
+import { useIntl, type MessageDescriptor } from "react-intl";
+import type { Load } from "@/islands/dashboard/hooks";
+import { msg } from "@/islands/dashboard/messages";
+import type { DashModule } from "@/islands/dashboard/model";
+import type { Range } from "@/islands/dashboard/hooks";
+
+// WidgetProps are what every widget gets.
+export interface WidgetProps {
+  module: DashModule;
+  range: Range;
+  editing: boolean;
+  // save stores a change the widget itself makes (a map's view, an image
+  // map's sensor positions); only while editing.
+  save: (m: DashModule) => void;
+}
+
+export function Loading(): ReactNode {
+  const intl = useIntl();
+  return (
+    <div className="fh-dash-state" role="status" data-state="loading">
+      <span className="mdi mdi-loading mdi-spin" aria-hidden="true" /> {intl.formatMessage(msg.wLoading)}
+    </div>
+  );
+}
+
+export function Failed({ retry }: { retry: () => void }): ReactNode {
+  const intl = useIntl();
+  return (
+    <div className="fh-dash-state fh-dash-state--error" role="alert" data-state="error">
+      <span>{intl.formatMessage(msg.wError)}</span>
+      <Button className="fh-dash-button fh-dash-button--small" onPress={retry}>
+        {intl.formatMessage(msg.retry)}
+      </Button>
+    </div>
+  );
+}
+
+export function Empty({ message = msg.wNoData }: { message?: MessageDescriptor }): ReactNode {
+  const intl = useIntl();
+  return (
+    <div className="fh-dash-state" role="status" data-state="empty">
+      {intl.formatMessage(message)}
+    </div>
+  );
+}
+
+// Loaded draws children(data) once load is done, else its state.
+export function Loaded<T>({ load, children }: { load: Load<T>; children: (data: T) => ReactNode }): ReactNode {
+  if (load.state === "loading") return <Loading />;
+  if (load.state === "error") return <Failed retry={load.retry} />;
+  return children(load.data);
+}
