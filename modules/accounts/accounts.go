@@ -23,6 +23,9 @@ type (
 	UserDeleted    = core.UserDeleted
 	CompanyCreated = core.CompanyCreated
 	CompanyDeleted = core.CompanyDeleted
+	// UserSignedIn is published after a sign-in and after a session renewal
+	// (Renewed), the portal's sign that a user is active.
+	UserSignedIn = core.UserSignedIn
 )
 
 // Service is what other modules may ask of accounts. Methods return an

@@ -100,6 +100,7 @@ func (m *Module) login(r *http.Request, email, password string) (*tokenAnswer, e
 	if err != nil {
 		return nil, err
 	}
+	m.host.Bus.Publish(ctx, signedIn(u, false))
 	ans.Message = m.host.Catalogs.T(m.lang(r), msgLoggedIn, nil)
 	return ans, nil
 }
@@ -206,7 +207,17 @@ func (m *Module) renew(ctx context.Context, refresh string) (*tokenAnswer, error
 	if !ok {
 		return nil, errs.New(errs.Unauthorized, msgRefreshInvalid)
 	}
+	m.host.Bus.Publish(ctx, signedIn(u, true))
 	return m.tokensFor(u, s.ID, next), nil
+}
+
+// signedIn is the event of u's sign-in or session renewal.
+func signedIn(u *User, renewed bool) UserSignedIn {
+	name := strings.TrimSpace(u.FirstName + " " + u.LastName)
+	if name == "" {
+		name = u.Email
+	}
+	return UserSignedIn{UserID: u.ID, CompanyID: u.Company(), Role: u.Role, Name: name, Renewed: renewed, At: time.Now().UTC()}
 }
 
 // refreshBrowser is the kernel's Refresher: a page load whose access cookie
