@@ -98,6 +98,37 @@ const (
 // it; Data holds the stored values by key (float64, or string for texts).
 type UplinkReceived = core.UplinkReceived
 
+// DeviceEvent is published for what the ingest learns about a device beside
+// the values of its uplinks, for the log: a join of a node, a device status,
+// a network server's log message, what became of a downlink (handed to the
+// network server, transmitted, acknowledged, failed), a decoder that failed
+// or warned, a DevEUI heard without a node that went to the node pool (the
+// last two at most once per DevEUI every 15 minutes). Events about a device
+// name only nodes of the company the message acted for, or a DevEUI that
+// company's own network server sent. Publishing one never holds up the
+// message it is about: subscribers must not block.
+type DeviceEvent = core.DeviceEvent
+
+// Level is how much a DeviceEvent matters.
+type Level = core.Level
+
+// The levels of a DeviceEvent.
+const (
+	LevelInfo    = core.LevelInfo
+	LevelWarning = core.LevelWarning
+	LevelError   = core.LevelError
+)
+
+// The kinds of DeviceEvent.
+const (
+	EventJoin     = core.EventJoin
+	EventStatus   = core.EventStatus
+	EventLog      = core.EventLog
+	EventDownlink = core.EventDownlink
+	EventDecoder  = core.EventDecoder
+	EventPool     = core.EventPool
+)
+
 // Limits of one message.
 const (
 	MaxBody    = core.MaxBody     // bytes of a request body

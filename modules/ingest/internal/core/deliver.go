@@ -107,9 +107,13 @@ func (m *Module) deliver(ctx context.Context, d *nodes.Downlink, r *round) {
 		log.Warn("downlink not delivered; will retry", "retry_in", wait.String(), "err", err)
 	}
 	a.Detail = clip(a.Detail, 500)
-	if err := m.deps.Nodes.RecordDownlinkAttempt(context.WithoutCancel(ctx), d.ID, a); err != nil && !errs.Is(err, errs.NotFound) {
-		log.Error("record downlink attempt", "err", err)
+	if err := m.deps.Nodes.RecordDownlinkAttempt(context.WithoutCancel(ctx), d.ID, a); err != nil {
+		if !errs.Is(err, errs.NotFound) {
+			log.Error("record downlink attempt", "err", err)
+		}
+		return
 	}
+	m.logDelivery(ctx, d, a)
 }
 
 // target returns the application of a downlink, loading it (and its The

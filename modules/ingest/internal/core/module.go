@@ -71,6 +71,8 @@ type Module struct {
 	// concurrent requests once the module has started (commit.go,
 	// batch.go).
 	batches *committer
+	// logged spaces out repeating device events (logs.go).
+	logged throttle
 }
 
 // New builds the module.
@@ -196,16 +198,25 @@ func (m *Module) process(ctx context.Context, company int64, msg parse.Message) 
 		if err != nil {
 			return nil, err
 		}
+		m.logUplinkWarnings(ctx, company, res)
 		return &res, nil
 	case parse.KindJoin:
-		if _, ok, err := m.ownTag(ctx, company, msg.DevEUI); err != nil || ok {
+		_, ok, err := m.ownTag(ctx, company, msg.DevEUI)
+		if err != nil {
 			return nil, err
+		}
+		if ok {
+			m.logJoin(ctx, company, msg)
+			return nil, nil
 		}
 		return nil, m.pool(ctx, company, msg)
 	case parse.KindStatus:
-		return nil, m.status(ctx, company, msg)
+		if err := m.status(ctx, company, msg); err != nil {
+			return nil, err
+		}
+		m.logStatus(ctx, company, msg)
 	case parse.KindDownlinkSent, parse.KindDownlinkAck, parse.KindDownlinkFailed:
-		return nil, m.downlink(ctx, company, msg)
+		return nil, m.downlinkReported(ctx, company, msg)
 	case parse.KindLog:
 		level := slog.LevelInfo
 		if l := strings.ToUpper(msg.Log.Level); l == "WARNING" || l == "ERROR" {
@@ -213,6 +224,7 @@ func (m *Module) process(ctx context.Context, company int64, msg parse.Message) 
 		}
 		m.log.Log(ctx, level, "network server reported on a device", "source", msg.Source, "company_id", company,
 			"dev_eui", msg.DevEUI, "level", msg.Log.Level, "code", msg.Log.Code, "description", msg.Log.Description)
+		m.logNetworkLog(ctx, company, msg)
 	}
 	return nil, nil
 }
@@ -244,6 +256,7 @@ func (m *Module) pool(ctx context.Context, company int64, msg parse.Message) err
 	if err := m.deps.Nodes.AddToPool(ctx, msg.DevEUI, msg.Source); err != nil {
 		return fmt.Errorf("add %s to the node pool: %w", msg.DevEUI, err)
 	}
+	m.logPooled(ctx, company, msg)
 	m.log.Info("message of a DevEUI without a tag of the company", "kind", string(msg.Kind),
 		"source", msg.Source, "company_id", company, "dev_eui", msg.DevEUI)
 	return nil
