@@ -29,6 +29,7 @@ import (
 	"github.com/fieldhub/fieldhub/modules/demo"
 	"github.com/fieldhub/fieldhub/modules/events"
 	"github.com/fieldhub/fieldhub/modules/ingest"
+	"github.com/fieldhub/fieldhub/modules/logs"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 	"github.com/fieldhub/fieldhub/modules/settings"
 	"github.com/fieldhub/fieldhub/modules/site"
@@ -161,12 +162,20 @@ func build(ctx context.Context, cfg *config.Config, log *slog.Logger) (*app, err
 		return nil, err
 	}
 	k.Add(seriesCloser{series}) // added before its users, so it stops after them
+	if days := cfg.TSDBRetentionDays; days > 0 {
+		retention := tsdb.Retention{Store: series, Days: days, Log: host.Logger("tsdb")}
+		if err := host.Scheduler.Daily("tsdb", "retention", 2, 45, true, retention.Run); err != nil {
+			k.Close()
+			return nil, err
+		}
+	}
 	dec := decoders.New(host, decoders.Deps{})
 	k.Add(dec)
 	nod := nodes.New(host, nodes.Deps{Accounts: acc, Decoders: dec, UI: env, Series: series})
 	k.Add(nod)
 	dash := dashboards.New(host, dashboards.Deps{Accounts: acc, Nodes: nod, Series: series, Settings: set, UI: env})
 	k.Add(dash)
+	k.Add(logs.New(host, logs.Deps{Accounts: acc, Series: series})) // before the ingest, so it stops after it
 	k.Add(ingest.New(host, ingest.Deps{Nodes: nod, Decoders: dec, TSDB: series}))
 	k.Add(events.New(host, events.Deps{}))
 	k.Add(site.New(host, site.Deps{UI: env, Accounts: acc}))

@@ -38,6 +38,7 @@ func TestTenancy(t *testing.T) {
 		}
 		loner := ta.Login(t, "loner@free.example", testPassword)
 		fn := foreignNodes(t, ta, root, foreign.companyID, png)
+		awaitForeignLog(t, ta, foreign.companyID)
 
 		bdb := ta.kernel.Host().DB
 		fid := foreign.companyID
@@ -96,6 +97,10 @@ func TestTenancy(t *testing.T) {
 			Queries: map[string]string{
 				"GET /api/tag/tagdata":                   fmt.Sprintf("tagId=%d&key=note", fn.tagID),
 				"GET /api/companies/{companyId}/tagdata": "deveui=" + foreignDevEUI + "&key=note",
+				// The logs name their company in the query.
+				"GET /api/logs":             fmt.Sprintf("companyId=%d", fid),
+				"GET /api/logs/activeusers": fmt.Sprintf("companyId=%d", fid),
+				"GET /api/logs/datapoints":  fmt.Sprintf("companyId=%d", fid),
 			},
 			Markers: []string{"Foreign Widgets", "foreign.example", foreignDevEUI},
 			Exempt: map[string]string{
@@ -119,6 +124,8 @@ func TestTenancy(t *testing.T) {
 					dumpRows(tb, bdb, "SELECT * FROM node_pool ORDER BY id"),
 					dumpRows(tb, bdb, "SELECT * FROM tsdb_series WHERE company_id = ? ORDER BY id", fid),
 					dumpRows(tb, bdb, "SELECT p.* FROM tsdb_points p JOIN tsdb_series s ON s.id = p.series_id WHERE s.company_id = ? ORDER BY p.series_id, p.ts", fid),
+					dumpRows(tb, bdb, "SELECT * FROM log_entries WHERE company_id = ? ORDER BY id", fid),
+					dumpRows(tb, bdb, "SELECT * FROM log_user_activity WHERE company_id = ? ORDER BY user_id", fid),
 				}, "\n")
 			},
 		})
@@ -165,6 +172,10 @@ func foreignNodes(t *testing.T, ta *testApp, root string, companyID int64, png [
 		t.Fatalf("foreign uplink: %d %s", r.Status, r.Body)
 	}
 	ids.downlinkID = create(fmt.Sprintf("/api/downlink/%d", ids.tagID), map[string]any{"port": 5, "payload": "0A0B", "payloadType": "hex"})
+	// A join gives the company a log entry that names its node.
+	if r := ta.Call(t, "POST", "/api/ingest/chirpstack?event=join", tok.Str("token"), map[string]any{"deviceInfo": map[string]any{"devEui": foreignDevEUI}}); r.Status != 204 {
+		t.Fatalf("foreign join: %d %s", r.Status, r.Body)
+	}
 	now := time.Now().UTC()
 	if _, err := ta.kernel.Host().DB.NewRaw("INSERT INTO node_pool (deveui, source, status, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?)",
 		"A1B2C3D4E5F60718", "chirpstack", "shown", now, now).Exec(context.Background()); err != nil {
@@ -176,6 +187,31 @@ func foreignNodes(t *testing.T, ta *testApp, root string, companyID int64, png [
 	}
 	ids.poolID = int64(r.List()[0].(map[string]any)["id"].(float64))
 	return ids
+}
+
+// awaitForeignLog waits until the log entries of the foreign company's
+// set-up are written (its node's join, after its users' sign-ins) and its
+// users are noted as active: the logs module writes a moment later, and a
+// write during the walk would look like a change the walk caused.
+func awaitForeignLog(t *testing.T, ta *testApp, companyID int64) {
+	t.Helper()
+	bdb := ta.kernel.Host().DB
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		var joins, active int
+		err := bdb.NewRaw("SELECT count(*) FROM log_entries WHERE company_id = ? AND deveui = ? AND message_id = 'logs.entry.join'", companyID, foreignDevEUI).Scan(context.Background(), &joins)
+		if err == nil {
+			err = bdb.NewRaw("SELECT count(*) FROM log_user_activity WHERE company_id = ?", companyID).Scan(context.Background(), &active)
+		}
+		if err != nil {
+			t.Fatalf("foreign log: %v", err)
+		}
+		if joins == 1 && active == 3 { // the CompanyAdmin, the User and the Admin signed in
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("foreign log not written: %d joins, %d active users", joins, active)
+		}
+	}
 }
 
 // dumpRows renders a query's rows as text, for before-and-after comparisons.

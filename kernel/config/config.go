@@ -47,6 +47,10 @@ type Config struct {
 	WeatherSMHIURL  string // FIELDHUB_WEATHER_SMHI_URL
 	WeatherMETNOURL string // FIELDHUB_WEATHER_METNO_URL
 	MapTileURL      string // FIELDHUB_MAP_TILE_URL
+
+	// Retention in days; 0 keeps the data for good.
+	LogRetentionDays  int // FIELDHUB_LOG_RETENTION_DAYS: of the log entries
+	TSDBRetentionDays int // FIELDHUB_TSDB_RETENTION_DAYS: of the tag data
 }
 
 // option describes one setting: its variable, default, help text (for the
@@ -176,6 +180,8 @@ var options = []option{
 	{"FIELDHUB_MAP_TILE_URL", "https://tile.openstreetmap.org/{z}/{x}/{y}.png", "map tile address of dashboard map modules, with {z}, {x} and {y} (and optionally {s}) placeholders", false, tileSetter(func(c *Config, v string) { c.MapTileURL = v })},
 	{"FIELDHUB_ACCESS_TOKEN_TTL", "15m", "lifetime of an access token (a Go duration)", false, durationSetter(func(c *Config, d time.Duration) { c.AccessTokenTTL = d })},
 	{"FIELDHUB_REFRESH_TOKEN_TTL", "720h", "lifetime of a refresh token, the longest a session lasts unused", false, durationSetter(func(c *Config, d time.Duration) { c.RefreshTokenTTL = d })},
+	{"FIELDHUB_LOG_RETENTION_DAYS", "90", "days the log entries (GET /api/logs) are kept; a daily job deletes older ones; 0 keeps them for good", false, daysSetter(func(c *Config, n int) { c.LogRetentionDays = n })},
+	{"FIELDHUB_TSDB_RETENTION_DAYS", "0", "days the tag data (the stored values of the nodes) is kept; a daily job deletes older values; 0 keeps them for good", false, daysSetter(func(c *Config, n int) { c.TSDBRetentionDays = n })},
 }
 
 func boolSetter(apply func(*Config, bool)) func(*Config, string) error {
@@ -227,6 +233,19 @@ func durationSetter(apply func(*Config, time.Duration)) func(*Config, string) er
 			return fmt.Errorf("want a positive duration such as 15m or 720h")
 		}
 		apply(c, d)
+		return nil
+	}
+}
+
+// daysSetter reads a number of days for a retention setting: 0 (keep for
+// good) up to 100 years.
+func daysSetter(apply func(*Config, int)) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 36500 {
+			return fmt.Errorf("want a whole number of days from 0 (keep for good) to 36500")
+		}
+		apply(c, n)
 		return nil
 	}
 }
