@@ -1,6 +1,7 @@
 // Package events is the contract of the events module: the live event feed
 // of SPEC.md section 7 ("Real-time feed"), a WebSocket at GET /api/events
-// that pushes every uplink of the caller's company as it is stored.
+// that pushes every uplink of the caller's company as it is stored, and
+// every log entry of that company as it is written (the live log list).
 //
 // The route is open to CompanyOrUser roles. Browsers authenticate with the
 // session cookie (a WebSocket cannot carry an Authorization header); other
@@ -8,13 +9,21 @@
 // headers either, ?token=<access token>. A caller only ever receives events
 // of one company: their own, or for a SuperAdmin the company given as
 // ?companyId= or else the one chosen in the company switcher (the
-// fieldhub_company cookie). A request without a WebSocket upgrade is
-// refused with 400.
+// fieldhub_company cookie), else the installation: a SuperAdmin who has
+// chosen no company receives the log entries that belong to no company. A
+// request without a WebSocket upgrade is refused with 400.
 //
 // Each event is one text message:
 //
 //	{"type":"BroadcastEvent","event":{"id":"…","date":"2024-05-01T12:00:00Z",
 //	 "tag":{"name":"Cellar","deveui":"70B3D57ED0000001"},"data":{"temperature":21.5}}}
+//
+// Each log entry is one text message, the entry as GET /api/logs lists it:
+//
+//	{"type":"LogEntry","entry":{"id":42,"companyId":7,"userId":null,
+//	 "type":"APP","message":"The device joined the network",
+//	 "messageId":"logs.entry.join","deveui":"70B3D57ED0000001",
+//	 "data":{"kind":"join","source":"chirpstack"},"createdAt":"2024-05-01T12:00:00Z"}}
 //
 // The server sends nothing else; it pings every 30 seconds, and closes the
 // connection when the access token that opened it lapses (close code 4001:
@@ -45,6 +54,9 @@ type Envelope = core.Envelope
 // MessageBroadcastEvent is the type of the message that carries an Event.
 const MessageBroadcastEvent = core.MessageBroadcastEvent
 
+// MessageLogEntry is the type of the message that carries a log entry.
+const MessageLogEntry = core.MessageLogEntry
+
 // Close codes the feed ends a connection with, beside the standard ones.
 const (
 	// CloseSessionExpired: the access token lapsed; renew it and reconnect.
@@ -69,8 +81,8 @@ type Module interface {
 	kernel.Stopper
 }
 
-// New builds the module. It subscribes to ingest.UplinkReceived on the
-// host's bus.
+// New builds the module. It subscribes to ingest.UplinkReceived and
+// logs.EntryWritten on the host's bus.
 func New(host *kernel.Host, deps Deps) Module {
 	return core.New(host, core.Options{QueueSize: deps.QueueSize, PingInterval: deps.PingInterval})
 }

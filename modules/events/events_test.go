@@ -22,6 +22,7 @@ import (
 	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/events"
 	"github.com/fieldhub/fieldhub/modules/ingest"
+	"github.com/fieldhub/fieldhub/modules/logs"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 )
 
@@ -48,10 +49,19 @@ type env struct {
 	id     map[string]int64  // company key to its id
 	dbURL  string
 	dialct db.Dialect
+	// withLogs: the portal writes log entries, which the feed forwards.
+	withLogs bool
 }
 
-// start runs a portal with every module the feed needs, on cfg.
+// start runs a portal with every module the uplinks' feed needs, on cfg.
 func start(t *testing.T, d db.Dialect, env map[string]string) *instance {
+	t.Helper()
+	return startWith(t, d, env, false)
+}
+
+// startWith runs a portal, with the logs module when withLogs is set: then
+// sign-ins and device events become log entries the feed forwards too.
+func startWith(t *testing.T, d db.Dialect, env map[string]string, withLogs bool) *instance {
 	t.Helper()
 	k := kerneltest.New(t, kerneltest.Config(t, d, env))
 	host := k.Host()
@@ -61,7 +71,11 @@ func start(t *testing.T, d db.Dialect, env map[string]string) *instance {
 	k.Add(dec)
 	nod := nodes.New(host, nodes.Deps{Accounts: acc, Decoders: dec})
 	k.Add(nod)
-	k.Add(ingest.New(host, ingest.Deps{Nodes: nod, Decoders: dec, TSDB: sqlts.New(host.DB, sqlts.Options{})}))
+	series := sqlts.New(host.DB, sqlts.Options{})
+	if withLogs {
+		k.Add(logs.New(host, logs.Deps{Accounts: acc, Series: series}))
+	}
+	k.Add(ingest.New(host, ingest.Deps{Nodes: nod, Decoders: dec, TSDB: series}))
 	k.Add(events.New(host, events.Deps{}))
 	stopModules, err := k.Start(context.Background())
 	if err != nil {
@@ -75,9 +89,14 @@ func start(t *testing.T, d db.Dialect, env map[string]string) *instance {
 
 func newEnv(t *testing.T, d db.Dialect, vars map[string]string) *env {
 	t.Helper()
-	first := start(t, d, vars)
+	return newEnvWith(t, d, vars, false)
+}
+
+func newEnvWith(t *testing.T, d db.Dialect, vars map[string]string, withLogs bool) *env {
+	t.Helper()
+	first := startWith(t, d, vars, withLogs)
 	e := &env{instance: first, admin: map[string]string{}, token: map[string]string{}, id: map[string]int64{},
-		dbURL: first.k.Host().Config.DatabaseURL, dialct: d}
+		dbURL: first.k.Host().Config.DatabaseURL, dialct: d, withLogs: withLogs}
 	if err := first.acc.CreateSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +121,7 @@ func newEnv(t *testing.T, d db.Dialect, vars map[string]string) *env {
 // behind a load balancer.
 func (e *env) second(t *testing.T) *instance {
 	t.Helper()
-	return start(t, e.dialct, map[string]string{"DATABASE_URL": e.dbURL})
+	return startWith(t, e.dialct, map[string]string{"DATABASE_URL": e.dbURL}, e.withLogs)
 }
 
 func (e *env) must(t *testing.T, token, method, path string, body any, status int) kerneltest.Response {

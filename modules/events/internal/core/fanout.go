@@ -39,17 +39,20 @@ const (
 	spillTTL = 5 * time.Minute
 )
 
-// envelope is a notification: the origin instance, the company and the
-// event itself or the live_events row that holds it.
+// envelope is a notification: the origin instance, the company, the kind
+// of message ("" for an uplink's event, else MessageLogEntry) and the event
+// itself or the live_events row that holds it.
 type envelope struct {
 	Origin  string          `json:"o"`
 	Company int64           `json:"c"`
+	Kind    string          `json:"t,omitempty"`
 	Event   json.RawMessage `json:"e,omitempty"`
 	Row     int64           `json:"r,omitempty"`
 }
 
 type outgoing struct {
 	company int64
+	kind    string
 	event   []byte
 }
 
@@ -64,7 +67,7 @@ type pgFanout struct {
 	wg      sync.WaitGroup
 	// deliver sends an event received from another instance to this
 	// instance's connections; the module sets it.
-	deliver func(company int64, event []byte)
+	deliver func(company int64, kind string, event []byte)
 }
 
 func newPGFanout(bdb *bun.DB, url string, log *slog.Logger, h *hub, full prometheus.Counter) *pgFanout {
@@ -73,9 +76,9 @@ func newPGFanout(bdb *bun.DB, url string, log *slog.Logger, h *hub, full prometh
 }
 
 // publish queues an event for the other instances without waiting.
-func (f *pgFanout) publish(company int64, event []byte) {
+func (f *pgFanout) publish(company int64, kind string, event []byte) {
 	select {
-	case f.pending <- outgoing{company, event}:
+	case f.pending <- outgoing{company, kind, event}:
 	default:
 		f.full.Inc()
 	}
@@ -144,7 +147,7 @@ func (f *pgFanout) notify(ctx context.Context, batch []outgoing) error {
 		return err
 	}
 	for _, o := range batch {
-		payload, err := json.Marshal(envelope{Origin: f.origin, Company: o.company, Event: o.event})
+		payload, err := json.Marshal(envelope{Origin: f.origin, Company: o.company, Kind: o.kind, Event: o.event})
 		if err != nil {
 			return err
 		}
@@ -156,8 +159,8 @@ func (f *pgFanout) notify(ctx context.Context, batch []outgoing) error {
 			return err
 		}
 		if _, err := f.db.NewRaw(`WITH row AS (INSERT INTO live_events (company_id, body, created_at) VALUES (?, ?, ?) RETURNING id)
-			SELECT pg_notify(?, json_build_object('o', ?::text, 'c', ?::bigint, 'r', id)::text) FROM row`,
-			o.company, string(o.event), time.Now(), channel, f.origin, o.company).Exec(ctx); err != nil {
+			SELECT pg_notify(?, json_build_object('o', ?::text, 'c', ?::bigint, 't', ?::text, 'r', id)::text) FROM row`,
+			o.company, string(o.event), time.Now(), channel, f.origin, o.company, o.kind).Exec(ctx); err != nil {
 			return err
 		}
 	}
@@ -239,6 +242,6 @@ func (f *pgFanout) loop(ctx context.Context, conn *pgx.Conn) error {
 		if len(env.Event) == 0 || !json.Valid(env.Event) {
 			continue
 		}
-		f.deliver(env.Company, env.Event)
+		f.deliver(env.Company, env.Kind, env.Event)
 	}
 }

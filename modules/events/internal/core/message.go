@@ -9,10 +9,19 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/fieldhub/fieldhub/modules/ingest"
+	"github.com/fieldhub/fieldhub/modules/logs"
 )
 
 // MessageBroadcastEvent is the type of the message that carries an Event.
 const MessageBroadcastEvent = "BroadcastEvent"
+
+// MessageLogEntry is the type of the message that carries a log entry.
+const MessageLogEntry = "LogEntry"
+
+// installation is the hub's key for the connections of SuperAdmins who have
+// chosen no company: they receive the log entries that belong to no
+// company, and no uplink.
+const installation = -1
 
 // CloseSessionExpired is the close code sent when the access token that
 // opened a connection lapses: the client renews its session and reconnects.
@@ -36,10 +45,12 @@ type Event struct {
 	Data map[string]any `json:"data"`
 }
 
-// Envelope is one message of the feed.
+// Envelope is one message of the feed: Event for a BroadcastEvent, Entry
+// for a LogEntry.
 type Envelope struct {
-	Type  string `json:"type"`
-	Event *Event `json:"event,omitempty"`
+	Type  string      `json:"type"`
+	Event *Event      `json:"event,omitempty"`
+	Entry *logs.Entry `json:"entry,omitempty"`
 }
 
 // eventOf turns an uplink into the event the feed shows.
@@ -64,6 +75,25 @@ func encodeEvent(e Event) ([]byte, error) {
 		return nil, fmt.Errorf("encode event of %s: %w", e.Tag.DevEUI, err)
 	}
 	return b, nil
+}
+
+// encodeEntry returns a log entry's JSON, as GET /api/logs lists it.
+func encodeEntry(e logs.Entry) ([]byte, error) {
+	b, err := json.Marshal(e)
+	if err != nil {
+		return nil, fmt.Errorf("encode log entry %d: %w", e.ID, err)
+	}
+	return b, nil
+}
+
+// frameEntry wraps an encoded log entry into the message the clients
+// receive.
+func frameEntry(entry []byte) []byte {
+	const head = `{"type":"` + MessageLogEntry + `","entry":`
+	out := make([]byte, 0, len(head)+len(entry)+1)
+	out = append(out, head...)
+	out = append(out, entry...)
+	return append(out, '}')
 }
 
 // frame wraps an encoded event into the message the clients receive.

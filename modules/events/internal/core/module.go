@@ -19,6 +19,7 @@ import (
 	kevents "github.com/fieldhub/fieldhub/kernel/events"
 	"github.com/fieldhub/fieldhub/kernel/web"
 	"github.com/fieldhub/fieldhub/modules/ingest"
+	"github.com/fieldhub/fieldhub/modules/logs"
 )
 
 // Options tune the module; see events.Deps.
@@ -55,7 +56,8 @@ type Module struct {
 	dropped     *prometheus.CounterVec
 }
 
-// New builds the module and subscribes it to the uplinks the ingest stores.
+// New builds the module and subscribes it to the uplinks the ingest stores
+// and the log entries the logs module writes.
 func New(host *kernel.Host, opts Options) *Module {
 	if opts.QueueSize <= 0 {
 		opts.QueueSize = defaultQueueSize
@@ -80,6 +82,7 @@ func New(host *kernel.Host, opts Options) *Module {
 	}
 	host.Router.AddAuthenticator(m.queryToken)
 	host.Bus.Subscribe(ingest.UplinkReceived{}.Topic(), m.onUplink)
+	host.Bus.Subscribe(logs.EntryWritten{}.Topic(), m.onLogEntry)
 	return m
 }
 
@@ -136,15 +139,44 @@ func (m *Module) onUplink(_ context.Context, e kevents.Event) {
 		m.log.Error("live event not sent", "company_id", u.CompanyID, "err", err)
 		return
 	}
-	m.deliver(u.CompanyID, body)
+	m.deliver(u.CompanyID, "", body)
 	if m.fanout != nil {
-		m.fanout.publish(u.CompanyID, body)
+		m.fanout.publish(u.CompanyID, "", body)
 	}
 }
 
-// deliver sends an encoded event to this instance's connections of company.
-func (m *Module) deliver(company int64, event []byte) {
-	if n := m.hub.broadcast(company, frame(event)); n > 0 {
+// onLogEntry pushes a written log entry to the connections of its company
+// (an entry of the installation to those of SuperAdmins who have chosen no
+// company), here and, through the fan-out, on the other instances. Like
+// onUplink it never waits.
+func (m *Module) onLogEntry(_ context.Context, e kevents.Event) {
+	w, ok := e.(logs.EntryWritten)
+	if !ok {
+		return
+	}
+	body, err := encodeEntry(w.Entry)
+	if err != nil {
+		m.log.Error("live log entry not sent", "company_id", w.Entry.Company(), "err", err)
+		return
+	}
+	company := w.Entry.Company()
+	if company == 0 {
+		company = installation
+	}
+	m.deliver(company, MessageLogEntry, body)
+	if m.fanout != nil {
+		m.fanout.publish(company, MessageLogEntry, body)
+	}
+}
+
+// deliver sends an encoded event (kind "") or log entry (MessageLogEntry)
+// to this instance's connections of company.
+func (m *Module) deliver(company int64, kind string, event []byte) {
+	msg := frame(event)
+	if kind == MessageLogEntry {
+		msg = frameEntry(event)
+	}
+	if n := m.hub.broadcast(company, msg); n > 0 {
 		m.dropped.WithLabelValues("slow_client").Add(float64(n))
 		m.log.Warn("live feed connections dropped for falling behind", "company_id", company, "connections", n)
 	}

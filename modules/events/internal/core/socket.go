@@ -110,7 +110,8 @@ func (m *Module) pump(conn *websocket.Conn, cl *client, expires time.Time) {
 
 // companyOf is the one company whose events the caller receives: their own;
 // for a SuperAdmin the one named by ?companyId=, else the one chosen in the
-// company switcher, else none (0, which no event has).
+// company switcher, else the installation (whose log entries only they
+// receive). A user without a company gets 0, which nothing has.
 func companyOf(r *http.Request, c auth.Caller) (int64, error) {
 	if raw := r.URL.Query().Get("companyId"); raw != "" {
 		id, err := strconv.ParseInt(raw, 10, 64)
@@ -130,7 +131,7 @@ func companyOf(r *http.Request, c auth.Caller) (int64, error) {
 			return id, nil
 		}
 	}
-	return 0, nil
+	return installation, nil
 }
 
 // wantsWebSocket reports whether r asks for a WebSocket upgrade.
