@@ -258,7 +258,7 @@ func runOn(t *testing.T, e *env, steps []step) {
 					t.Fatalf("decode %s: %v", raw, err)
 				}
 			}
-			check(t, tc, got)
+			check(t, e, tc, got)
 			for placeholder, path := range tc.save {
 				v := at(got, path)
 				switch n := v.(type) {
@@ -303,7 +303,7 @@ func at(v any, path string) any {
 	return v
 }
 
-func check(t *testing.T, tc step, got any) {
+func check(t *testing.T, e *env, tc step, got any) {
 	t.Helper()
 	obj, _ := got.(map[string]any)
 	if tc.id != "" && obj["id"] != tc.id {
@@ -330,6 +330,13 @@ func check(t *testing.T, tc step, got any) {
 		}
 	}
 	for k, v := range tc.want {
+		if s, ok := v.(string); ok {
+			v = e.fill(s)
+			// A lone placeholder of a numeric id stands for the number.
+			if n, err := strconv.ParseFloat(v.(string), 64); err == nil && strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}") {
+				v = n
+			}
+		}
 		if g := at(got, k); !reflect.DeepEqual(g, v) {
 			t.Errorf("%s = %#v, want %#v", k, g, v)
 		}
@@ -340,4 +347,9 @@ func check(t *testing.T, tc step, got any) {
 			t.Errorf("answer %v, want a list of %d", got, tc.items)
 		}
 	}
+}
+
+func jsonText(v any) string {
+	raw, _ := json.Marshal(v)
+	return string(raw)
 }
