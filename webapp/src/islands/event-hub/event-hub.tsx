@@ -1,7 +1,9 @@
 // EventHub is the event hub panel of SPEC.md section 2: a floating panel,
 // 650px wide, opened from the top bar's button, with the live feed of the
 // company's uplinks, newest first, filterable by node. Each event shows its
-// node, its age (refreshed every 30 s) and its data as formatted JSON.
+// node, its age (refreshed every 30 s) and its data as formatted JSON. A
+// second tab holds the live log list (SPEC.md sections 4 and 9): the
+// company's log entries, newest first, at most 200, filterable by type.
 //
 // The button is drawn by the server (webapp/ui/layout.templ); the island
 // loads on its first click and takes it over as the popover's trigger. The
@@ -23,11 +25,16 @@ import {
   SearchField,
   Select,
   SelectValue,
+  Tab,
+  TabList,
+  TabPanel,
+  Tabs,
   type Key,
 } from "react-aria-components";
 import { defineMessages, useIntl, type NoMessageValues } from "react-intl";
 import { EventFeed, type FeedStatus } from "@/islands/event-hub/feed";
 import { matchesNodes, relativeParts, type FeedNode, type LiveEvent } from "@/islands/event-hub/events";
+import { LogList } from "@/islands/event-hub/log-list";
 import "@/islands/event-hub/event-hub.css";
 
 const messages = defineMessages<{
@@ -66,6 +73,15 @@ const messages = defineMessages<{
   data: { id: "events.data", defaultMessage: "Data of {node}" },
 });
 
+const tabMessages = defineMessages<{ tabs: NoMessageValues; events: NoMessageValues; log: NoMessageValues }>({
+  tabs: { id: "logs.tabs", defaultMessage: "Live feed" },
+  events: { id: "logs.tab.events", defaultMessage: "Events" },
+  log: { id: "logs.tab.log", defaultMessage: "Log" },
+});
+
+// HubTab names the panel's tabs.
+type HubTab = "events" | "log";
+
 const statusMessages = defineMessages<Record<FeedStatus, NoMessageValues>>({
   idle: { id: "events.status.connecting", defaultMessage: "Connecting…" },
   connecting: { id: "events.status.connecting", defaultMessage: "Connecting…" },
@@ -90,6 +106,7 @@ export function EventHub({ trigger, companyId, open = false }: EventHubProps): R
   const state = useSyncExternalStore(feed.subscribe, feed.getState);
   const [isOpen, setOpen] = useState(open);
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
+  const [tab, setTab] = useState<HubTab>("events");
   const now = useNow(isOpen);
   const titleId = useId();
   const seen = useRef<ReadonlySet<string>>(new Set());
@@ -99,6 +116,9 @@ export function EventHub({ trigger, companyId, open = false }: EventHubProps): R
     if (isOpen) feed.start();
   }, [feed, isOpen]);
   useEffect(() => () => feed.stop(), [feed]);
+  useEffect(() => {
+    if (isOpen && tab === "log") void feed.loadLog();
+  }, [feed, isOpen, tab]);
 
   useEffect(() => {
     const toggle = (): void => setOpen((o) => !o);
@@ -151,24 +171,49 @@ export function EventHub({ trigger, companyId, open = false }: EventHubProps): R
               <span className="mdi mdi-close" aria-hidden="true" />
             </Button>
           </header>
-          <NodeFilter
-            nodes={state.nodes}
-            failed={state.nodesFailed}
-            chosen={chosen}
-            onChange={setChosen}
-            onRetry={() => void feed.loadNodes()}
-          />
-          <div className="fh-event-hub__feed" role="region" aria-label={intl.formatMessage(messages.feed)} tabIndex={0}>
-            {shown.length === 0 ? (
-              <p className="fh-event-hub__empty">{intl.formatMessage(messages.waiting)}</p>
-            ) : (
-              <ol className="fh-event-hub__events">
-                {shown.map((e) => (
-                  <EventItem key={e.id} event={e} now={now} />
-                ))}
-              </ol>
-            )}
-          </div>
+          <Tabs
+            className="fh-event-hub__tabs"
+            selectedKey={tab}
+            onSelectionChange={(key: Key) => setTab(key === "log" ? "log" : "events")}
+          >
+            <TabList className="fh-event-hub__tablist" aria-label={intl.formatMessage(tabMessages.tabs)}>
+              <Tab id="events" className="fh-event-hub__tab">
+                {intl.formatMessage(tabMessages.events)}
+              </Tab>
+              <Tab id="log" className="fh-event-hub__tab">
+                {intl.formatMessage(tabMessages.log)}
+              </Tab>
+            </TabList>
+            <TabPanel id="events" className="fh-event-hub__panel">
+              <NodeFilter
+                nodes={state.nodes}
+                failed={state.nodesFailed}
+                chosen={chosen}
+                onChange={setChosen}
+                onRetry={() => void feed.loadNodes()}
+              />
+              <div className="fh-event-hub__feed" role="region" aria-label={intl.formatMessage(messages.feed)} tabIndex={0}>
+                {shown.length === 0 ? (
+                  <p className="fh-event-hub__empty">{intl.formatMessage(messages.waiting)}</p>
+                ) : (
+                  <ol className="fh-event-hub__events">
+                    {shown.map((e) => (
+                      <EventItem key={e.id} event={e} now={now} />
+                    ))}
+                  </ol>
+                )}
+              </div>
+            </TabPanel>
+            <TabPanel id="log" className="fh-event-hub__panel">
+              <LogList
+                entries={state.log}
+                status={state.logStatus}
+                nodes={state.nodes}
+                now={now}
+                onRetry={() => void feed.loadLog()}
+              />
+            </TabPanel>
+          </Tabs>
         </Dialog>
       </Popover>
     </I18nProvider>

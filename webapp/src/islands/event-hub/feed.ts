@@ -1,13 +1,19 @@
 // EventFeed keeps the live feed's connection (SPEC.md section 7 "Real-time
 // feed"): it loads the node list first, opens the WebSocket at /api/events
-// with the session cookie, collects the events it pushes, and reconnects
-// after any loss. React reads its state through subscribe and getState
+// with the session cookie, collects the events and the log entries it
+// pushes, and reconnects after any loss. The live log list is loaded from
+// GET /api/logs when it is first shown, and the pushed entries merged in.
+// React reads its state through subscribe and getState
 // (useSyncExternalStore).
 import { api } from "@/lib/api";
 import { addEvent, backoffMs, parseMessage, parseNodes, type FeedNode, type LiveEvent } from "@/islands/event-hub/events";
+import { addEntry, maxLogEntries, mergeEntries, parseLogList, parseLogMessage, type LogEntry } from "@/islands/event-hub/logs";
 
 // FeedStatus is the state of the connection.
 export type FeedStatus = "idle" | "connecting" | "live" | "reconnecting";
+
+// LogStatus is the state of the live log list's first load.
+export type LogStatus = "idle" | "loading" | "loaded" | "failed";
 
 export interface FeedState {
   status: FeedStatus;
@@ -15,6 +21,10 @@ export interface FeedState {
   // nodes is null until the node list has loaded.
   nodes: FeedNode[] | null;
   nodesFailed: boolean;
+  // log is the live log list, newest first; logStatus says whether the
+  // entries written before the panel opened have been loaded.
+  log: LogEntry[];
+  logStatus: LogStatus;
 }
 
 // Close codes of the server (modules/events).
@@ -26,7 +36,7 @@ const closeTooSlow = 1013;
 const stableMs = 5_000;
 
 export class EventFeed {
-  private state: FeedState = { status: "idle", events: [], nodes: null, nodesFailed: false };
+  private state: FeedState = { status: "idle", events: [], nodes: null, nodesFailed: false, log: [], logStatus: "idle" };
   private readonly listeners = new Set<() => void>();
   private socket: WebSocket | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -70,6 +80,20 @@ export class EventFeed {
     }
   }
 
+  // loadLog loads the newest entries of the log, once it is shown (and
+  // again after a failure); entries pushed meanwhile are kept.
+  async loadLog(): Promise<void> {
+    if (this.state.logStatus === "loading" || this.state.logStatus === "loaded") return;
+    this.set({ logStatus: "loading" });
+    const company = this.companyId ? `&companyId=${this.companyId}` : "";
+    try {
+      const raw = await api<unknown>("GET", `/api/logs?limit=${maxLogEntries}${company}`);
+      this.set({ log: mergeEntries(this.state.log, parseLogList(raw)), logStatus: "loaded" });
+    } catch {
+      this.set({ logStatus: "failed" });
+    }
+  }
+
   private set(patch: Partial<FeedState>): void {
     this.state = { ...this.state, ...patch };
     for (const l of this.listeners) l();
@@ -100,7 +124,12 @@ export class EventFeed {
         return;
       }
       const ev = parseMessage(raw);
-      if (ev) this.set({ events: addEvent(this.state.events, ev) });
+      if (ev) {
+        this.set({ events: addEvent(this.state.events, ev) });
+        return;
+      }
+      const entry = parseLogMessage(raw);
+      if (entry) this.set({ log: addEntry(this.state.log, entry) });
     };
     socket.onclose = (e: CloseEvent) => {
       if (this.socket !== socket || !this.running) return;
