@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 	"github.com/fieldhub/fieldhub/kernel/tenancytest"
+	"github.com/fieldhub/fieldhub/kernel/web"
 )
 
 // TestTenancy walks every /api route as each role of one company with the
@@ -39,16 +41,21 @@ func TestTenancy(t *testing.T) {
 		loner := ta.Login(t, "loner@free.example", testPassword)
 		fn := foreignNodes(t, ta, root, foreign.companyID, png)
 		awaitForeignLog(t, ta, foreign.companyID)
+		fd := foreignDashboards(t, ta, root, foreign.userToken, foreign.companyID, png)
+		// The own company's public link: its token is the capability of one
+		// dashboard of the own company and nothing else.
+		ownToken := publicLink(t, ta, own.companyAdminToken, own.companyID, "Own Widgets board")
 
 		bdb := ta.kernel.Host().DB
 		fid := foreign.companyID
-		tenancytest.Walk(t, ta.base, ta.kernel.Host().Router.Routes(), tenancytest.Fixture{
+		fx := tenancytest.Fixture{
 			Callers: []tenancytest.Caller{
 				{Name: "User", Token: own.userToken},
 				{Name: "CompanyAdmin", Token: own.companyAdminToken},
 				{Name: "Admin", Token: own.adminToken},
 				{Name: "user without a company", Token: loner},
 				{Name: "visitor"},
+				{Name: "public dashboard link", Token: ownToken},
 			},
 			Params: map[string]string{
 				"companyId": fmt.Sprint(fid),
@@ -66,6 +73,16 @@ func TestTenancy(t *testing.T) {
 				"poolId":        fmt.Sprint(fn.poolID),
 				"tokenId":       fmt.Sprint(fn.tokenID),
 				"downlinkId":    fmt.Sprint(fn.downlinkID),
+				// The dashboards module's ids. "part" names what follows a
+				// dashboard's (or module's) id; the walk repeats the {part}
+				// routes with each part below.
+				"categoryId":  fmt.Sprint(fd.categoryID),
+				"dashboardId": fmt.Sprint(fd.dashboardID),
+				"moduleId":    fmt.Sprint(fd.moduleID),
+				"publicId":    fmt.Sprint(fd.publicID),
+				"token":       ownToken,
+				"expiresAt":   time.Now().Add(30 * 24 * time.Hour).UTC().Format(time.RFC3339),
+				"part":        "modules",
 			},
 			Bodies: map[string]any{
 				"PUT /api/companies/{companyId}":        map[string]any{"name": "Hijacked"},
@@ -92,6 +109,20 @@ func TestTenancy(t *testing.T) {
 				"POST /api/ingest/generic":    map[string]any{"devEui": foreignDevEUI, "values": map[string]any{"temperature": -40}},
 				"POST /api/ingest/chirpstack": map[string]any{"deviceInfo": map[string]any{"devEui": foreignDevEUI}, "data": "qg=="},
 				"POST /api/ingest/tts":        map[string]any{"end_device_ids": map[string]any{"dev_eui": foreignDevEUI}, "uplink_message": map[string]any{"frm_payload": "AQ=="}},
+				// The dashboards module's bodies.
+				"POST /api/dashboards/categories/{companyId}": map[string]any{"title": "Planted"},
+				"PUT /api/dashboards/categories/{categoryId}": map[string]any{"title": "Hijacked"},
+				"PUT /api/dashboards/categories/indexes": map[string]any{
+					"categories": []any{map[string]any{"dashboardCategoryId": fd.categoryID, "index": 9}},
+					"dashboards": []any{map[string]any{"dashboardId": fd.dashboardID, "dashboardCategoryId": nil, "index": 9}}},
+				"POST /api/dashboards":                           map[string]any{"name": "Planted", "categoryId": fd.categoryID},
+				"POST /api/dashboards/create/{companyId}":        map[string]any{"name": "Planted"},
+				"PUT /api/dashboards/{dashboardId}":              map[string]any{"name": "Hijacked"},
+				"POST /api/dashboards/{dashboardId}/{part}":      map[string]any{"type": 2, "content": "Planted", "name": "Stolen"},
+				"PUT /api/dashboards/{dashboardId}/{part}":       map[string]any{"scope": "user"},
+				"PUT /api/dashboards/modules/multiple":           []any{map[string]any{"dashboardModuleId": fd.moduleID, "type": 2, "content": "Hijacked"}},
+				"PUT /api/dashboards/modules/{moduleId}":         map[string]any{"type": 2, "content": "Hijacked"},
+				"POST /api/dashboards/modules/{moduleId}/{part}": png,
 			},
 			// The tag data reads that name the node in the query.
 			Queries: map[string]string{
@@ -106,6 +137,8 @@ func TestTenancy(t *testing.T) {
 			Exempt: map[string]string{
 				"POST /api/users/forgot/{email}": "answers the same for every address; the link goes only to the address's owner",
 				"PUT /api/users/forgot/{guid}":   "the GUID is the capability: whoever holds the mailed link may use it",
+				"GET /api/dashboards/public/{token}": "the token is the capability: the walk names the own company's link, " +
+					"which anyone may read; the markers check that it shows nothing of the other company",
 			},
 			Snapshot: func(tb testing.TB) string {
 				return strings.Join([]string{
@@ -126,10 +159,84 @@ func TestTenancy(t *testing.T) {
 					dumpRows(tb, bdb, "SELECT p.* FROM tsdb_points p JOIN tsdb_series s ON s.id = p.series_id WHERE s.company_id = ? ORDER BY p.series_id, p.ts", fid),
 					dumpRows(tb, bdb, "SELECT * FROM log_entries WHERE company_id = ? ORDER BY id", fid),
 					dumpRows(tb, bdb, "SELECT * FROM log_user_activity WHERE company_id = ? ORDER BY user_id", fid),
+					dumpRows(tb, bdb, "SELECT * FROM dashboard_categories WHERE company_id = ? ORDER BY id", fid),
+					dumpRows(tb, bdb, "SELECT * FROM dashboards WHERE company_id = ? ORDER BY id", fid),
+					dumpRows(tb, bdb, "SELECT m.* FROM dashboard_modules m JOIN dashboards d ON d.id = m.dashboard_id WHERE d.company_id = ? ORDER BY m.id", fid),
+					dumpRows(tb, bdb, "SELECT i.module_id, i.version FROM dashboard_module_images i JOIN dashboard_modules m ON m.id = i.module_id JOIN dashboards d ON d.id = m.dashboard_id WHERE d.company_id = ? ORDER BY i.module_id", fid),
+					dumpRows(tb, bdb, "SELECT * FROM dashboard_public_links WHERE company_id = ? ORDER BY id", fid),
+					dumpRows(tb, bdb, "SELECT * FROM dashboard_user_defaults WHERE company_id = ? ORDER BY user_id", fid),
+					dumpRows(tb, bdb, "SELECT * FROM dashboard_company_defaults WHERE company_id = ?", fid),
 				}, "\n")
 			},
-		})
+		}
+		routes := ta.kernel.Host().Router.Routes()
+		tenancytest.Walk(t, ta.base, routes, fx)
+		// The routes that end in {part} serve several parts (see the
+		// dashboards module's Routes): walk them again with the others.
+		var partRoutes []web.Route
+		for _, r := range routes {
+			if strings.HasSuffix(r.Path, "/{part}") {
+				partRoutes = append(partRoutes, r)
+			}
+		}
+		for _, part := range []string{"duplicate", "default", "image"} {
+			params := maps.Clone(fx.Params)
+			params["part"] = part
+			fxPart := fx
+			fxPart.Params = params
+			tenancytest.Walk(t, ta.base, partRoutes, fxPart)
+		}
 	})
+}
+
+// dashboardIDs are the foreign company's things of the dashboards module.
+type dashboardIDs struct{ categoryID, dashboardID, moduleID, publicID int64 }
+
+// foreignDashboards gives the foreign company a category with a dashboard
+// holding a chart of its node and an image module with a picture, a public
+// link, and makes the dashboard the company's default and its User's.
+func foreignDashboards(t *testing.T, ta *testApp, root, userToken string, companyID int64, png []byte) dashboardIDs {
+	t.Helper()
+	var ids dashboardIDs
+	call := func(method, path, token string, body any, status int) kerneltest.Response {
+		t.Helper()
+		r := ta.Call(t, method, path, token, body)
+		if r.Status != status {
+			t.Fatalf("foreign %s %s: %d %s", method, path, r.Status, r.Body)
+		}
+		return r
+	}
+	ids.categoryID = call("POST", fmt.Sprintf("/api/dashboards/categories/%d", companyID), root, map[string]any{"title": "Foreign Widgets category"}, 201).Num("dashboardCategoryId")
+	ids.dashboardID = call("POST", fmt.Sprintf("/api/dashboards/create/%d", companyID), root,
+		map[string]any{"name": "Foreign Widgets board", "categoryId": ids.categoryID}, 201).Num("dashboardId")
+	ids.moduleID = call("POST", fmt.Sprintf("/api/dashboards/%d/modules", ids.dashboardID), root, map[string]any{"title": "Foreign Widgets chart",
+		"type": 0, "tag": foreignDevEUI, "attributes": map[string]any{"tagkey": "temperature,note"}}, 201).Num("dashboardModuleId")
+	img := call("POST", fmt.Sprintf("/api/dashboards/%d/modules", ids.dashboardID), root, map[string]any{"title": "Foreign Widgets plan", "type": 11}, 201).Num("dashboardModuleId")
+	call("POST", fmt.Sprintf("/api/dashboards/modules/%d/image", img), root, png, 200)
+	call("PUT", fmt.Sprintf("/api/dashboards/%d/default", ids.dashboardID), root, map[string]any{"scope": "company"}, 204)
+	call("PUT", fmt.Sprintf("/api/dashboards/%d/default", ids.dashboardID), userToken, nil, 204)
+	ids.publicID = call("POST", fmt.Sprintf("/api/dashboards/public/%d/%d/%s", companyID, ids.dashboardID,
+		time.Now().Add(24*time.Hour).UTC().Format(time.RFC3339)), root, nil, 201).Num("id")
+	return ids
+}
+
+// publicLink makes a dashboard with a text module in a company and returns
+// the token of a public link to it.
+func publicLink(t *testing.T, ta *testApp, adminToken string, companyID int64, name string) string {
+	t.Helper()
+	d := ta.Call(t, "POST", "/api/dashboards", adminToken, map[string]any{"name": name})
+	if d.Status != 201 {
+		t.Fatalf("own dashboard: %d %s", d.Status, d.Body)
+	}
+	if r := ta.Call(t, "POST", fmt.Sprintf("/api/dashboards/%d/modules", d.Num("dashboardId")), adminToken, map[string]any{"type": 2, "content": "Own"}); r.Status != 201 {
+		t.Fatalf("own module: %d %s", r.Status, r.Body)
+	}
+	r := ta.Call(t, "POST", fmt.Sprintf("/api/dashboards/public/%d/%d/%s", companyID, d.Num("dashboardId"),
+		time.Now().Add(24*time.Hour).UTC().Format(time.RFC3339)), adminToken, nil)
+	if r.Status != 201 {
+		t.Fatalf("own public link: %d %s", r.Status, r.Body)
+	}
+	return r.Str("token")
 }
 
 // foreignDevEUI is the DevEUI of the foreign company's node.
