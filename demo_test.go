@@ -122,12 +122,35 @@ func waitForDemoData(t *testing.T, base, email, password string, after time.Time
 			}
 		}
 		if got["temperature"] && got["humidity"] && got["battery"] && at.After(after) {
+			checkDemoDashboard(t, c, token, company)
 			return at
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("no new tag data for %s after 10 s: %v at %v", want[0].Name, got, at)
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// checkDemoDashboard finds the demo's dashboard, made once (the simulator
+// starts after it), with its chart, gauge, latest value, fill level and map.
+func checkDemoDashboard(t *testing.T, c *kerneltest.Client, token string, company int64) {
+	t.Helper()
+	var ids []int64
+	for _, d := range c.Call(t, "GET", fmt.Sprintf("/api/companies/%d/dashboards", company), token, nil).List() {
+		if d.(map[string]any)["name"] == demo.DashboardName {
+			ids = append(ids, int64(d.(map[string]any)["dashboardId"].(float64)))
+		}
+	}
+	if len(ids) != 1 {
+		t.Fatalf("%d dashboards named %q, want 1", len(ids), demo.DashboardName)
+	}
+	var types []float64
+	for _, m := range c.Call(t, "GET", fmt.Sprintf("/api/dashboards/%d/modules", ids[0]), token, nil).List() {
+		types = append(types, m.(map[string]any)["type"].(float64))
+	}
+	if fmt.Sprint(types) != "[0 1 8 17 4]" {
+		t.Errorf("demo dashboard module types %v, want chart, gauge, latest value, fill level, map", types)
 	}
 }
 

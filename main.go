@@ -241,7 +241,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("listen on %s (FIELDHUB_ADDR): %w", cfg.Addr, err)
 	}
 	if withDemo { // the simulator posts to the address just bound
-		a.kernel.Add(demo.New(a.kernel.Host(), demo.Deps{Accounts: a.accounts, CompanyID: demoCompany, BaseURL: selfURL(ln.Addr())}))
+		a.kernel.Add(demo.New(a.kernel.Host(), demo.Deps{Accounts: a.accounts, CompanyID: demoCompany, BaseURL: selfURL(ln.Addr()), Dashboards: a.dashboards}))
 	}
 	if cfg.PublicURL == "http://"+cfg.Addr { // the default: name the port actually bound
 		cfg.PublicURL = "http://" + ln.Addr().String()

@@ -24,6 +24,7 @@ import (
 
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/modules/accounts"
+	"github.com/fieldhub/fieldhub/modules/dashboards"
 	"github.com/fieldhub/fieldhub/modules/demo/internal/core"
 )
 
@@ -46,7 +47,20 @@ type Accounts interface {
 	CompanyUsers(ctx context.Context, companyID int64) ([]accounts.User, error)
 }
 
-// Deps is what the demo module needs. All are required.
+// Dashboards makes the demo's dashboard; the dashboards module satisfies
+// it.
+type Dashboards interface {
+	Seed(ctx context.Context, s dashboards.SeedDashboard) (int64, bool, error)
+}
+
+// DashboardName and DashboardCategory name the demo's dashboard: a chart,
+// a gauge, a latest value, a map and a fill level over the demo's nodes.
+const (
+	DashboardName     = core.DashboardName
+	DashboardCategory = core.DashboardCategory
+)
+
+// Deps is what the demo module needs. All but Dashboards are required.
 type Deps struct {
 	// Accounts finds the demo company's CompanyAdmin.
 	Accounts Accounts
@@ -55,6 +69,9 @@ type Deps struct {
 	// BaseURL is the portal's own address as this process reaches it
 	// (http://127.0.0.1:8080), known once it listens.
 	BaseURL string
+	// Dashboards makes the demo's dashboard once its nodes exist. Optional:
+	// without it the demo has nodes and data only.
+	Dashboards Dashboards
 }
 
 // Module is the demo module as the kernel and main.go see it: Start sets up
@@ -72,5 +89,5 @@ func New(host *kernel.Host, deps Deps) Module {
 	if deps.Accounts == nil || deps.CompanyID <= 0 || deps.BaseURL == "" {
 		panic("demo.New: Deps.Accounts, Deps.CompanyID and Deps.BaseURL are required")
 	}
-	return core.New(host, core.Deps{Accounts: deps.Accounts, CompanyID: deps.CompanyID, BaseURL: deps.BaseURL})
+	return core.New(host, core.Deps{Accounts: deps.Accounts, CompanyID: deps.CompanyID, BaseURL: deps.BaseURL, Dashboards: deps.Dashboards})
 }

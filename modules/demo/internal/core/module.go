@@ -35,9 +35,10 @@ type Accounts interface {
 
 // Deps are the module's dependencies; see demo.Deps.
 type Deps struct {
-	Accounts  Accounts
-	CompanyID int64
-	BaseURL   string
+	Accounts   Accounts
+	CompanyID  int64
+	BaseURL    string
+	Dashboards Dashboards // nil: no demo dashboard
 }
 
 // Module is the demo module.
@@ -112,6 +113,7 @@ func (m *Module) run(ctx context.Context) {
 		case <-time.After(min(time.Duration(attempt+1)*100*time.Millisecond, 5*time.Second)):
 		}
 	}
+	m.seedDashboard(ctx)
 	m.log.Info("demo simulator started", "nodes", len(nodes), "application", ApplicationName)
 	m.simulate(ctx, nodes)
 }
