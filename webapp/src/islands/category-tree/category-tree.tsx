@@ -526,6 +526,7 @@ export function CategoryTree({ companyId, canEdit, mode, onNavigate }: CategoryT
     return (
       <Popover
         className="fh-tree__menu-popover"
+        aria-label={intl.formatMessage(messages.actions, { title: node.title })}
         triggerRef={menuAnchor}
         isOpen
         onOpenChange={(open) => {

@@ -8,7 +8,7 @@ import { Button, Dialog, FieldError, Form, Heading, Input, Label, Modal, ModalOv
 import { defineMessages, useIntl, type NoMessageValues } from "react-intl";
 import { IconSelector } from "@/islands/icon-selector/icon-selector";
 import { CategoryColorPicker, parseOr, toHex } from "@/islands/category-tree/color-picker";
-import { fieldErrors, serverMessage, type CategoryInput } from "@/islands/category-tree/api";
+import { fieldErrors, serverMessage, translator, type CategoryInput } from "@/islands/category-tree/api";
 import { defaultCategoryIcon, defaultColor, type CategoryNode, type TreeNode } from "@/islands/category-tree/model";
 
 const messages = defineMessages<{
@@ -106,33 +106,57 @@ function DialogFrame({ title, width, busy, onClose, children }: FrameProps): Rea
 }
 
 // useSubmit runs a dialog's call: busy while it runs, the field messages
-// and the form's message of a refusal afterwards.
-function useSubmit(run: () => Promise<void>): {
+// and the form's message of a refusal afterwards. check returns the first
+// field message the form has before any call (null when it may be sent);
+// once a submit was tried, the field messages follow the typing, so that a
+// message never vanishes (and moves the buttons) under a click.
+function useSubmit(
+  run: () => Promise<void>,
+  check: () => string | null = () => null,
+  fieldNames: readonly string[] = [],
+): {
   busy: boolean;
-  errors: Record<string, string>;
+  tried: boolean;
+  serverErrors: Record<string, string>;
+  clearServerError: (field: string) => void;
   formError: string | null;
   submit: (e?: FormEvent) => void;
 } {
   const intl = useIntl();
   const [busy, setBusy] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [tried, setTried] = useState(false);
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const submit = (e?: FormEvent): void => {
     e?.preventDefault();
     if (busy) return;
+    setTried(true);
+    if (check() !== null) {
+      const form = e?.currentTarget instanceof HTMLFormElement ? e.currentTarget : null;
+      form?.querySelector<HTMLInputElement>("input[aria-invalid=true], input")?.focus();
+      return;
+    }
     setBusy(true);
     setFormError(null);
     run().then(
       () => setBusy(false),
       (err: unknown) => {
         setBusy(false);
-        const fields = fieldErrors(err);
-        setErrors(fields);
-        if (Object.keys(fields).length === 0) setFormError(serverMessage(err) ?? intl.formatMessage(messages.generic));
+        const translate = translator(intl);
+        const fields = fieldErrors(err, translate);
+        // A message about a field the dialog does not show (the category
+        // of a new dashboard, say) is the form's.
+        const elsewhere = Object.entries(fields).filter(([f]) => !fieldNames.includes(f));
+        setServerErrors(Object.fromEntries(Object.entries(fields).filter(([f]) => fieldNames.includes(f))));
+        if (elsewhere.length > 0) setFormError(elsewhere.map(([, text]) => text).join(" "));
+        else if (Object.keys(fields).length === 0) setFormError(serverMessage(err, translate) ?? intl.formatMessage(messages.generic));
       },
     );
   };
-  return { busy, errors, formError, submit };
+  const clearServerError = (field: string): void => {
+    if (field in serverErrors) setServerErrors(({ [field]: _, ...rest }) => rest);
+  };
+  return { busy, tried, serverErrors, clearServerError, formError, submit };
 }
 
 function useRequired(): (value: string) => string | null {
@@ -142,6 +166,39 @@ function useRequired(): (value: string) => string | null {
     if (value.length > 255) return intl.formatMessage(messages.max255);
     return null;
   };
+}
+
+// NameField is a dialog's required text field; error is the message to
+// show now (none before the first submit).
+function NameField({
+  name,
+  label,
+  value,
+  onChange,
+  error,
+}: {
+  name: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  error: string | null;
+}): ReactNode {
+  return (
+    <TextField
+      className="fh-tree-field"
+      name={name}
+      value={value}
+      onChange={onChange}
+      isRequired
+      isInvalid={error !== null}
+      validationBehavior="aria"
+      autoFocus
+    >
+      <Label className="fh-tree-field__label">{label}</Label>
+      <Input className="fh-tree-field__input" />
+      <FieldError className="fh-tree-field__error">{error}</FieldError>
+    </TextField>
+  );
 }
 
 function Actions({ busy, submitLabel, onClose, danger = false, onSubmit }: {
@@ -195,7 +252,11 @@ export function CategoryDialog({
   const [title, setTitle] = useState(category?.title ?? "");
   const [color, setColor] = useState(() => parseOr(category?.color ?? defaultColor, defaultColor));
   const [icon, setIcon] = useState(category?.icon ?? defaultCategoryIcon);
-  const { busy, errors, formError, submit } = useSubmit(() => onSubmit({ title: title.trim(), icon, color: toHex(color) }));
+  const { busy, tried, serverErrors, clearServerError, formError, submit } = useSubmit(
+    () => onSubmit({ title: title.trim(), icon, color: toHex(color) }),
+    () => required(title),
+    ["title"],
+  );
   const heading = category
     ? intl.formatMessage(messages.editCategory)
     : parent
@@ -203,12 +264,17 @@ export function CategoryDialog({
       : intl.formatMessage(messages.newCategory);
   return (
     <DialogFrame title={heading} width={categoryWidth} busy={busy} onClose={onClose}>
-      <Form className="fh-tree-form" onSubmit={submit} validationErrors={errors}>
-        <TextField className="fh-tree-field" name="title" value={title} onChange={setTitle} validate={required} autoFocus>
-          <Label className="fh-tree-field__label">{intl.formatMessage(messages.title)}</Label>
-          <Input className="fh-tree-field__input" />
-          <FieldError className="fh-tree-field__error" />
-        </TextField>
+      <Form className="fh-tree-form" onSubmit={submit} validationBehavior="aria">
+        <NameField
+          name="title"
+          label={intl.formatMessage(messages.title)}
+          value={title}
+          onChange={(v) => {
+            setTitle(v);
+            clearServerError("title");
+          }}
+          error={(tried ? required(title) : null) ?? serverErrors.title ?? null}
+        />
         <CategoryColorPicker value={color} onChange={setColor} />
         <IconSelector value={icon} onIconChange={setIcon} />
         <FormError text={formError} />
@@ -234,7 +300,11 @@ export function DashboardDialog({
   const intl = useIntl();
   const required = useRequired();
   const [name, setName] = useState(() => (copyOf ? intl.formatMessage(messages.copyOf, { name: copyOf.title }) : ""));
-  const { busy, errors, formError, submit } = useSubmit(() => onSubmit(name.trim()));
+  const { busy, tried, serverErrors, clearServerError, formError, submit } = useSubmit(
+    () => onSubmit(name.trim()),
+    () => required(name),
+    ["name"],
+  );
   const heading = copyOf
     ? intl.formatMessage(messages.copyDashboard)
     : parent
@@ -242,12 +312,17 @@ export function DashboardDialog({
       : intl.formatMessage(messages.newDashboard);
   return (
     <DialogFrame title={heading} width={otherWidth} busy={busy} onClose={onClose}>
-      <Form className="fh-tree-form" onSubmit={submit} validationErrors={errors}>
-        <TextField className="fh-tree-field" name="name" value={name} onChange={setName} validate={required} autoFocus>
-          <Label className="fh-tree-field__label">{intl.formatMessage(messages.name)}</Label>
-          <Input className="fh-tree-field__input" />
-          <FieldError className="fh-tree-field__error" />
-        </TextField>
+      <Form className="fh-tree-form" onSubmit={submit} validationBehavior="aria">
+        <NameField
+          name="name"
+          label={intl.formatMessage(messages.name)}
+          value={name}
+          onChange={(v) => {
+            setName(v);
+            clearServerError("name");
+          }}
+          error={(tried ? required(name) : null) ?? serverErrors.name ?? null}
+        />
         <FormError text={formError} />
         <Actions busy={busy} submitLabel={intl.formatMessage(copyOf ? messages.copy : messages.create)} onClose={onClose} />
       </Form>
