@@ -17,6 +17,8 @@ assets:
         cp webapp/package-lock.json webapp/node_modules/.fieldhub-lock
     fi
     npm --prefix webapp run --silent build -- --logLevel warn
+    # The decoder sandbox embeds QuickJS (npm package quickjs-wasi); copy it only when it changed, so Go's build cache holds.
+    cmp -s webapp/node_modules/quickjs-wasi/quickjs.wasm kernel/sandbox/wasm/quickjs.wasm || cp webapp/node_modules/quickjs-wasi/quickjs.wasm kernel/sandbox/wasm/quickjs.wasm
 
 # regenerate the templ pages (*_templ.go, committed)
 templ:
@@ -63,6 +65,10 @@ dev *ARGS:
     vite=$!
     trap 'kill $vite' EXIT
     FIELDHUB_VITE_DEV_URL=http://localhost:5173 go run . serve {{ARGS}}
+
+# build the example WASM decoder (examples/decoder-wasm) into bin/decoder-example.wasm
+example-decoder-wasm:
+    GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o bin/decoder-example.wasm ./examples/decoder-wasm
 
 # build the binary into bin/fieldhub
 build: assets

@@ -1,0 +1,76 @@
+// Package sandbox runs device codecs, JavaScript or WebAssembly, inside
+// wazero, with a time and a memory limit on every call. JavaScript runs in
+// QuickJS-NG compiled to WebAssembly (quickjs.wasm of the npm package
+// quickjs-wasi), never in a Go-native engine.
+//
+// # Use
+//
+//	e, err := sandbox.New(ctx, sandbox.Options{})      // once per process; e.Close() at shutdown
+//	c, err := e.Codec(ctx, source)                     // load a JS codec (shared by hash)
+//	c, err := e.WASMCodec(ctx, module)                 // or a WASM decoder (sdk/decoder ABI)
+//	r, err := c.DecodeUplink(ctx, sandbox.Input{Bytes: payload, FPort: 5, RecvTime: t, Variables: vars}, sandbox.Limits{})
+//	// r.Data, r.Warnings, r.Errors, r.Log, r.Duration
+//	d, err := c.EncodeDownlink(ctx, sandbox.DownlinkInput{Data: obj, FPort: 10}, limits)
+//	r, err := c.DecodeDownlink(ctx, sandbox.Input{Bytes: b, FPort: 10}, limits)
+//
+// A zero Limits takes the engine's defaults (50 ms, 16 MiB); pass a company's
+// own limits per call. A call's error is an *Error (errors.Is against
+// ErrTimeLimit, ErrMemoryLimit, ErrThrown, ...) when the codec failed, whose
+// Message is fit to store with the uplink ("time limit of 50 ms exceeded");
+// it is the context's error when ctx ended first. The codec's own warnings
+// and errors about a payload are in the Result, not in the error.
+//
+// # JavaScript codecs
+//
+// A codec is evaluated once, as a classic script (sloppy mode, not a
+// module), like The Things Stack runs codecs: published codecs that assign
+// undeclared variables work. It may define, in order of preference,
+// decodeUplink(input) (The Things Stack, ChirpStack v4), Decode(fPort,
+// bytes, variables) (ChirpStack v3) or Decoder(bytes, port) (The Things
+// Network v2) for uplinks; encodeDownlink(input), Encode(fPort, obj,
+// variables) or Encoder(object, port) for downlinks; and
+// decodeDownlink(input). input.bytes is a plain array of numbers,
+// input.recvTime a Date. The result is read as JSON.stringify gives it, so it
+// is what Node would give: undefined dropped, NaN null, a Date its ISO text.
+//
+// Each call starts from the state the codec was in right after loading: the
+// linear memory above the stack is copied back after every call (about
+// 0.4 MB, a few microseconds), so globals, prototype changes and garbage of
+// one call never reach the next, and a call that broke a limit leaves nothing
+// behind. Time: QuickJS's interrupt handler stops the call at its deadline;
+// wazero's WithCloseOnContextDone is the outer guard a little later, for
+// native code that never reaches the handler. Memory: QuickJS's allocation
+// limit; wazero's page limit (Options.MaxMemory) beneath it. Recursion:
+// QuickJS's stack limit (512 KiB of the 1 MiB stack).
+//
+// What a codec can reach: the ECMAScript built-ins, console (log, info,
+// debug, trace, warn, error; captured into Result.Log, not printed), and
+// nothing else: no require, process, std, os, fetch, import() or timers.
+// Date.now() and new Date() read the uplink's reception time (the call's
+// start, to the second, for downlinks) and the clock stands still during a
+// call, so a codec's output depends on its input alone and re-decoding a
+// stored payload gives the same result; performance.now() reads the same
+// frozen clock; local time is UTC; Math.random is seeded the same in every
+// instance.
+//
+// # WebAssembly decoders
+//
+// Modules follow the ABI that package github.com/fieldhub/fieldhub/sdk/decoder
+// documents and serves for Go (GOOS=wasip1, -buildmode=c-shared). They get
+// WASI preview 1 without files, environment or arguments; the same limits
+// apply (time through the context and WithCloseOnContextDone, memory through
+// the page limit of a wazero runtime per memory limit). Their instances are
+// reused between calls.
+//
+// # Pools and caching
+//
+// quickjs.wasm is compiled once per process (or cached on disk with
+// Options.CacheDir). Each codec keeps up to Options.PoolSize warm instances
+// (default GOMAXPROCS), so throughput grows with cores; a new instance of a
+// loaded codec is a fresh quickjs.wasm instance with the codec's image copied
+// in, well under a millisecond. Instances idle for Options.IdleTimeout are
+// closed.
+//
+// Tests that need the engine fail when quickjs.wasm is missing (run `just
+// assets`); package sandboxtest compares codecs with Node.
+package sandbox

@@ -1,0 +1,821 @@
+package sandbox
+
+import (
+	"context"
+	_ "embed"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+)
+
+// This file drives quickjs.wasm (the npm package quickjs-wasi, QuickJS-NG
+// built as a WASI reactor) the way the package's own JavaScript host does:
+// the same imports (env.host_* and six WASI functions), the same start-up
+// (_initialize, qjs_init), the same boxed-value helpers (qjs_*) for set-up,
+// and the raw QuickJS C API (JS_Call, JS_NewStringLen, JS_ToCStringLen2),
+// which passes JSValues as i64, on the hot path.
+//
+// Every instance of one codec starts from the same image: the bytes of linear
+// memory above the stack, taken right after the codec was loaded. After each
+// call the image is copied back, so that no call sees what an earlier one left
+// (globals, prototype changes, the heap), and a call that broke a limit leaves
+// nothing behind either.
+
+//go:embed bootstrap.js
+var bootstrapJS string
+
+const (
+	// ioSize is the input buffer (a Uint8Array the bootstrap made) that the
+	// host writes each call's input into.
+	ioSize = 64 << 10
+	// ioHeader is where the payload starts: recvTime f64, fPort i32,
+	// payload length u32.
+	ioHeader = 16
+	// The last 64 bytes of the buffer hold what the QuickJS API reads
+	// through pointers: the arguments of run (4 JSValues), the argument of
+	// describe and install, and two size_t out-parameters.
+	ioRunArgv  = ioSize - 64
+	ioOneArgv  = ioSize - 32
+	ioLen      = ioSize - 16
+	ioLogLen   = ioSize - 8
+	ioDataEnds = ioRunArgv
+
+	// stackLimit is QuickJS's stack limit: half the 1 MiB stack that
+	// quickjs.wasm was linked with (the most quickjs-wasi allows).
+	stackLimit = 512 << 10
+	// growthSlack is how far an instance's memory may grow past its image
+	// before it is closed rather than reset (WebAssembly memory never
+	// shrinks, and after a reset the allocator no longer knows the pages
+	// a big call added).
+	growthSlack = 4 << 20
+	// describeTime and describeMemory bound the describing of an
+	// exception, which runs the thrower's getters.
+	describeTime   = 20 * time.Millisecond
+	describeMemory = 1 << 20
+
+	hostLogName = "fieldhub_log"
+	codecFile   = "codec.js"
+)
+
+// JSValue tags of QuickJS-NG on wasm32 (NaN boxing): the upper 32 bits.
+const (
+	tagInt       = 0
+	tagException = 6
+	tagString    = -7
+)
+
+const jsUndefined = uint64(3) << 32
+
+func jsInt(v int32) uint64 { return uint64(uint32(v)) }
+
+func jsTag(v uint64) int32 { return int32(v >> 32) }
+
+// probeJS finds the codec's functions, also those declared with let or
+// const, which are global bindings but not properties of globalThis.
+var probeJS = func() string {
+	parts := make([]string, formCount)
+	for i, name := range formNames {
+		parts[i] = fmt.Sprintf("typeof %[1]s === 'function' ? %[1]s : undefined", name)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}()
+
+type vmKey struct{}
+
+// jsRuntime is the wazero runtime that QuickJS instances run in, with the
+// compiled quickjs.wasm and the base image (QuickJS and the bootstrap, no
+// codec) that every codec is loaded on.
+type jsRuntime struct {
+	opts     *Options
+	rt       wazero.Runtime
+	compiled wazero.CompiledModule
+	base     *jsImage
+
+	// Where things are in every image: images only ever add to the base.
+	stackTop uint32
+	rtPtr    uint32
+	ctxPtr   uint32
+	ioPtr    uint32
+	undefBox uint32
+	install  uint64
+	run      uint64
+	describe uint64
+}
+
+// jsImage is linear memory above the stack, as it was when the image was
+// taken, and the stack pointer then.
+type jsImage struct {
+	mem   []byte
+	sp    uint64
+	forms uint32
+}
+
+// callState is what the host functions need to know about the call an
+// instance is running.
+type callState struct {
+	deadline    time.Time
+	done        <-chan struct{}
+	now         int64
+	interrupted bool
+	memLimit    int64
+	log         logBuffer
+}
+
+// jsVM is one QuickJS instance.
+type jsVM struct {
+	js  *jsRuntime
+	img *jsImage
+	mod api.Module
+	mem api.Memory
+	sp  api.MutableGlobal
+	rng *rand.ChaCha8
+
+	jsCall, toCString, newString, setMemLimit, getException, freeCString api.Function
+	dupValue, eval, isException, malloc, free, runGC, getPropU32, getU8  api.Function
+
+	stack  [8]uint64
+	hstack [8]uint64
+	st     callState
+}
+
+func newJSRuntime(ctx context.Context, opts *Options, cache wazero.CompilationCache, wasmBytes []byte) (*jsRuntime, error) {
+	pages := uint32((opts.MaxMemory + growthSlack + 2<<20 + 1<<16 - 1) >> 16)
+	cfg := wazero.NewRuntimeConfig().
+		WithCompilationCache(cache).
+		WithCloseOnContextDone(true).
+		WithMemoryLimitPages(pages)
+	js := &jsRuntime{opts: opts, rt: wazero.NewRuntimeWithConfig(ctx, cfg)}
+	if err := js.instantiateHost(ctx); err != nil {
+		js.rt.Close(ctx)
+		return nil, err
+	}
+	compiled, err := js.rt.CompileModule(ctx, wasmBytes)
+	if err != nil {
+		js.rt.Close(ctx)
+		return nil, fmt.Errorf("compile quickjs.wasm: %w", err)
+	}
+	js.compiled = compiled
+	if err := js.makeBase(ctx); err != nil {
+		js.rt.Close(ctx)
+		return nil, fmt.Errorf("start quickjs: %w", err)
+	}
+	return js, nil
+}
+
+func (js *jsRuntime) close(ctx context.Context) error { return js.rt.Close(ctx) }
+
+// instantiateHost provides quickjs.wasm's imports: the env.host_* functions
+// of quickjs-wasi and the six WASI functions it uses. No filesystem, no
+// environment, no network: fd_write goes to the call's log, the clock is
+// the call's time and stands still during the call, randomness comes from a
+// seeded generator.
+func (js *jsRuntime) instantiateHost(ctx context.Context) error {
+	i32, i64 := api.ValueTypeI32, api.ValueTypeI64
+	env := js.rt.NewHostModuleBuilder("env")
+	add := func(b wazero.HostModuleBuilder, name string, params, results []api.ValueType, fn api.GoModuleFunc) {
+		b.NewFunctionBuilder().WithGoModuleFunction(fn, params, results).Export(name)
+	}
+	add(env, "host_interrupt", nil, []api.ValueType{i32}, func(ctx context.Context, _ api.Module, s []uint64) {
+		s[0] = 0
+		if vm, ok := ctx.Value(vmKey{}).(*jsVM); ok && vm.st.expired() {
+			vm.st.interrupted = true
+			s[0] = 1
+		}
+	})
+	add(env, "host_call", []api.ValueType{i32, i32, i32, i32, i32}, []api.ValueType{i32}, func(ctx context.Context, m api.Module, s []uint64) {
+		vm, _ := ctx.Value(vmKey{}).(*jsVM)
+		if vm == nil {
+			s[0] = 0
+			return
+		}
+		s[0] = uint64(vm.hostCall(ctx, uint32(s[0]), uint32(s[1]), uint32(s[3]), uint32(s[4])))
+	})
+	// Daylight saving and local time zones would make a codec's output
+	// depend on the server: local time is UTC.
+	add(env, "host_get_timezone_offset", []api.ValueType{i32, i32}, []api.ValueType{i32}, func(_ context.Context, _ api.Module, s []uint64) { s[0] = 0 })
+	// Promise rejections are not tracked (qjs_set_promise_rejection_handler
+	// is never called) and there is no module loader: import() fails.
+	add(env, "host_promise_rejection", []api.ValueType{i32, i32, i32}, nil, func(context.Context, api.Module, []uint64) {})
+	add(env, "host_module_normalize", []api.ValueType{i32, i32}, []api.ValueType{i32}, func(_ context.Context, _ api.Module, s []uint64) { s[0] = 0 })
+	add(env, "host_module_load", []api.ValueType{i32, i32}, []api.ValueType{i32}, func(_ context.Context, _ api.Module, s []uint64) { s[0] = 0 })
+	if _, err := env.Instantiate(ctx); err != nil {
+		return fmt.Errorf("instantiate host module env: %w", err)
+	}
+
+	const errnoSuccess, errnoBadf, errnoNosys = 0, 8, 52
+	wasi := js.rt.NewHostModuleBuilder("wasi_snapshot_preview1")
+	add(wasi, "clock_time_get", []api.ValueType{i32, i64, i32}, []api.ValueType{i32}, func(ctx context.Context, m api.Module, s []uint64) {
+		var now int64
+		if vm, ok := ctx.Value(vmKey{}).(*jsVM); ok {
+			now = vm.st.now
+		}
+		m.Memory().WriteUint64Le(uint32(s[2]), uint64(now))
+		s[0] = errnoSuccess
+	})
+	add(wasi, "fd_write", []api.ValueType{i32, i32, i32, i32}, []api.ValueType{i32}, func(ctx context.Context, m api.Module, s []uint64) {
+		fd, iovs, n, written := uint32(s[0]), uint32(s[1]), uint32(s[2]), uint32(s[3])
+		if fd != 1 && fd != 2 {
+			s[0] = errnoBadf
+			return
+		}
+		vm, _ := ctx.Value(vmKey{}).(*jsVM)
+		mem := m.Memory()
+		var total uint32
+		for i := uint32(0); i < n; i++ {
+			p, _ := mem.ReadUint32Le(iovs + 8*i)
+			l, _ := mem.ReadUint32Le(iovs + 8*i + 4)
+			if b, ok := mem.Read(p, l); ok && vm != nil {
+				vm.st.log.write(b)
+			}
+			total += l
+		}
+		mem.WriteUint32Le(written, total)
+		s[0] = errnoSuccess
+	})
+	add(wasi, "fd_fdstat_get", []api.ValueType{i32, i32}, []api.ValueType{i32}, func(_ context.Context, m api.Module, s []uint64) {
+		fd, stat := uint32(s[0]), uint32(s[1])
+		if fd != 1 && fd != 2 {
+			s[0] = errnoBadf
+			return
+		}
+		var b [24]byte
+		b[0] = 2 // character device
+		m.Memory().Write(stat, b[:])
+		s[0] = errnoSuccess
+	})
+	add(wasi, "fd_close", []api.ValueType{i32}, []api.ValueType{i32}, func(_ context.Context, _ api.Module, s []uint64) { s[0] = errnoNosys })
+	add(wasi, "fd_seek", []api.ValueType{i32, i64, i32, i32}, []api.ValueType{i32}, func(_ context.Context, _ api.Module, s []uint64) { s[0] = errnoNosys })
+	add(wasi, "random_get", []api.ValueType{i32, i32}, []api.ValueType{i32}, func(ctx context.Context, m api.Module, s []uint64) {
+		if b, ok := m.Memory().Read(uint32(s[0]), uint32(s[1])); ok {
+			if vm, ok := ctx.Value(vmKey{}).(*jsVM); ok {
+				_, _ = vm.rng.Read(b)
+			} else {
+				clear(b)
+			}
+		}
+		s[0] = errnoSuccess
+	})
+	if _, err := wasi.Instantiate(ctx); err != nil {
+		return fmt.Errorf("instantiate host module wasi_snapshot_preview1: %w", err)
+	}
+	return nil
+}
+
+func (st *callState) expired() bool {
+	if st.done != nil {
+		select {
+		case <-st.done:
+			return true
+		default:
+		}
+	}
+	return !time.Now().Before(st.deadline)
+}
+
+// newInstance instantiates quickjs.wasm; img nil leaves it uninitialised.
+func (js *jsRuntime) newInstance(ctx context.Context, img *jsImage) (*jsVM, error) {
+	mod, err := js.rt.InstantiateModule(ctx, js.compiled, wazero.NewModuleConfig().WithName("").WithStartFunctions())
+	if err != nil {
+		return nil, fmt.Errorf("instantiate quickjs: %w", err)
+	}
+	vm := &jsVM{js: js, mod: mod, mem: mod.Memory(), rng: rand.NewChaCha8([32]byte{'f', 'i', 'e', 'l', 'd', 'h', 'u', 'b'})}
+	sp, ok := mod.ExportedGlobal("__stack_pointer").(api.MutableGlobal)
+	if !ok {
+		mod.Close(ctx)
+		return nil, errors.New("quickjs.wasm exports no mutable __stack_pointer")
+	}
+	vm.sp = sp
+	for _, f := range []struct {
+		fn   *api.Function
+		name string
+	}{
+		{&vm.jsCall, "JS_Call"}, {&vm.toCString, "JS_ToCStringLen2"}, {&vm.newString, "JS_NewStringLen"},
+		{&vm.setMemLimit, "JS_SetMemoryLimit"}, {&vm.getException, "JS_GetException"}, {&vm.freeCString, "JS_FreeCString"},
+		{&vm.dupValue, "qjs_dup_value"}, {&vm.eval, "qjs_eval"}, {&vm.isException, "qjs_is_exception"},
+		{&vm.malloc, "wasm_malloc"}, {&vm.free, "wasm_free"}, {&vm.runGC, "qjs_run_gc"},
+		{&vm.getPropU32, "JS_GetPropertyUint32"}, {&vm.getU8, "JS_GetUint8Array"},
+	} {
+		if *f.fn = mod.ExportedFunction(f.name); *f.fn == nil {
+			mod.Close(ctx)
+			return nil, fmt.Errorf("quickjs.wasm exports no %s", f.name)
+		}
+	}
+	if img != nil {
+		if err := vm.restore(img, true); err != nil {
+			mod.Close(ctx)
+			return nil, err
+		}
+	}
+	return vm, nil
+}
+
+// restore copies img into linear memory. grow allows growing the memory to
+// the image's size (a new instance); without it an instance whose memory
+// has grown far past the image reports false, to be closed instead.
+func (vm *jsVM) restore(img *jsImage, grow bool) error {
+	end := uint64(vm.js.stackTop) + uint64(len(img.mem))
+	size := uint64(vm.mem.Size())
+	if size < end {
+		if !grow {
+			return errors.New("memory shrank")
+		}
+		if _, ok := vm.mem.Grow(uint32((end - size + 1<<16 - 1) >> 16)); !ok {
+			return errors.New("grow memory to the image")
+		}
+	} else if !grow && size > end+growthSlack {
+		return errors.New("memory grew past the image")
+	}
+	buf, ok := vm.mem.Read(vm.js.stackTop, uint32(len(img.mem)))
+	if !ok {
+		return errors.New("image out of range")
+	}
+	if grow {
+		copy(buf, img.mem)
+	} else {
+		// The input buffer is written before every read: a reset skips it.
+		io := int(vm.js.ioPtr - vm.js.stackTop)
+		copy(buf[:io], img.mem[:io])
+		copy(buf[io+ioSize:], img.mem[io+ioSize:])
+	}
+	vm.sp.Set(img.sp)
+	vm.img = img
+	// Every image was taken with the default limit in force.
+	vm.st.memLimit = vm.js.opts.Limits.Memory
+	return nil
+}
+
+// snapshot takes the image of the instance as it is now.
+func (vm *jsVM) snapshot(forms uint32) (*jsImage, error) {
+	size := vm.mem.Size()
+	b, ok := vm.mem.Read(vm.js.stackTop, size-vm.js.stackTop)
+	if !ok {
+		return nil, errors.New("memory below the stack top")
+	}
+	return &jsImage{mem: append([]byte(nil), b...), sp: vm.sp.Get(), forms: forms}, nil
+}
+
+func (vm *jsVM) close() { _ = vm.mod.Close(context.Background()) }
+
+// call calls f with the instance's own stack.
+func (vm *jsVM) call(ctx context.Context, f api.Function, args ...uint64) (uint64, error) {
+	copy(vm.stack[:], args)
+	if err := f.CallWithStack(ctx, vm.stack[:]); err != nil {
+		return 0, err
+	}
+	return vm.stack[0], nil
+}
+
+// callNested calls f from inside a host function, which runs while call's
+// stack is in use.
+func (vm *jsVM) callNested(ctx context.Context, f api.Function, args ...uint64) (uint64, error) {
+	copy(vm.hstack[:], args)
+	if err := f.CallWithStack(ctx, vm.hstack[:]); err != nil {
+		return 0, err
+	}
+	return vm.hstack[0], nil
+}
+
+// hostCall runs a host function called from JavaScript. The one there is,
+// hostLog(level, line), appends to the call's log. It returns a box holding
+// the result (undefined), which the trampoline frees.
+func (vm *jsVM) hostCall(ctx context.Context, namePtr, nameLen, argc, argv uint32) uint32 {
+	name, _ := vm.mem.Read(namePtr, nameLen)
+	if string(name) == hostLogName && argc == 2 && !vm.st.log.cut {
+		levelBox, _ := vm.mem.ReadUint32Le(argv)
+		lineBox, _ := vm.mem.ReadUint32Le(argv + 4)
+		level, _ := vm.mem.ReadUint64Le(levelBox)
+		line, _ := vm.mem.ReadUint64Le(lineBox)
+		if jsTag(line) == tagString {
+			if p, err := vm.callNested(ctx, vm.toCString, uint64(vm.js.ctxPtr), uint64(vm.js.ioPtr+ioLogLen), line, 0); err == nil && p != 0 {
+				n, _ := vm.mem.ReadUint32Le(vm.js.ioPtr + ioLogLen)
+				if b, ok := vm.mem.Read(uint32(p), n); ok {
+					vm.st.log.line(int32(level), string(b))
+				}
+				_, _ = vm.callNested(ctx, vm.freeCString, uint64(vm.js.ctxPtr), p)
+			}
+		}
+	}
+	box, err := vm.callNested(ctx, vm.dupValue, uint64(vm.js.undefBox))
+	if err != nil {
+		return 0
+	}
+	return uint32(box)
+}
+
+// begin prepares the instance for a call that must end by deadline.
+func (vm *jsVM) begin(ctx context.Context, now time.Time, deadline time.Time) context.Context {
+	vm.st = callState{deadline: deadline, done: ctx.Done(), now: now.UnixNano(), memLimit: vm.st.memLimit, log: logBuffer{max: vm.js.opts.MaxLog}}
+	return context.WithValue(ctx, vmKey{}, vm)
+}
+
+// setMemoryLimit sets QuickJS's allocation limit if it is not already n.
+func (vm *jsVM) setMemoryLimit(ctx context.Context, n int64) error {
+	if vm.st.memLimit == n {
+		return nil
+	}
+	if _, err := vm.call(ctx, vm.setMemLimit, uint64(vm.js.rtPtr), uint64(n)); err != nil {
+		return err
+	}
+	vm.st.memLimit = n
+	return nil
+}
+
+// writeString copies s into wasm memory (malloc'd; the caller frees or the
+// next reset drops it).
+func (vm *jsVM) writeString(ctx context.Context, s string) (uint32, error) {
+	p, err := vm.call(ctx, vm.malloc, uint64(len(s)+1))
+	if err != nil {
+		return 0, err
+	}
+	if p == 0 {
+		return 0, errors.New("wasm_malloc failed")
+	}
+	vm.mem.Write(uint32(p), append([]byte(s), 0))
+	return uint32(p), nil
+}
+
+// evalScript evaluates src as a classic (sloppy, global) script. It returns
+// the script's value, owned by the caller, or the exception.
+func (vm *jsVM) evalScript(ctx context.Context, src, filename string) (val uint64, thrown bool, err error) {
+	sp, err := vm.writeString(ctx, src)
+	if err != nil {
+		return 0, false, err
+	}
+	fp, err := vm.writeString(ctx, filename)
+	if err != nil {
+		return 0, false, err
+	}
+	box, err := vm.call(ctx, vm.eval, uint64(sp), uint64(len(src)), uint64(fp), 0)
+	if err != nil {
+		return 0, false, err
+	}
+	_, _ = vm.call(ctx, vm.free, uint64(sp))
+	_, _ = vm.call(ctx, vm.free, uint64(fp))
+	exc, err := vm.call(ctx, vm.isException, box)
+	if err != nil {
+		return 0, false, err
+	}
+	if exc != 0 {
+		_, _ = vm.call(ctx, vm.free, box)
+		v, err := vm.call(ctx, vm.getException, uint64(vm.js.ctxPtr))
+		return v, true, err
+	}
+	// Free the box only: the value's reference passes to the caller.
+	val, _ = vm.mem.ReadUint64Le(uint32(box))
+	_, err = vm.call(ctx, vm.free, box)
+	return val, false, err
+}
+
+// readString copies a JavaScript string out of the instance; ok is false when
+// v is no string or QuickJS could not convert it (out of memory).
+func (vm *jsVM) readString(ctx context.Context, v uint64, lenAt uint32) (s []byte, ok bool, err error) {
+	p, err := vm.call(ctx, vm.toCString, uint64(vm.js.ctxPtr), uint64(vm.js.ioPtr+lenAt), v, 0)
+	if err != nil || p == 0 {
+		return nil, false, err
+	}
+	n, _ := vm.mem.ReadUint32Le(vm.js.ioPtr + lenAt)
+	b, ok := vm.mem.Read(uint32(p), n)
+	if !ok {
+		return nil, false, errors.New("string out of range")
+	}
+	return append([]byte(nil), b...), true, nil
+}
+
+// makeBase starts QuickJS, runs the bootstrap and takes the base image.
+func (js *jsRuntime) makeBase(ctx context.Context) error {
+	vm, err := js.newInstance(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer vm.close()
+	// The epoch as the clock while QuickJS starts: it seeds Math.random
+	// from it, so that every instance draws the same numbers.
+	cctx := vm.begin(ctx, time.Unix(0, 0), time.Now().Add(js.opts.LoadTimeout))
+	cctx, cancel := context.WithTimeout(cctx, 2*js.opts.LoadTimeout+time.Second)
+	defer cancel()
+	if _, err := vm.call(cctx, vm.mod.ExportedFunction("_initialize")); err != nil {
+		return fmt.Errorf("_initialize: %w", err)
+	}
+	if rc, err := vm.call(cctx, vm.mod.ExportedFunction("qjs_init")); err != nil || rc != 0 {
+		return fmt.Errorf("qjs_init: %d %v", rc, err)
+	}
+	sp := vm.sp.Get()
+	js.stackTop = uint32(sp)
+	for _, f := range []struct {
+		out  *uint32
+		name string
+	}{{&js.rtPtr, "qjs_get_runtime_ptr"}, {&js.ctxPtr, "qjs_get_context_ptr"}, {&js.undefBox, "qjs_get_undefined"}} {
+		v, err := vm.call(cctx, vm.mod.ExportedFunction(f.name))
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.name, err)
+		}
+		*f.out = uint32(v)
+	}
+	if _, err := vm.call(cctx, vm.mod.ExportedFunction("qjs_set_max_stack_size"), stackLimit); err != nil {
+		return err
+	}
+	if _, err := vm.call(cctx, vm.mod.ExportedFunction("qjs_set_interrupt_handler"), 1); err != nil {
+		return err
+	}
+	if err := vm.setMemoryLimit(cctx, js.opts.Limits.Memory); err != nil {
+		return err
+	}
+	np, err := vm.writeString(cctx, hostLogName)
+	if err != nil {
+		return err
+	}
+	logBox, err := vm.call(cctx, vm.mod.ExportedFunction("qjs_new_host_function"), uint64(np), uint64(len(hostLogName)), 0)
+	if err != nil {
+		return err
+	}
+	hostLog, _ := vm.mem.ReadUint64Le(uint32(logBox))
+	fn, thrown, err := vm.evalScript(cctx, bootstrapJS, "<sandbox>")
+	if err != nil || thrown {
+		return fmt.Errorf("bootstrap: thrown %v, %w", thrown, err)
+	}
+	// The arguments go to memory that stays allocated: the buffer does
+	// not exist yet.
+	argv, err := vm.call(cctx, vm.malloc, 16)
+	if err != nil || argv == 0 {
+		return fmt.Errorf("malloc: %w", err)
+	}
+	vm.mem.WriteUint64Le(uint32(argv), hostLog)
+	vm.mem.WriteUint64Le(uint32(argv)+8, jsInt(ioSize))
+	arr, err := vm.call(cctx, vm.jsCall, uint64(js.ctxPtr), fn, jsUndefined, 2, argv)
+	if err != nil || jsTag(arr) == tagException {
+		return fmt.Errorf("bootstrap call: %w", err)
+	}
+	var parts [4]uint64
+	for i := range parts {
+		if parts[i], err = vm.call(cctx, vm.getPropU32, uint64(js.ctxPtr), arr, uint64(i)); err != nil {
+			return err
+		}
+	}
+	js.install, js.run, js.describe = parts[1], parts[2], parts[3]
+	io, err := vm.call(cctx, vm.getU8, uint64(js.ctxPtr), argv, parts[0])
+	if err != nil || io == 0 {
+		return fmt.Errorf("io buffer: %w", err)
+	}
+	js.ioPtr = uint32(io)
+	if _, err := vm.call(cctx, vm.runGC); err != nil {
+		return err
+	}
+	js.base, err = vm.snapshot(0)
+	return err
+}
+
+// loadCodec evaluates a codec's source on the base image and returns the
+// instance it was loaded in and the codec's image.
+func (js *jsRuntime) loadCodec(ctx context.Context, src string) (*jsVM, *jsImage, error) {
+	vm, err := js.newInstance(ctx, js.base)
+	if err != nil {
+		return nil, nil, err
+	}
+	img, err := vm.load(ctx, src)
+	if err != nil {
+		vm.close()
+		return nil, nil, err
+	}
+	return vm, img, nil
+}
+
+func (vm *jsVM) load(ctx context.Context, src string) (*jsImage, error) {
+	opts := vm.js.opts
+	start := time.Now()
+	lim := Limits{Time: opts.LoadTimeout, Memory: opts.Limits.Memory}
+	cctx := vm.begin(ctx, start.Truncate(time.Second), start.Add(lim.Time))
+	cctx, cancel := context.WithTimeout(cctx, 2*lim.Time+time.Second)
+	defer cancel()
+	fail := func(err error) (*jsImage, error) {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if vm.st.interrupted || cctx.Err() != nil {
+			return nil, &Error{Kind: KindLoad, Message: fmt.Sprintf("loading the codec took longer than %s", formatDuration(lim.Time)), Limit: Limits{Time: lim.Time}}
+		}
+		return nil, fmt.Errorf("load codec: %w", err)
+	}
+	exc, thrown, err := vm.evalScript(cctx, src, codecFile)
+	if err != nil {
+		return fail(err)
+	}
+	if thrown {
+		if vm.st.interrupted {
+			return fail(errors.New("interrupted"))
+		}
+		e, err := vm.describeThrown(cctx, exc, lim)
+		if err != nil {
+			return fail(err)
+		}
+		if e.Kind == KindThrown {
+			e.Kind = KindLoad
+			e.Message = "the codec's top-level code threw: " + e.Message
+		}
+		return nil, e
+	}
+	found, thrown, err := vm.evalScript(cctx, probeJS, "<probe>")
+	if err != nil || thrown {
+		return fail(fmt.Errorf("probe: thrown %v, %w", thrown, err))
+	}
+	vm.mem.WriteUint64Le(vm.js.ioPtr+ioOneArgv, found)
+	mask, err := vm.call(cctx, vm.jsCall, uint64(vm.js.ctxPtr), vm.js.install, jsUndefined, 1, uint64(vm.js.ioPtr+ioOneArgv))
+	if err != nil || jsTag(mask) != tagInt {
+		return fail(fmt.Errorf("install: %w", err))
+	}
+	if uint32(mask) == 0 {
+		return nil, &Error{Kind: KindMissing, Message: "the script defines none of the codec functions " + strings.Join(formNames[:], ", ")}
+	}
+	if _, err := vm.call(cctx, vm.runGC); err != nil {
+		return fail(err)
+	}
+	img, err := vm.snapshot(uint32(mask))
+	if err != nil {
+		return nil, err
+	}
+	vm.img = img
+	return img, nil
+}
+
+// jsCallInput is one call's input, already laid out for run.
+type jsCallInput struct {
+	form      Form
+	recvTime  time.Time
+	fPort     int
+	bytes     []byte
+	variables []byte // JSON, nil for {}
+	data      []byte // JSON, encode forms only
+}
+
+// invoke runs one call. The instance must be reset before its next call,
+// whatever invoke returns; keep reports whether it may be (false: close it).
+func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (raw []byte, log []string, dur time.Duration, keep bool, err error) {
+	opts := vm.js.opts
+	io, ok := vm.mem.Read(vm.js.ioPtr, ioSize)
+	if !ok {
+		return nil, nil, 0, false, errors.New("io buffer out of range")
+	}
+	if ioHeader+len(in.bytes)+len(in.variables)+len(in.data) > ioDataEnds {
+		return nil, nil, 0, true, &Error{Kind: KindInput, Message: fmt.Sprintf("the input is larger than the %d bytes the sandbox takes", ioDataEnds-ioHeader)}
+	}
+	recv := math.NaN()
+	if !in.recvTime.IsZero() {
+		recv = float64(in.recvTime.UnixMilli())
+	}
+	binary.LittleEndian.PutUint64(io[0:], math.Float64bits(recv))
+	binary.LittleEndian.PutUint32(io[8:], uint32(int32(in.fPort)))
+	binary.LittleEndian.PutUint32(io[12:], uint32(len(in.bytes)))
+	off := ioHeader + copy(io[ioHeader:], in.bytes)
+
+	start := time.Now()
+	clock := in.recvTime
+	if clock.IsZero() {
+		clock = start.Truncate(time.Second)
+	}
+	cctx := vm.begin(ctx, clock, start.Add(lim.Time))
+	// The outer guard: wazero closes the instance if QuickJS's interrupt
+	// handler has not stopped the call by then.
+	cctx, cancel := context.WithDeadline(cctx, start.Add(lim.Time+max(lim.Time, 100*time.Millisecond)))
+	defer cancel()
+	defer func() {
+		log = vm.st.log.lines()
+		if err != nil && !keep {
+			switch {
+			case ctx.Err() != nil:
+				err = ctx.Err()
+			case cctx.Err() != nil:
+				err = timeLimitError(lim)
+			default:
+				err = &Error{Kind: KindCrashed, Message: "the JavaScript engine failed: " + err.Error()}
+			}
+		}
+	}()
+
+	argv := [4]uint64{jsInt(int32(in.form)), jsUndefined, jsUndefined, jsInt(int32(opts.MaxOutput))}
+	for i, s := range [][]byte{in.variables, in.data} {
+		if s == nil {
+			continue
+		}
+		copy(io[off:], s)
+		v, err := vm.call(cctx, vm.newString, uint64(vm.js.ctxPtr), uint64(vm.js.ioPtr)+uint64(off), uint64(len(s)))
+		if err != nil {
+			return nil, nil, 0, false, err
+		}
+		if jsTag(v) == tagException {
+			return nil, nil, 0, true, memoryLimitError(lim)
+		}
+		argv[1+i] = v
+		off += len(s)
+	}
+	for i, a := range argv {
+		binary.LittleEndian.PutUint64(io[ioRunArgv+8*i:], a)
+	}
+	if err := vm.setMemoryLimit(cctx, lim.Memory); err != nil {
+		return nil, nil, 0, false, err
+	}
+	res, err := vm.call(cctx, vm.jsCall, uint64(vm.js.ctxPtr), vm.js.run, jsUndefined, 4, uint64(vm.js.ioPtr+ioRunArgv))
+	dur = time.Since(start)
+	if err != nil {
+		return nil, nil, dur, false, err
+	}
+	switch jsTag(res) {
+	case tagString:
+		b, ok, err := vm.readString(cctx, res, ioLen)
+		if err != nil {
+			return nil, nil, dur, false, err
+		}
+		if !ok {
+			return nil, nil, dur, true, memoryLimitError(lim)
+		}
+		if len(b) > opts.MaxOutput {
+			return nil, nil, dur, true, outputLimitError(opts.MaxOutput)
+		}
+		return b, nil, dur, true, nil
+	case tagInt:
+		return nil, nil, dur, true, outputLimitError(opts.MaxOutput)
+	case tagException:
+		if vm.st.interrupted {
+			if ctx.Err() != nil {
+				return nil, nil, dur, true, ctx.Err()
+			}
+			return nil, nil, dur, true, timeLimitError(lim)
+		}
+		exc, err := vm.call(cctx, vm.getException, uint64(vm.js.ctxPtr))
+		if err != nil {
+			return nil, nil, dur, false, err
+		}
+		e, err := vm.describeThrown(cctx, exc, lim)
+		if err != nil {
+			return nil, nil, dur, false, err
+		}
+		return nil, nil, dur, true, e
+	}
+	return nil, nil, dur, true, fmt.Errorf("run returned a value of tag %d", jsTag(res))
+}
+
+func outputLimitError(n int) *Error {
+	return &Error{Kind: KindOutput, Message: fmt.Sprintf("the result is larger than %s of JSON", formatBytes(int64(n)))}
+}
+
+// describeThrown turns a thrown value into an Error, running the bootstrap's
+// describe under a short deadline of its own.
+func (vm *jsVM) describeThrown(ctx context.Context, exc uint64, lim Limits) (*Error, error) {
+	vm.st.deadline = time.Now().Add(describeTime)
+	vm.st.interrupted = false
+	if err := vm.setMemoryLimit(ctx, lim.Memory+describeMemory); err != nil {
+		return nil, err
+	}
+	vm.mem.WriteUint64Le(vm.js.ioPtr+ioOneArgv, exc)
+	res, err := vm.call(ctx, vm.jsCall, uint64(vm.js.ctxPtr), vm.js.describe, jsUndefined, 1, uint64(vm.js.ioPtr+ioOneArgv))
+	if err != nil {
+		return nil, err
+	}
+	var d struct{ Name, Message, Stack string }
+	if jsTag(res) == tagString {
+		if b, ok, err := vm.readString(ctx, res, ioLen); err != nil {
+			return nil, err
+		} else if ok {
+			_ = json.Unmarshal(b, &d)
+		}
+	}
+	return thrownError(d.Name, d.Message, d.Stack, lim), nil
+}
+
+var codecPosition = regexp.MustCompile(regexp.QuoteMeta(codecFile) + `:(\d+)(?::(\d+))?`)
+
+// thrownError classifies what QuickJS threw: its own out-of-memory, stack
+// overflow and interrupt errors are limits; anything else the codec threw.
+func thrownError(name, message, stack string, lim Limits) *Error {
+	switch {
+	case name == "InternalError" && message == "out of memory":
+		return memoryLimitError(lim)
+	case name == "InternalError" && message == "interrupted":
+		return timeLimitError(lim)
+	case name == "RangeError" && message == "Maximum call stack size exceeded":
+		return &Error{Kind: KindStack, Message: "stack limit exceeded: the codec recursed too deeply"}
+	}
+	e := &Error{Kind: KindThrown, Message: message}
+	if name != "" {
+		e.Message = name + ": " + message
+	}
+	if e.Message == "" {
+		e.Message = "uncaught exception"
+	}
+	if name == "SyntaxError" {
+		e.Kind = KindSyntax
+	}
+	if m := codecPosition.FindStringSubmatch(stack); m != nil {
+		e.Line, _ = strconv.Atoi(m[1])
+		e.Column, _ = strconv.Atoi(m[2])
+	}
+	return e
+}
