@@ -41,10 +41,9 @@ func (m *Module) widgetData(h dataHandler) web.HandlerFunc {
 const (
 	defaultPoints = 1000
 	maxPoints     = 10_000
-	// previousWindow is how far back the value before the latest is looked
-	// for first; a node that reports rarely gets a second, longer look.
-	previousWindow     = time.Hour
-	previousLongWindow = 30 * 24 * time.Hour
+	// latestWindows are how far back the latest values of a series are
+	// looked for, shortest first (see lastTwo).
+	latestAhead = time.Hour + time.Minute // the ingest takes times up to an hour ahead
 	// readers bounds the series one answer reads at once.
 	readers = 4
 )
@@ -426,19 +425,19 @@ func (m *Module) latestData(w http.ResponseWriter, r *http.Request, wd *Widget, 
 		ref := refs[i]
 		s := ref.tsdb(d.CompanyID)
 		ld := LatestData{DevEUI: ref.DevEUI, Name: ref.Name, Key: ref.Key, Label: ref.Label, Unit: ref.Unit}
-		p, ok, err := m.deps.Series.Latest(ctx, s)
+		p, prev, err := m.lastTwo(ctx, s)
 		if err != nil {
 			return err
 		}
-		if ok {
+		if p != nil {
 			t := p.Time.UTC()
 			ld.Time = &t
 			if p.IsText {
 				ld.Text = &p.Text
 			} else {
 				ld.Value = &p.Value
-				if ld.Previous, err = m.previous(ctx, s, p.Time); err != nil {
-					return err
+				if prev != nil && !prev.IsText {
+					ld.Previous = &prev.Value
 				}
 			}
 		}
@@ -451,24 +450,37 @@ func (m *Module) latestData(w http.ResponseWriter, r *http.Request, wd *Widget, 
 	return web.OK(w, map[string]any{"series": out})
 }
 
-// previous returns the number a series held before the one at latest: the
-// last point of a window that ends there (Range keeps a window's last
-// point whatever it drops), first a short window, then a long one.
-func (m *Module) previous(ctx context.Context, s tsdb.Series, latest time.Time) (*float64, error) {
-	for _, span := range []time.Duration{previousWindow, previousLongWindow} {
-		pts, err := m.deps.Series.Range(ctx, s, latest.Add(-span), latest, 2)
+// latestWindows are the windows, ending an hour ahead of now, in which
+// lastTwo looks for a series' latest values, shortest first.
+var latestWindows = []time.Duration{2 * time.Hour, 3 * 24 * time.Hour, 62 * 24 * time.Hour}
+
+// lastTwo returns the latest point of a series and the one before it (nil
+// when there is none). It reads the points of a short recent window, and
+// widens it for a series that reports rarely: reading a few recent points is
+// cheap in every store, while Series.Latest may read the whole series in
+// the SQL store. Range keeps a window's last point whatever it drops, so
+// the latest is exact; the one before is exact unless the window holds more
+// than maxPoints values. A series silent for two months is asked with
+// Latest, and then has no previous value.
+func (m *Module) lastTwo(ctx context.Context, s tsdb.Series) (*tsdb.Point, *tsdb.Point, error) {
+	to := time.Now().Add(latestAhead)
+	for _, span := range latestWindows {
+		pts, err := m.deps.Series.Range(ctx, s, to.Add(-span), to, maxPoints)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		if len(pts) > 0 {
-			p := pts[len(pts)-1]
-			if p.IsText {
-				return nil, nil
-			}
-			return &p.Value, nil
+		switch n := len(pts); {
+		case n >= 2:
+			return &pts[n-1], &pts[n-2], nil
+		case n == 1 && span == latestWindows[len(latestWindows)-1]:
+			return &pts[0], nil, nil
 		}
 	}
-	return nil, nil
+	p, ok, err := m.deps.Series.Latest(ctx, s)
+	if err != nil || !ok {
+		return nil, nil, err
+	}
+	return &p, nil, nil
 }
 
 // CompanyInfo is what the company info module shows.
