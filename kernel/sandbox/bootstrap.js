@@ -33,10 +33,21 @@
   var getF64 = uncurry(DataView.prototype.getFloat64);
   var getI32 = uncurry(DataView.prototype.getInt32);
   var getU32 = uncurry(DataView.prototype.getUint32);
+  var split = uncurry(String.prototype.split);
+  var indexOf = uncurry(String.prototype.indexOf);
+  // errorStack gives an error's stack without the sandbox's own frames.
   var errorStack = function (e) {
     try {
       var s = e.stack;
-      return typeof s === "string" ? s : "";
+      if (typeof s !== "string") return "";
+      var lines = split(s, "\n");
+      var kept = [];
+      for (var i = 0; i < lines.length; i++) {
+        if (indexOf(lines[i], "<sandbox>") < 0) {
+          defineProperty(kept, kept.length, { value: lines[i], writable: true, enumerable: true, configurable: true });
+        }
+      }
+      return join(kept, "\n");
     } catch (x) {
       return "";
     }
@@ -161,7 +172,7 @@
       try {
         shown = typeof e === "string" ? JSONstringify(e) : show(e);
       } catch (x) {
-        shown = "a value";
+        return '{"name":"","message":"uncaught exception","stack":""}';
       }
       return JSONstringify({ name: "", message: "uncaught " + slice(shown, 0, maxLine), stack: "" });
     } catch (x) {

@@ -683,8 +683,9 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (raw []b
 	}
 	cctx := vm.begin(ctx, clock, start.Add(lim.Time))
 	// The outer guard: wazero closes the instance if QuickJS's interrupt
-	// handler has not stopped the call by then.
-	cctx, cancel := context.WithDeadline(cctx, start.Add(lim.Time+max(lim.Time, 100*time.Millisecond)))
+	// handler has not stopped the call by then (native code that never
+	// reaches the handler, such as JSON.stringify of deeply nested data).
+	cctx, cancel := context.WithDeadline(cctx, start.Add(lim.Time+outerGrace(lim.Time)))
 	defer cancel()
 	defer func() {
 		log = vm.st.log.lines()
@@ -760,6 +761,13 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (raw []b
 		return nil, nil, dur, true, e
 	}
 	return nil, nil, dur, true, fmt.Errorf("run returned a value of tag %d", jsTag(res))
+}
+
+// outerGrace is how long after the time limit the outer guard closes an
+// instance: the interrupt handler, which QuickJS calls every few thousand
+// instructions, normally stops a call long before.
+func outerGrace(limit time.Duration) time.Duration {
+	return 25*time.Millisecond + limit/4
 }
 
 func outputLimitError(n int) *Error {

@@ -82,6 +82,8 @@ type wasmModule struct {
 	module []byte
 	forms  uint32
 	ops    [3]bool
+	// minPages is the memory the module declares it needs to start.
+	minPages uint32
 
 	mu    sync.Mutex
 	pools map[uint32]*pool[*wasmVM]
@@ -118,7 +120,7 @@ func (e *Engine) loadWASM(ctx context.Context, module []byte) (*wasmModule, erro
 	if !signature(exports[abiAlloc], []api.ValueType{api.ValueTypeI32}, []api.ValueType{api.ValueTypeI32}) {
 		return nil, invalid("it exports no %s(size i32) i32", abiAlloc)
 	}
-	m := &wasmModule{e: e, module: module, pools: map[uint32]*pool[*wasmVM]{}}
+	m := &wasmModule{e: e, module: module, pools: map[uint32]*pool[*wasmVM]{}, minPages: compiled.ExportedMemories()["memory"].Min()}
 	for op, name := range abiOps {
 		f, ok := exports[name]
 		if !ok {
@@ -197,6 +199,10 @@ func (m *wasmModule) pool(ctx context.Context, pages uint32) (*pool[*wasmVM], er
 	defer m.mu.Unlock()
 	if p, ok := m.pools[pages]; ok {
 		return p, nil
+	}
+	if m.minPages > pages {
+		return nil, &Error{Kind: KindMemory, Limit: Limits{Memory: int64(pages) << 16},
+			Message: fmt.Sprintf("the module needs %s of memory to start, more than the memory limit of %s", formatBytes(int64(m.minPages)<<16), formatBytes(int64(pages)<<16))}
 	}
 	r, err := m.e.wasmRuntime(ctx, pages)
 	if err != nil {
@@ -376,15 +382,16 @@ func (vm *wasmVM) invoke(ctx context.Context, op Operation, input []byte, maxOut
 }
 
 // outOfMemory tells a module that failed for want of memory: it printed so
-// (Go's runtime does) or its memory is within a Go heap arena (4 MiB) of the
-// limit.
+// (Go's runtime does), or its memory is within an eighth of the limit (a
+// failed memory.grow asked for more than was left).
 func (vm *wasmVM) outOfMemory(log []string) bool {
 	for _, l := range log {
 		if strings.Contains(l, "out of memory") {
 			return true
 		}
 	}
-	return uint64(vm.mod.Memory().Size())+4<<20 > uint64(vm.pages)<<16
+	limit := uint64(vm.pages) << 16
+	return uint64(vm.mod.Memory().Size()) >= limit-max(limit/8, 1<<16)
 }
 
 // wasmInput is the call's input as the ABI's JSON, the same object a

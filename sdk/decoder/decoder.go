@@ -253,7 +253,7 @@ func (in *DownlinkInput) UnmarshalJSON(b []byte) error {
 }
 
 type downlinkOutputJSON struct {
-	Bytes    byteArray `json:"bytes"`
+	Bytes    byteArray `json:"bytes,omitempty"`
 	FPort    int       `json:"fPort,omitempty"`
 	Warnings []string  `json:"warnings,omitempty"`
 	Errors   []string  `json:"errors,omitempty"`
