@@ -147,7 +147,9 @@ func vec(items ...[]byte) []byte {
 
 func str(s string) []byte { return append(uleb(uint64(len(s))), s...) }
 
-func section(id byte, body []byte) []byte { return append(append([]byte{id}, uleb(uint64(len(body)))...), body...) }
+func section(id byte, body []byte) []byte {
+	return append(append([]byte{id}, uleb(uint64(len(body)))...), body...)
+}
 
 func (b *wasmBuilder) bytes() []byte {
 	out := []byte{0, 'a', 's', 'm', 1, 0, 0, 0}
