@@ -24,7 +24,7 @@ import (
 	"github.com/fieldhub/fieldhub/modules/nodes"
 )
 
-// env is a running portal with the accounts, nodes and dashboards modules
+// env is a running portal with the accounts, decoders, nodes and dashboards modules
 // on one database: a SuperAdmin ("super"), two companies, Acme and Beta,
 // with their CompanyAdmins ("acmeAdmin", "betaAdmin"), a User of Acme
 // ("acmeUser"), and in each company an application with nodes (Acme:
@@ -37,13 +37,6 @@ type env struct {
 	tokens map[string]string
 	ids    map[string]string // placeholders such as "{acme}" to ids
 }
-
-// rawOnly stands in for the decoders module: it knows the "raw" decoder.
-type rawOnly struct{}
-
-func (rawOnly) Has(key string) bool { return key == "raw" }
-
-func (rawOnly) Catalog() []decoders.Entry { return []decoders.Entry{{Key: "raw", Name: "Raw"}} }
 
 const (
 	acmeNode  = "70B3D57ED005A1B2"
@@ -59,7 +52,9 @@ func newEnv(t *testing.T, d db.Dialect, config map[string]string) *env {
 	acc := accounts.New(k.Host(), accounts.Deps{})
 	k.Add(acc)
 	series := sqlts.New(k.Host().DB, sqlts.Options{})
-	nod := nodes.New(k.Host(), nodes.Deps{Accounts: acc, Decoders: rawOnly{}, Series: series})
+	dec := decoders.New(k.Host(), decoders.Deps{})
+	k.Add(dec)
+	nod := nodes.New(k.Host(), nodes.Deps{Accounts: acc, Decoders: dec, Series: series})
 	k.Add(nod)
 	e := &env{k: k, series: series, tokens: map[string]string{}, ids: map[string]string{}}
 	e.dash = dashboards.New(k.Host(), dashboards.Deps{Accounts: acc, Nodes: nod, Series: series})
