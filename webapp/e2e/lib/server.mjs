@@ -77,8 +77,9 @@ function cleanEnv(extra) {
  * @param {{url: string}} [opts.mailbox] an SMTP server from startMailbox()
  * @param {Record<string,string>} [opts.env] more configuration, e.g. FIELDHUB_WHITE_LABEL
  * @param {boolean} [opts.seed] create the companies and users (default true)
+ * @param {string[]} [opts.serveArgs] more arguments of `serve`, e.g. ["--demo"]
  */
-export async function startFieldhub({ mailbox, env = {}, seed = true } = {}) {
+export async function startFieldhub({ mailbox, env = {}, seed = true, serveArgs = [] } = {}) {
   const bin = await buildBinary();
   const dataDir = mkdtempSync(join(tmpdir(), "fieldhub-e2e-data-"));
   const superAdmin = { role: "SuperAdmin", email: "superadmin@fieldhub.test", password: PASSWORD, firstName: "Super", lastName: "Admin" }; // as admin create-superadmin names it
@@ -100,7 +101,7 @@ export async function startFieldhub({ mailbox, env = {}, seed = true } = {}) {
     const port = await freePort();
     baseURL = `http://127.0.0.1:${port}`;
     try {
-      proc = await launch(bin, baseEnv, port, baseURL, logs);
+      proc = await launch(bin, baseEnv, port, baseURL, logs, serveArgs);
       break;
     } catch (err) {
       // Another process may take the port between freePort and listen.
@@ -119,6 +120,8 @@ export async function startFieldhub({ mailbox, env = {}, seed = true } = {}) {
     accounts: { superAdmin, companies: [] },
     /** Lines the server logged (JSON, level warn and above). */
     logs: () => logs.slice(),
+    /** What serve printed until it listened (the demo's logins, with --demo). */
+    startup: proc.startup,
     /** Logged errors: a page that failed with a 500 shows up here. */
     errors: () => logs.filter((l) => /"level":"ERROR"/.test(l)),
     api: (method, path, opts) => api(baseURL, method, path, opts),
@@ -147,9 +150,9 @@ export async function startFieldhub({ mailbox, env = {}, seed = true } = {}) {
   return server;
 }
 
-function launch(bin, env, port, baseURL, logs) {
+function launch(bin, env, port, baseURL, logs, serveArgs = []) {
   return new Promise((resolve, reject) => {
-    const proc = spawn(bin, ["serve", "--addr", `127.0.0.1:${port}`], {
+    const proc = spawn(bin, ["serve", "--addr", `127.0.0.1:${port}`, ...serveArgs], {
       env: { ...env, FIELDHUB_PUBLIC_URL: baseURL },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -164,7 +167,10 @@ function launch(bin, env, port, baseURL, logs) {
     proc.stderr.on("data", keep);
     proc.stdout.on("data", (chunk) => {
       out += chunk;
-      if (out.includes("Fieldhub is running at")) resolve(proc);
+      if (out.includes("Fieldhub is running at")) {
+        proc.startup = out;
+        resolve(proc);
+      }
     });
     proc.once("error", reject);
     proc.once("exit", (code, signal) =>

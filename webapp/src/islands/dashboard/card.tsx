@@ -12,6 +12,7 @@ import { midSpan, smallSpan } from "@/islands/dashboard/layout";
 import { SelectField } from "@/islands/dashboard/fields";
 import { msg, sizeNames } from "@/islands/dashboard/messages";
 import { attrOn, rangedTypes, rangeSeconds, sizes, T, type DashModule, type Size } from "@/islands/dashboard/model";
+import { WidgetBoundary } from "@/islands/dashboard/widgets/states";
 import { Widget } from "@/islands/dashboard/widgets/widget";
 
 export type CardAction = "configure" | "copy" | "earlier" | "later" | "delete";
@@ -162,7 +163,9 @@ export function ModuleCard(props: ModuleCardProps): ReactNode {
         </div>
       ) : null}
       <div className="fh-dash-card__body" style={{ color: safeColor(m.valueColor) || undefined }}>
-        <Widget module={m} range={range} editing={editing} save={save} />
+        <WidgetBoundary>
+          <Widget module={m} range={range} editing={editing} save={save} />
+        </WidgetBoundary>
       </div>
     </li>
   );

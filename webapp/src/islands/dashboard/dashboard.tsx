@@ -17,6 +17,7 @@ import { LiveContext, LiveHub, publicPollMs } from "@/islands/dashboard/live";
 import { msg } from "@/islands/dashboard/messages";
 import { latestTypes, refsOf, type DashModule, type Dashboard, type Size } from "@/islands/dashboard/model";
 import { Source, type Loaded } from "@/islands/dashboard/source";
+import { ShareDialog, shareMessages } from "@/islands/dashboard/share";
 import { ChartSync, SyncContext } from "@/islands/dashboard/sync";
 import "@/islands/dashboard/dashboard.css";
 
@@ -50,6 +51,7 @@ export function DashboardBoard(props: DashboardProps): ReactNode {
   const [editing, setEditing] = useState(false);
   const [editor, setEditor] = useState<{ module: DashModule | null } | null>(null);
   const [removing, setRemoving] = useState<DashModule | null>(null);
+  const [sharing, setSharing] = useState(false);
   const [dragId, setDragId] = useState<number | null>(null);
   const [overId, setOverId] = useState<number | null>(null);
   const [announce, setAnnounce] = useState("");
@@ -237,6 +239,9 @@ export function DashboardBoard(props: DashboardProps): ReactNode {
                   </p>
                   {canEdit ? (
                     <div className="fh-dash__tools">
+                      <Button className="fh-dash-button fh-dash-button--quiet" onPress={() => setSharing(true)}>
+                        <span className="mdi mdi-share-variant-outline" aria-hidden="true" /> {intl.formatMessage(shareMessages.open)}
+                      </Button>
                       <SwitchField label={intl.formatMessage(msg.editMode)} value={editing} onChange={setEditing} />
                       {editing ? (
                         <Button className="fh-dash-button" onPress={() => setEditor({ module: null })}>
@@ -308,6 +313,7 @@ export function DashboardBoard(props: DashboardProps): ReactNode {
                   }}
                 />
               ) : null}
+              {sharing ? <ShareDialog companyId={companyId} dashboardId={dashboard.dashboardId} onClose={() => setSharing(false)} /> : null}
               {removing ? <RemoveDialog module={removing} onClose={() => setRemoving(null)} onConfirm={confirmRemove} /> : null}
             </SyncContext.Provider>
           </LiveContext.Provider>

@@ -261,7 +261,8 @@ export function ModuleEditor(props: ModuleEditorProps): ReactNode {
     setFormError("");
     setSaving(true);
     try {
-      let saved = draft.dashboardModuleId ? await source.update(draft) : await source.create(draft);
+      const ready = labelSeries(draft, nodes);
+      let saved = ready.dashboardModuleId ? await source.update(ready) : await source.create(ready);
       if (dropImage && saved.image) {
         await source.removeImage(saved);
         saved = { ...saved, image: "" };
@@ -379,6 +380,16 @@ export const typeIcons: Record<number, string> = {
   16: "mdi-rotate-3d-variant",
   17: "mdi-cup-water",
 };
+
+// labelSeries gives a label map without chosen nodes the nodes that have
+// its label key as series: the latest-values route reads series, and every
+// label needs its node's value.
+function labelSeries(d: DashModule, nodes: NodeOption[] | null): DashModule {
+  const key = keysOf(d.attributes.tagkey ?? "")[0];
+  if (d.type !== T.map || d.attributes.target !== "labels" || !key || parseRefs(d.attributes.series ?? "").length > 0 || !nodes) return d;
+  const refs = nodes.filter((n) => n.keys.includes(key)).map((n) => ({ deveui: n.deveui, key }));
+  return refs.length ? { ...d, attributes: { ...d.attributes, series: JSON.stringify(refs) } } : d;
+}
 
 type Format = ReturnType<typeof useIntl>["formatMessage"];
 
@@ -546,7 +557,7 @@ function Fields(props: FieldsProps): ReactNode {
               isInvalid={!!errors.tagkey}
             >
               <Label className="fh-dash-field__label">{f(ed.keys)}</Label>
-              {keys.length === 0 ? <Text className="fh-dash-field__hint">{f(ed.chooseNodeFirst)}</Text> : null}
+              {keys.length === 0 ? <span className="fh-dash-field__hint">{f(ed.chooseNodeFirst)}</span> : null}
               {keys.map((k) => (
                 <Checkbox key={k.key} value={k.key} className="fh-dash-check">
                   <span className="fh-dash-check__box" aria-hidden="true" />
@@ -554,7 +565,7 @@ function Fields(props: FieldsProps): ReactNode {
                   {k.unit ? <span className="fh-dash-option__hint">{k.unit}</span> : null}
                 </Checkbox>
               ))}
-              {errors.tagkey ? <Text className="fh-dash-field__error">{errors.tagkey}</Text> : null}
+              {errors.tagkey ? <span className="fh-dash-field__error">{errors.tagkey}</span> : null}
             </CheckboxGroup>
           ) : null}
           {t === T.tilt ? (

@@ -1,6 +1,6 @@
 // Form fields of the module settings dialog: thin React Aria wrappers with
 // the dashboard's look, each with its label, hint and error.
-import { useId, type ReactNode } from "react";
+import { useEffect, useId, useState, type ReactNode } from "react";
 import {
   Button,
   ComboBox,
@@ -16,6 +16,7 @@ import {
   Text,
   TextArea,
   TextField,
+  type Key,
 } from "react-aria-components";
 
 export interface Option {
@@ -109,6 +110,8 @@ export function SelectField(props: { label: string; value: string; options: Opti
 }
 
 // ComboField is a searchable choice (nodes, keys): typing filters the list.
+// With allowsCustomValue (keys) the typed text is the value, and choosing
+// an option types its id: a key may be named before its first value.
 export function ComboField(props: {
   label: string;
   value: string;
@@ -120,17 +123,34 @@ export function ComboField(props: {
   emptyText: string;
 }): ReactNode {
   const { label, value, options, onChange, hint, error, allowsCustomValue, emptyText } = props;
+  const [text, setText] = useState(value);
+  useEffect(() => {
+    if (allowsCustomValue) setText((t) => (t.trim() === value ? t : value));
+  }, [value, allowsCustomValue]);
+  const selection = allowsCustomValue
+    ? {
+        inputValue: text,
+        onInputChange: (t: string) => {
+          setText(t);
+          onChange(t.trim());
+        },
+        onSelectionChange: (k: Key | null) => {
+          if (k === null) return;
+          setText(String(k));
+          onChange(String(k));
+        },
+      }
+    : {
+        selectedKey: value || null,
+        onSelectionChange: (k: Key | null) => {
+          if (k !== null) onChange(String(k));
+        },
+      };
   return (
     <ComboBox
       className="fh-dash-field"
       defaultItems={options}
-      selectedKey={value || null}
-      onSelectionChange={(k) => {
-        if (k !== null) onChange(String(k));
-      }}
-      onInputChange={(text) => {
-        if (allowsCustomValue) onChange(text.trim());
-      }}
+      {...selection}
       allowsCustomValue={allowsCustomValue}
       isInvalid={!!error}
       validationBehavior="aria"
@@ -152,7 +172,7 @@ export function ComboField(props: {
       <Popover className="fh-dash-popover" placement="bottom start">
         <ListBox className="fh-dash-listbox" renderEmptyState={() => <div className="fh-dash-option">{emptyText}</div>}>
           {(o: Option) => (
-            <ListBoxItem id={o.id} className="fh-dash-option" textValue={o.label}>
+            <ListBoxItem id={o.id} className="fh-dash-option" textValue={allowsCustomValue ? o.id : o.label}>
               {o.label}
               {o.hint ? <span className="fh-dash-option__hint">{o.hint}</span> : null}
             </ListBoxItem>

@@ -2,6 +2,7 @@
 // dashboard's Source, answers loading, error (with a retry) or the data, and
 // keeps the data current from the live updates without reloading.
 import { createContext, useCallback, useContext, useEffect, useRef, useState } from "react";
+import { ApiError } from "@/lib/api";
 import { presetDurations, type Preset } from "@/islands/date-range-picker/range";
 import { useLive, useLiveNodes } from "@/islands/dashboard/live";
 import {
@@ -33,7 +34,9 @@ export function useSource(): Source {
   return s;
 }
 
-export type Load<T> = { state: "loading" } | { state: "error"; retry: () => void } | { state: "done"; data: T };
+// An error's message is the server's (already in the page's language) for
+// answers that explain themselves (400, 502, 503), else none.
+export type Load<T> = { state: "loading" } | { state: "error"; retry: () => void; message?: string } | { state: "done"; data: T };
 
 // Range is a module's chosen time range. live ranges end now and slide on
 // as values arrive.
@@ -67,8 +70,10 @@ function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): [Load<T>,
       (data) => {
         if (mine === seq.current) setState({ state: "done", data });
       },
-      () => {
-        if (mine === seq.current) setState({ state: "error", retry });
+      (err: unknown) => {
+        if (mine !== seq.current) return;
+        const explained = err instanceof ApiError && [400, 502, 503].includes(err.status) && err.message !== "";
+        setState({ state: "error", retry, ...(explained ? { message: err.message } : {}) });
       },
     );
     // load is a fresh closure each render; deps name what it reads.

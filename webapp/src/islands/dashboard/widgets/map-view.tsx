@@ -62,6 +62,11 @@ export default function MapView(props: MapViewProps): ReactNode {
         ? [markers.reduce((a, k) => a + k.lat, 0) / markers.length, markers.reduce((a, k) => a + k.lng, 0) / markers.length]
         : fallbackCenter;
     const created = L.map(el, { center, zoom: s.mapZoom, attributionControl: true, zoomControl: true });
+    // Without a stored view the map frames its nodes (docs/decisions.md);
+    // the zoom setting then only bounds how far in it goes.
+    if (!s.mapCenter && markers.length > 1) {
+      created.fitBounds(L.latLngBounds(markers.map((k) => [k.lat, k.lng] as L.LatLngTuple)), { padding: [40, 40], maxZoom: 18 });
+    }
     map.current = created;
     layer.current = L.layerGroup().addTo(created);
     created.on("moveend", () => {

@@ -1,6 +1,6 @@
 // The states every widget shares: loading, error with a retry, empty, and
 // a Load switch that picks one or draws the data.
-import type { ReactNode } from "react";
+import { Component, type ReactNode } from "react";
 import { Button } from "react-aria-components";
 import { useIntl, type MessageDescriptor } from "react-intl";
 import type { Load } from "@/islands/dashboard/hooks";
@@ -27,11 +27,11 @@ export function Loading(): ReactNode {
   );
 }
 
-export function Failed({ retry }: { retry: () => void }): ReactNode {
+export function Failed({ retry, message }: { retry: () => void; message?: string }): ReactNode {
   const intl = useIntl();
   return (
     <div className="fh-dash-state fh-dash-state--error" role="alert" data-state="error">
-      <span>{intl.formatMessage(msg.wError)}</span>
+      <span>{message || intl.formatMessage(msg.wError)}</span>
       <Button className="fh-dash-button fh-dash-button--small" onPress={retry}>
         {intl.formatMessage(msg.retry)}
       </Button>
@@ -51,6 +51,25 @@ export function Empty({ message = msg.wNoData }: { message?: MessageDescriptor }
 // Loaded draws children(data) once load is done, else its state.
 export function Loaded<T>({ load, children }: { load: Load<T>; children: (data: T) => ReactNode }): ReactNode {
   if (load.state === "loading") return <Loading />;
-  if (load.state === "error") return <Failed retry={load.retry} />;
+  if (load.state === "error") return <Failed retry={load.retry} message={load.message} />;
   return children(load.data);
+}
+
+// WidgetBoundary keeps one failing widget from taking the dashboard down:
+// it shows the error state with a retry that draws the widget again.
+export class WidgetBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+
+  override componentDidCatch(err: unknown): void {
+    console.error("dashboard: a widget failed", err);
+  }
+
+  override render(): ReactNode {
+    if (this.state.failed) return <Failed retry={() => this.setState({ failed: false })} />;
+    return this.props.children;
+  }
 }
