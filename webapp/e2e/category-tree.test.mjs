@@ -237,8 +237,19 @@ test("a CompanyAdmin builds, edits, copies and removes in the tree on /dashboard
   await row(tree, "Seedlings").waitFor();
   assert.equal(await row(tree, "Seedlings").getAttribute("aria-level"), "2");
 
-  // A dashboard in Greenhouse through the row's "more" button; its name is required.
-  await row(tree, "Greenhouse").getByRole("button", { name: tf(lang, "tree.more", { title: "Greenhouse" }) }).click();
+  // A dashboard in Greenhouse through the row's "more" button; its name is
+  // required. The keyboard reaches the button with the right arrow; Escape
+  // closes the menu and gives the focus back to the row.
+  const more = row(tree, "Greenhouse").getByRole("button", { name: tf(lang, "tree.more", { title: "Greenhouse" }) });
+  await row(tree, "Greenhouse").focus();
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await more.evaluate((el) => el === document.activeElement), true, "the right arrow reaches the more button");
+  await page.keyboard.press("Enter");
+  await page.getByRole("menu").waitFor();
+  await page.keyboard.press("Escape");
+  await page.getByRole("menu").waitFor({ state: "detached" });
+  await page.waitForFunction(() => document.activeElement?.closest("[data-node]")?.getAttribute("aria-label") === "Greenhouse");
+  await more.click();
   await page.getByRole("menuitem", { name: m("tree.menu.createDashboard") }).click();
   dialog = page.getByRole("dialog", { name: tf(lang, "tree.dashboard.newIn", { parent: "Greenhouse" }) });
   assert.equal(await modalWidth(dialog), 450, "the dashboard dialog is 450 wide");
@@ -399,13 +410,20 @@ test("categories and dashboards are reordered by drag and drop and by keyboard; 
   await page.keyboard.press("Enter");
   assert.equal((await saved).status(), 204);
   assert.deepEqual(await rows(tree), ["Delta", "Bravo", "  Lobby", "Charlie", "Alpha"]);
+
+  // The mouse: the category Charlie into the category Delta.
+  saved = waitForIndexes(page);
+  await dragRow(page, row(tree, "Charlie"), row(tree, "Delta"), "middle");
+  assert.equal((await saved).status(), 204);
+  const order = ["Delta", "  Charlie", "Bravo", "  Lobby", "Alpha"];
+  assert.deepEqual(await rows(tree), order);
   await page.screenshot({ path: artifactPath("category-tree-reordered.png"), animations: "disabled" });
 
   // The server keeps the order.
   await page.reload();
   tree = await waitForTree(page, lang);
-  assert.deepEqual(await rows(tree), ["Delta", "Bravo", "  Lobby", "Charlie", "Alpha"]);
-  assert.deepEqual(await treeTitles(), ["Delta", "Bravo", "  Lobby", "Charlie", "Alpha"]);
+  assert.deepEqual(await rows(tree), order);
+  assert.deepEqual(await treeTitles(), order);
   watch.check();
 });
 
@@ -504,6 +522,38 @@ test("a User opens a dashboard from the top bar's dialog and cannot edit the tre
   const chooser = await waitForTree(page, lang);
   await row(chooser, "Tomatoes").waitFor();
   assert.equal(await page.getByRole("switch").count(), 0);
+  watch.check();
+});
+
+test("a SuperAdmin makes a dashboard in the company chosen in the switcher from the top bar's dialog", async (t) => {
+  await clearTree();
+  const context = await newContext(browser, server);
+  t.after(() => context.close());
+  await signIn(context, server.accounts.superAdmin);
+  const page = await context.newPage();
+  const watch = watchPage(page);
+  await page.goto("/settings");
+  const lang = await pageLang(page);
+  const m = (id) => msg(lang, id);
+  // The SuperAdmin belongs to no company; the dialog works on the chosen one.
+  const chosen = Number(await page.locator("select#company-switcher").inputValue());
+  const company = server.accounts.companies.find((c) => c.id === chosen);
+  assert.ok(company, `the switcher shows a seeded company (${chosen})`);
+  await page.getByRole("banner").getByRole("button", { name: m("tree.open"), exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: m("tree.dialog.title") });
+  await dialog.getByRole("button", { name: m("tree.toolbar.newDashboard") }).click();
+  const create = page.getByRole("dialog", { name: m("tree.dashboard.new") });
+  await create.getByLabel(m("tree.dashboard.name")).fill("Fleet overview");
+  await create.getByRole("button", { name: m("tree.dialog.create") }).click();
+  await expectSnackbar(page, m("tree.dashboard.created"), "after creating a dashboard");
+  await row(treeOf(dialog, lang), "Fleet overview").waitFor();
+  const token = await server.token(company.companyAdmin);
+  const list = await server.api("GET", `/api/companies/${company.id}/dashboards`, { token });
+  assert.deepEqual(
+    list.map((d) => d.name),
+    ["Fleet overview"],
+    `the dashboard belongs to ${company.name}`,
+  );
   watch.check();
 });
 

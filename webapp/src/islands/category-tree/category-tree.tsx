@@ -307,7 +307,6 @@ export function CategoryTree({ companyId, canEdit, mode, onNavigate }: CategoryT
 
   function openMenu(node: TreeNode, anchor: Element): void {
     menuAnchor.current = anchor;
-    focusAfter.current = node.key;
     setMenu(node);
   }
 
@@ -335,6 +334,9 @@ export function CategoryTree({ companyId, canEdit, mode, onNavigate }: CategoryT
   }
 
   function onMenuAction(node: TreeNode, action: Key): void {
+    // A menu closed without a choice gives the focus back where it was
+    // (React Aria's popover does); after a dialog it goes to the node's row.
+    focusAfter.current = node.key;
     setMenu(null);
     switch (action) {
       case "create-category":
