@@ -1,7 +1,9 @@
 package dashboards_test
 
 import (
+	"net/http"
 	"testing"
+	"time"
 )
 
 func TestCategories(t *testing.T) {
@@ -72,6 +74,21 @@ func TestCategories(t *testing.T) {
 		{name: "a User may not reorder", as: "acmeUser", method: "PUT", path: "/api/dashboards/categories/indexes", status: 403, body: `{}`},
 		{name: "an empty category is removed", as: "acmeAdmin", method: "DELETE", path: "/api/dashboards/categories/{buildings}", status: 204},
 		{name: "gone", as: "acmeAdmin", method: "PUT", path: "/api/dashboards/categories/{buildings}", body: `{"title":"X"}`, status: 404},
+		{name: "removing the company takes its whole tree along", as: "super", method: "DELETE", path: "/api/companies/{acme}", status: 204,
+			before: func(t *testing.T, e *env) {
+				e.mustDo(t, "acmeAdmin", "POST", "/api/dashboards/categories/{acme}", `{"title":"Beds","parentGuid":"{fieldsGuid}"}`, http.StatusCreated, nil)
+				e.mustDo(t, "acmeAdmin", "PUT", "/api/dashboards/{climate}/default", `{"scope":"company"}`, http.StatusNoContent, nil)
+				e.mustDo(t, "acmeAdmin", "POST", "/api/dashboards/{climate}/modules", `{"type":2}`, http.StatusCreated, nil)
+				e.mustDo(t, "acmeAdmin", "POST", "/api/dashboards/public/{acme}/{climate}/"+time.Now().Add(time.Hour).UTC().Format(time.RFC3339), "", http.StatusCreated, nil)
+			},
+			then: func(t *testing.T, e *env, got any) {
+				for _, table := range []string{"dashboard_categories", "dashboards", "dashboard_modules", "dashboard_public_links", "dashboard_company_defaults"} {
+					var n int
+					if err := e.k.Host().DB.NewRaw("SELECT COUNT(*) FROM "+table).Scan(t.Context(), &n); err != nil || n != 0 {
+						t.Errorf("%s: %d rows left (%v)", table, n, err)
+					}
+				}
+			}},
 	})
 }
 
