@@ -2,12 +2,18 @@ package dashboards_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/fieldhub/fieldhub/kernel/db"
+	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
+	"github.com/fieldhub/fieldhub/modules/dashboards"
+	"github.com/fieldhub/fieldhub/modules/nodes"
 )
 
 func TestModuleData(t *testing.T) {
@@ -159,5 +165,74 @@ func TestModuleData(t *testing.T) {
 					t.Errorf("series %v", at(got, "series"))
 				}
 			}},
+	})
+}
+
+// keyedNodes is the nodes module with the TagKeys that dashboards.KeyCatalog
+// asks for, read through the nodes module's own API (GET /api/tag/{id}/keys)
+// until its Service offers it.
+type keyedNodes struct {
+	nodes.Module
+	e *env
+}
+
+func (k keyedNodes) TagKeys(ctx context.Context, tagID int64) ([]nodes.Key, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/api/tag/%d/keys", k.e.url, tagID), nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+k.e.tokens["super"])
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("keys of tag %d: %s", tagID, res.Status)
+	}
+	var keys []nodes.Key
+	return keys, json.NewDecoder(res.Body).Decode(&keys)
+}
+
+var _ dashboards.KeyCatalog = keyedNodes{}
+
+// TestKeyLabels: with a nodes module that tells a node's keys, series carry
+// their labels and units, and a module without tagkey shows the node's
+// default key.
+func TestKeyLabels(t *testing.T) {
+	t.Parallel()
+	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
+		t.Parallel()
+		e := newEnvWith(t, d, nil, func(e *env, n nodes.Module) nodes.Service { return keyedNodes{n, e} })
+		runOn(t, e, []step{
+			{name: "the default key, labelled", as: "acmeUser", method: "GET", path: "/api/dashboards/modules/{mod}/tagdata/latest", status: 200,
+				before: func(t *testing.T, e *env) {
+					var d, m struct {
+						D float64 `json:"dashboardId"`
+						M float64 `json:"dashboardModuleId"`
+					}
+					e.mustDo(t, "acmeAdmin", "POST", "/api/dashboards", `{"name":"Labels"}`, http.StatusCreated, &d)
+					e.ids["{board}"] = itoa(d.D)
+					e.mustDo(t, "acmeAdmin", "POST", "/api/dashboards/{board}/modules", `{"type":8,"tag":"70B3D57ED005A1B2"}`, http.StatusCreated, &m)
+					e.ids["{mod}"] = itoa(m.M)
+					e.write(t, "{acme}", acmeNode, "temperature", 18, 18.5)
+					e.write(t, "{acme}", acmeNode, "humidity", 40)
+				},
+				want: map[string]any{"series.0.key": "temperature", "series.0.label": "Air temperature", "series.0.unit": "°C", "series.0.value": 18.5},
+				then: func(t *testing.T, e *env, got any) {
+					if n := len(at(got, "series").([]any)); n != 1 {
+						t.Errorf("%d series, want the default key's alone", n)
+					}
+				}},
+			{name: "a key without a registration keeps its name", as: "acmeUser", method: "GET", path: "/api/dashboards/modules/{mod2}/tagdata", status: 200,
+				before: func(t *testing.T, e *env) {
+					var m struct {
+						M float64 `json:"dashboardModuleId"`
+					}
+					e.mustDo(t, "acmeAdmin", "POST", "/api/dashboards/{board}/modules", `{"type":0,"tag":"70B3D57ED005A1B2","attributes":{"tagkey":"humidity,temperature"}}`, http.StatusCreated, &m)
+					e.ids["{mod2}"] = itoa(m.M)
+				},
+				want: map[string]any{"series.0.label": "humidity", "series.0.unit": "", "series.1.label": "Air temperature"}},
+		})
 	})
 }
