@@ -5,12 +5,18 @@
 // keyboard; reorders categories by drag and drop and by keyboard and finds
 // the order again after a reload; a User opens a dashboard from the top
 // bar's navigation dialog and has no edit switch. axe-core finds nothing
-// serious in either theme.
+// serious in either theme. The tree model's drop rules and the places it
+// saves are checked on their own first, compiled from model.ts.
 import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { after, before, test } from "node:test";
+import { transformWithOxc } from "vite";
 import { checkA11y, FAILING_IMPACTS, formatViolations } from "./lib/axe.mjs";
 import { launchBrowser, newContext, pageLang, signIn, watchPage } from "./lib/browser.mjs";
-import { artifactPath, t as msg, tf } from "./lib/env.mjs";
+import { artifactPath, t as msg, tf, webappDir } from "./lib/env.mjs";
 import { startFieldhub } from "./lib/server.mjs";
 
 let browser, server, acme;
@@ -174,6 +180,160 @@ async function contextMenu(page, tree, title) {
 async function modalWidth(dialog) {
   return Math.round(await dialog.evaluate((el) => el.closest(".fh-tree-modal").getBoundingClientRect().width));
 }
+
+// loadModel compiles the island's tree model (and the icon names it
+// imports) for Node.
+async function loadModel() {
+  const dir = mkdtempSync(join(tmpdir(), "fieldhub-tree-"));
+  try {
+    for (const [from, to] of [
+      ["icon-selector/icon-names.ts", "icon-names.mjs"],
+      ["category-tree/model.ts", "model.mjs"],
+    ]) {
+      const file = join(webappDir, "src", "islands", from);
+      const { code } = await transformWithOxc(readFileSync(file, "utf8"), file, { lang: "ts" });
+      writeFileSync(join(dir, to), code.replace('"@/islands/icon-selector/icon-names"', '"./icon-names.mjs"'));
+    }
+    return await import(pathToFileURL(join(dir, "model.mjs")).href);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// A tree as the server answers it: Greenhouse (Seedlings, Tomatoes,
+// Cucumbers), Cellar (Wine), Office, and the dashboard Overview outside.
+const category = (id, title, children = []) => ({
+  title,
+  isLeaf: false,
+  data: { icon: "mdi-sprout", color: "#4CAF50", dashboardCategoryId: id, guid: `guid-${id}`, index: 0 },
+  children,
+});
+const dashboard = (id, title, categoryId = null) => ({
+  title,
+  isLeaf: true,
+  data: { icon: "mdi-view-dashboard", color: "#2196F3", dashboardCategoryId: categoryId, dashboardId: id, index: 0 },
+  children: [],
+});
+const answer = [
+  category(1, "Greenhouse", [category(4, "Seedlings"), dashboard(1, "Tomatoes", 1), dashboard(2, "Cucumbers", 1)]),
+  category(2, "Cellar", [dashboard(3, "Wine", 2)]),
+  category(3, "Office"),
+  dashboard(4, "Overview"),
+];
+
+test("the tree model reads the server's tree and refuses drops that break it", async () => {
+  const model = await loadModel();
+  const tree = model.fromDTO([
+    ...answer,
+    { title: "no id", isLeaf: true, data: {} },
+    { title: "bad colour", isLeaf: false, data: { dashboardCategoryId: 9, guid: "g9", color: "red", icon: "x y" }, children: [] },
+  ]);
+  const flat = (nodes, depth = 0) => nodes.flatMap((n) => [`${"  ".repeat(depth)}${n.key} ${n.title}`, ...(n.children ? flat(n.children, depth + 1) : [])]);
+  assert.deepEqual(flat(tree), [
+    "c1 Greenhouse", "  c4 Seedlings", "  d1 Tomatoes", "  d2 Cucumbers", "c2 Cellar", "  d3 Wine", "c3 Office", "c9 bad colour", "d4 Overview",
+  ]);
+  const bad = model.findNode(tree, "c9").node;
+  assert.equal(bad.color, "#2196F3", "a colour that is not #rrggbb falls back to the default");
+  assert.equal(bad.icon, "mdi-shape-outline", "an icon that is not an mdi name falls back to the default");
+
+  const cases = [
+    { name: "a category among the root categories", keys: ["c3"], target: { type: "item", key: "c1", dropPosition: "before" }, want: true },
+    { name: "a category into another", keys: ["c3"], target: { type: "item", key: "c2", dropPosition: "on" }, want: true },
+    { name: "a category into itself", keys: ["c1"], target: { type: "item", key: "c1", dropPosition: "on" }, want: false },
+    { name: "a category into its own sub-category", keys: ["c1"], target: { type: "item", key: "c4", dropPosition: "on" }, want: false },
+    { name: "a category next to its own child", keys: ["c1"], target: { type: "item", key: "d1", dropPosition: "after" }, want: false },
+    { name: "anything onto a dashboard", keys: ["d3"], target: { type: "item", key: "d1", dropPosition: "on" }, want: false },
+    { name: "a category between two dashboards", keys: ["c3"], target: { type: "item", key: "d2", dropPosition: "before" }, want: false },
+    { name: "a category before the first dashboard of a level", keys: ["c3"], target: { type: "item", key: "d1", dropPosition: "before" }, want: true },
+    { name: "a dashboard between two categories", keys: ["d4"], target: { type: "item", key: "c1", dropPosition: "after" }, want: false },
+    { name: "a dashboard after the last category of a level", keys: ["d3"], target: { type: "item", key: "c4", dropPosition: "after" }, want: true },
+    { name: "a dashboard among dashboards of another category", keys: ["d3"], target: { type: "item", key: "d1", dropPosition: "before" }, want: true },
+    { name: "a node next to itself", keys: ["d1"], target: { type: "item", key: "d1", dropPosition: "after" }, want: false },
+    { name: "a node on the empty tree", keys: ["d1"], target: { type: "root" }, want: true },
+    { name: "an unknown node", keys: ["d99"], target: { type: "root" }, want: false },
+  ];
+  for (const c of cases) assert.equal(model.canDrop(tree, c.keys, c.target), c.want, c.name);
+});
+
+test("the tree model moves nodes and lists the places to save", async () => {
+  const model = await loadModel();
+  const tree = model.fromDTO(answer);
+  const cases = [
+    {
+      name: "a root category first",
+      keys: ["c3"],
+      target: { type: "item", key: "c1", dropPosition: "before" },
+      order: ["c3", "c1", "c4", "d1", "d2", "c2", "d3", "d4"],
+      payload: {
+        categories: [
+          { dashboardCategoryId: 3, index: 0, parentGuid: null },
+          { dashboardCategoryId: 1, index: 1, parentGuid: null },
+          { dashboardCategoryId: 2, index: 2, parentGuid: null },
+        ],
+        dashboards: [{ dashboardId: 4, dashboardCategoryId: null, index: 0 }],
+      },
+    },
+    {
+      name: "a category into another goes last among its categories",
+      keys: ["c2"],
+      target: { type: "item", key: "c1", dropPosition: "on" },
+      order: ["c1", "c4", "c2", "d3", "d1", "d2", "c3", "d4"],
+      payload: {
+        categories: [
+          { dashboardCategoryId: 1, index: 0, parentGuid: null },
+          { dashboardCategoryId: 3, index: 1, parentGuid: null },
+          { dashboardCategoryId: 4, index: 0, parentGuid: "guid-1" },
+          { dashboardCategoryId: 2, index: 1, parentGuid: "guid-1" },
+        ],
+        dashboards: [
+          { dashboardId: 4, dashboardCategoryId: null, index: 0 },
+          { dashboardId: 1, dashboardCategoryId: 1, index: 0 },
+          { dashboardId: 2, dashboardCategoryId: 1, index: 1 },
+        ],
+      },
+    },
+    {
+      name: "a dashboard into another category, between its dashboards",
+      keys: ["d3"],
+      target: { type: "item", key: "d2", dropPosition: "before" },
+      order: ["c1", "c4", "d1", "d3", "d2", "c2", "c3", "d4"],
+      payload: {
+        categories: [{ dashboardCategoryId: 4, index: 0, parentGuid: "guid-1" }],
+        dashboards: [
+          { dashboardId: 1, dashboardCategoryId: 1, index: 0 },
+          { dashboardId: 3, dashboardCategoryId: 1, index: 1 },
+          { dashboardId: 2, dashboardCategoryId: 1, index: 2 },
+        ],
+      },
+    },
+    {
+      name: "a dashboard out of its category onto the empty tree",
+      keys: ["d1"],
+      target: { type: "root" },
+      order: ["c1", "c4", "d2", "c2", "d3", "c3", "d4", "d1"],
+      payload: {
+        categories: [
+          { dashboardCategoryId: 4, index: 0, parentGuid: "guid-1" },
+          { dashboardCategoryId: 1, index: 0, parentGuid: null },
+          { dashboardCategoryId: 2, index: 1, parentGuid: null },
+          { dashboardCategoryId: 3, index: 2, parentGuid: null },
+        ],
+        dashboards: [
+          { dashboardId: 2, dashboardCategoryId: 1, index: 0 },
+          { dashboardId: 4, dashboardCategoryId: null, index: 0 },
+          { dashboardId: 1, dashboardCategoryId: null, index: 1 },
+        ],
+      },
+    },
+  ];
+  const keys = (nodes) => nodes.flatMap((n) => [n.key, ...(n.children ? keys(n.children) : [])]);
+  for (const c of cases) {
+    const { tree: moved, levels } = model.moveNodes(tree, c.keys, c.target);
+    assert.deepEqual(keys(moved), c.order, `${c.name}: the order`);
+    assert.deepEqual(model.indexPayload(moved, levels), c.payload, `${c.name}: what is saved`);
+  }
+  assert.deepEqual(keys(tree), ["c1", "c4", "d1", "d2", "c2", "d3", "c3", "d4"], "the tree moved from is left as it was");
+});
 
 test("a CompanyAdmin builds, edits, copies and removes in the tree on /dashboard", async (t) => {
   await clearTree();
