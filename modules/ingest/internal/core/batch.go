@@ -1,10 +1,12 @@
 package core
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
@@ -52,16 +54,37 @@ func (j *job) devEUI() string {
 // registers their new keys in one statement and updates their nodes' states
 // in one statement. A step that fails for a batch of several is done again
 // job by job, so that one job's problem (a value the database refuses, a tag
-// deleted meanwhile) is not every job's. Each step has a context of its own:
-// a batch belongs to no single request, so no request's cancellation may cut
-// it short.
+// deleted meanwhile) is not every job's; a job is answered once every step
+// is through with it. Each step has a context of its own: a batch belongs to
+// no single request, so no request's cancellation may cut it short.
+//
+// On PostgreSQL the nodes' states are written at the same time as the
+// points, on another connection: each commit waits for a WAL flush, and the
+// two flushes then overlap instead of adding up. A job whose points fail is
+// then answered with the error although its node's state may already show
+// it (docs/decisions.md, "Decoders and ingest"). SQLite takes one writer at a
+// time, so there the states are written after the points, for the jobs
+// whose points were stored, rather than queue for its lock.
 func (m *Module) runBatch(batch []*job) {
 	live := m.lookUp(batch)
-	live = m.writePoints(live)
-	live = m.registerKeys(live)
-	live = m.updateStates(live)
-	for _, j := range live {
-		j.finish(nil)
+	if len(live) == 0 {
+		return
+	}
+	pointsErr := make([]error, len(live))
+	stateErr := make([]error, len(live))
+	var wg sync.WaitGroup
+	if m.overlap {
+		wg.Go(func() { m.updateStates(live, stateErr) })
+	}
+	m.writePoints(live, pointsErr)
+	m.registerKeys(live, pointsErr) // the keys of stored points only
+	if !m.overlap {
+		copy(stateErr, pointsErr) // a job whose points failed changes nothing more
+		m.updateStates(live, stateErr)
+	}
+	wg.Wait()
+	for i, j := range live {
+		j.finish(cmp.Or(pointsErr[i], stateErr[i]))
 	}
 }
 
@@ -177,14 +200,15 @@ func (m *Module) prepare(ctx context.Context, j *job) error {
 	return tsdb.ValidatePoints(j.points)
 }
 
-// writePoints writes the points of the jobs in one tsdb.Store.Write.
-func (m *Module) writePoints(live []*job) []*job {
+// writePoints writes the points of the jobs in one tsdb.Store.Write and
+// sets the error of each job whose points were not stored.
+func (m *Module) writePoints(live []*job, failed []error) {
 	n := 0
 	for _, j := range live {
 		n += len(j.points)
 	}
 	if n == 0 {
-		return live
+		return
 	}
 	points := make([]tsdb.Point, 0, n)
 	for _, j := range live {
@@ -192,26 +216,26 @@ func (m *Module) writePoints(live []*job) []*job {
 	}
 	err := m.writeAlone(points)
 	if err == nil {
-		return live
+		return
 	}
-	if len(live) > 1 {
+	many := len(live) > 1
+	if many {
 		m.log.Warn("batch of uplinks failed, writing them one by one", "uplinks", len(live), "points", n, "err", err)
 	}
-	out := live[:0]
-	for _, j := range live {
-		if len(live) > 1 && len(j.points) > 0 {
+	for i, j := range live {
+		if len(j.points) == 0 {
+			continue
+		}
+		if many {
 			err = m.writeAlone(j.points)
 		}
-		if err != nil && len(j.points) > 0 {
+		if err != nil {
 			if errs.KindOf(err) != errs.Invalid && errs.KindOf(err) != errs.Unavailable {
 				err = fmt.Errorf("store %d values of %s: %w", len(j.points), j.devEUI(), err)
 			}
-			j.finish(err)
-			continue
+			failed[i] = err
 		}
-		out = append(out, j)
 	}
-	return out
 }
 
 func (m *Module) writeAlone(points []tsdb.Point) error {
@@ -221,66 +245,60 @@ func (m *Module) writeAlone(points []tsdb.Point) error {
 }
 
 // registerKeys registers the keys the jobs' tags do not have yet, most
-// often none, in one statement.
-func (m *Module) registerKeys(live []*job) []*job {
+// often none, in one statement, for the jobs without an error yet, and sets
+// the error of each job whose keys were not registered.
+func (m *Module) registerKeys(live []*job, failed []error) {
 	ctx, cancel := stepContext()
 	defer cancel()
 	missing := map[int64][]string{}
-	for _, j := range live {
-		if len(j.keys) > 0 {
+	for i, j := range live {
+		if len(j.keys) > 0 && failed[i] == nil {
 			missing[j.tag.ID] = append(missing[j.tag.ID], j.keys...)
 		}
 	}
 	if len(missing) == 0 {
-		return live
+		return
 	}
-	err := m.deps.Nodes.EnsureKeysOfTags(ctx, missing)
-	if err == nil {
-		return live
+	if err := m.deps.Nodes.EnsureKeysOfTags(ctx, missing); err == nil {
+		return
 	}
-	out := live[:0]
-	for _, j := range live {
-		if len(j.keys) > 0 {
+	for i, j := range live {
+		if len(j.keys) > 0 && failed[i] == nil {
 			if err := m.deps.Nodes.EnsureKeys(ctx, j.tag.ID, j.keys); err != nil {
-				j.finish(fmt.Errorf("register keys of tag %d: %w", j.tag.ID, err))
-				continue
+				failed[i] = fmt.Errorf("register keys of tag %d: %w", j.tag.ID, err)
 			}
 		}
-		out = append(out, j)
 	}
-	return out
 }
 
 // updateStates records the nodes' states in one statement, in the order of
-// the jobs.
-func (m *Module) updateStates(live []*job) []*job {
+// the jobs, for the jobs without an error yet, and sets the error of each
+// job whose state was not recorded.
+func (m *Module) updateStates(live []*job, failed []error) {
 	ctx, cancel := stepContext()
 	defer cancel()
 	states := make([]nodes.TagState, 0, len(live))
-	for _, j := range live {
-		if j.state != nil {
+	for i, j := range live {
+		if j.state != nil && failed[i] == nil {
 			states = append(states, nodes.TagState{TagID: j.tag.ID, State: *j.state})
 		}
 	}
 	if len(states) == 0 {
-		return live
+		return
 	}
 	err := m.deps.Nodes.UpdateStates(ctx, states)
 	if err == nil {
-		return live
+		return
 	}
-	out := live[:0]
-	for _, j := range live {
-		if j.state != nil {
-			if len(states) > 1 {
-				err = m.deps.Nodes.UpdateStates(ctx, []nodes.TagState{{TagID: j.tag.ID, State: *j.state}})
-			}
-			if err != nil {
-				j.finish(fmt.Errorf("update state of tag %d: %w", j.tag.ID, err))
-				continue
-			}
+	for i, j := range live {
+		if j.state == nil || failed[i] != nil {
+			continue
 		}
-		out = append(out, j)
+		if len(states) > 1 {
+			err = m.deps.Nodes.UpdateStates(ctx, []nodes.TagState{{TagID: j.tag.ID, State: *j.state}})
+		}
+		if err != nil {
+			failed[i] = fmt.Errorf("update state of tag %d: %w", j.tag.ID, err)
+		}
 	}
-	return out
 }

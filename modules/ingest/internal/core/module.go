@@ -17,6 +17,7 @@ import (
 
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/kernel/auth"
+	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
 	"github.com/fieldhub/fieldhub/kernel/web"
@@ -71,6 +72,9 @@ type Module struct {
 	// concurrent requests once the module has started (commit.go,
 	// batch.go).
 	batches *committer
+	// overlap is set on PostgreSQL: a batch writes its points and its
+	// nodes' states at the same time (batch.go).
+	overlap bool
 	// logged spaces out repeating device events (logs.go).
 	logged throttle
 }
@@ -80,6 +84,7 @@ func New(host *kernel.Host, deps Deps) *Module {
 	log := host.Logger("ingest")
 	m := &Module{host: host, log: log, deps: deps, now: time.Now}
 	m.batches = newCommitter(m.runBatch, log)
+	m.overlap = db.DialectOf(host.DB) == db.Postgres
 	host.Bus.Subscribe(nodes.DownlinkCreated{}.Topic(), m.downlinkCreated)
 	batchSize := prometheus.NewHistogram(prometheus.HistogramOpts{
 		Name: "fieldhub_ingest_batch_uplinks", Help: "Uplinks (and device statuses) handled in one batch (group commit).",
