@@ -36,6 +36,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -419,4 +420,54 @@ func runNode(codecs []Codec, inputs [][]nodeCase) ([][]outcome, error) {
 		return nil, fmt.Errorf("node gave results for %d codecs, not %d", len(res.Results), len(codecs))
 	}
 	return res.Results, nil
+}
+
+// Fuzz fuzzes the uplink decoders of codecs with arbitrary payloads and
+// ports: the fuzzer's first argument picks the codec, the cases' payloads are
+// the seeds. A call may fail only with an *sandbox.Error of a kind in allow
+// (none: a codec must return errors rather than throw); every result must be
+// JSON of the right shape. Payloads longer than 4096 bytes, more than any
+// uplink the portal takes, are skipped. Calls get a second each, so that a
+// slow machine does not pass for a slow codec.
+func Fuzz(f *testing.F, e *sandbox.Engine, codecs []Codec, allow ...sandbox.Kind) {
+	ctx := context.Background()
+	var loaded []*sandbox.Codec
+	var names []string
+	for _, c := range codecs {
+		codec, err := e.Codec(ctx, c.Source)
+		if err != nil {
+			f.Fatalf("load %s: %v", c.Name, err)
+		}
+		if !codec.Can(sandbox.OpDecodeUplink) {
+			continue
+		}
+		for _, cs := range c.Cases {
+			if b, err := hex.DecodeString(cs.Bytes); err == nil && (cs.Op == "" || cs.Op == "decodeUplink") {
+				f.Add(uint16(len(loaded)), uint8(cs.FPort), b)
+			}
+		}
+		loaded = append(loaded, codec)
+		names = append(names, c.Name)
+	}
+	if len(loaded) == 0 {
+		f.Fatal("no codec decodes uplinks")
+	}
+	recv := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, which uint16, fPort uint8, payload []byte) {
+		if len(payload) > 4096 {
+			return
+		}
+		i := int(which) % len(loaded)
+		r, err := loaded[i].DecodeUplink(ctx, sandbox.Input{Bytes: payload, FPort: int(fPort), RecvTime: recv}, sandbox.Limits{Time: time.Second})
+		if err != nil {
+			var se *sandbox.Error
+			if errors.As(err, &se) && slices.Contains(allow, se.Kind) {
+				return
+			}
+			t.Fatalf("%s, fPort %d, payload %x: %v", names[i], fPort, payload, err)
+		}
+		if !json.Valid(r.Raw) || (r.Data == nil && len(r.Errors) == 0) {
+			t.Fatalf("%s, fPort %d, payload %x: result %s", names[i], fPort, payload, r.Raw)
+		}
+	})
 }
