@@ -43,8 +43,10 @@ type tagWithKeys struct {
 func (m *Module) TagsByDevEUI(ctx context.Context, deveuis []string) (map[string]*Tag, error) {
 	out := make(map[string]*Tag, len(deveuis))
 	want := make([]string, 0, len(deveuis))
+	seen := make(map[string]bool, len(deveuis))
 	for _, d := range deveuis {
-		if d = NormaliseEUI(d); ValidDevEUI(d) && !slices.Contains(want, d) {
+		if d = NormaliseEUI(d); ValidDevEUI(d) && !seen[d] {
+			seen[d] = true
 			want = append(want, d)
 		}
 	}
