@@ -15,7 +15,8 @@ import { BoardContext, SourceContext } from "@/islands/dashboard/hooks";
 import { changed, move, reindex } from "@/islands/dashboard/layout";
 import { LiveContext, LiveHub, publicPollMs } from "@/islands/dashboard/live";
 import { msg } from "@/islands/dashboard/messages";
-import { latestTypes, refsOf, type DashModule, type Dashboard, type Size } from "@/islands/dashboard/model";
+import { latestTypes, refsOf, T, type DashModule, type Dashboard, type Size } from "@/islands/dashboard/model";
+import { loadMapView } from "@/islands/dashboard/widgets/map";
 import { Source, type Loaded } from "@/islands/dashboard/source";
 import { ShareDialog, shareMessages } from "@/islands/dashboard/share";
 import { ChartSync, SyncContext } from "@/islands/dashboard/sync";
@@ -33,6 +34,17 @@ export interface DashboardProps {
 }
 
 type State = { state: "loading" } | { state: "error"; gone: boolean } | { state: "done"; loaded: Loaded };
+
+// whenIdle runs f when the browser is next idle (at most 1.5 s on), and
+// returns what cancels it.
+function whenIdle(f: () => void): () => void {
+  if (typeof requestIdleCallback === "function") {
+    const id = requestIdleCallback(f, { timeout: 1500 });
+    return () => cancelIdleCallback(id);
+  }
+  const id = setTimeout(f, 500);
+  return () => clearTimeout(id);
+}
 
 function toast(level: "success" | "error", text: string): void {
   document.dispatchEvent(new CustomEvent("fieldhub:toast", { detail: { level, text } }));
@@ -64,6 +76,9 @@ export function DashboardBoard(props: DashboardProps): ReactNode {
     source.load().then(
       (loaded) => {
         if (!live) return;
+        // Leaflet's chunk is asked for before the modules' data calls take
+        // the browser's connections.
+        if (loaded.modules.some((m) => m.type === T.map)) void loadMapView();
         setModules(loaded.modules);
         setState({ state: "done", loaded });
       },
@@ -82,8 +97,14 @@ export function DashboardBoard(props: DashboardProps): ReactNode {
   useEffect(() => {
     if (state.state !== "done") return;
     if (!source.isPublic) {
-      hub.follow(companyId || undefined);
-      return () => hub.stop();
+      // The feed (its node list, then the socket) starts once the modules'
+      // own calls are under way, so that it does not hold them up; values
+      // of the moment in between are in what those calls answer.
+      const cancel = whenIdle(() => hub.follow(companyId || undefined));
+      return () => {
+        cancel();
+        hub.stop();
+      };
     }
     let first = true;
     const poll = (): void => {

@@ -11,7 +11,12 @@ import { attr, keysOf, refsOf, type Latest } from "@/islands/dashboard/model";
 import { Loaded, Loading, type WidgetProps } from "@/islands/dashboard/widgets/states";
 import { formatValue, withAffixes } from "@/islands/dashboard/widgets/values";
 
-const MapView = lazy(() => import("@/islands/dashboard/widgets/map-view"));
+// The chunk is asked for as soon as a map module renders, while its data
+// is still on the way, not after.
+let mapChunk: Promise<typeof import("@/islands/dashboard/widgets/map-view")> | undefined;
+export const loadMapView = (): Promise<typeof import("@/islands/dashboard/widgets/map-view")> =>
+  (mapChunk ??= import("@/islands/dashboard/widgets/map-view"));
+const MapView = lazy(loadMapView);
 
 export interface MapMarker {
   deveui: string;
@@ -30,6 +35,7 @@ export function MapWidget(props: WidgetProps): ReactNode {
   const info = useInfo(m, key || undefined);
   const latest = useLatest(m);
   const labels = attr(m, "target") === "labels";
+  void loadMapView();
   const chosen = new Set(refsOf(m).map((r) => r.deveui));
   if (m.tag) chosen.add(m.tag);
   return (

@@ -5,7 +5,7 @@
 // sync_chart, the pointer over the other synced charts; a y domain shared
 // with the other sync_y charts; and a zoom slider (a brush over an overview
 // of the whole range) when zoom_slider is on.
-import { useId, useMemo, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from "react";
+import { useContext, useId, useMemo, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from "react";
 import { AxisBottom, AxisLeft } from "@visx/axis";
 import { Brush, type Bounds } from "@visx/brush";
 import { localPoint } from "@visx/event";
@@ -19,8 +19,7 @@ import { padDomain } from "@/islands/dashboard/format";
 import { useWidth } from "@/islands/dashboard/hooks";
 import { msg } from "@/islands/dashboard/messages";
 import type { Bucket, ChartKind, Point } from "@/islands/dashboard/model";
-import { useSyncedDomain, useSyncedHover, SyncContext } from "@/islands/dashboard/sync";
-import { useContext } from "react";
+import { SyncContext, useSyncedDomain, useSyncedHover } from "@/islands/dashboard/sync";
 
 export interface ChartSeries {
   id: string;
@@ -382,7 +381,7 @@ export default function TimeChart(props: TimeChartProps): ReactNode {
           to={to}
           width={width}
           margin={margin}
-          zoomed={zoom !== null}
+          zoom={zoom}
           onZoom={setZoom}
         />
       ) : null}
@@ -416,10 +415,10 @@ function Overview(props: {
   to: number;
   width: number;
   margin: { left: number; right: number };
-  zoomed: boolean;
+  zoom: [number, number] | null;
   onZoom: (z: [number, number] | null) => void;
 }): ReactNode {
-  const { series, from, to, width, margin, zoomed, onZoom } = props;
+  const { series, from, to, width, margin, zoom, onZoom } = props;
   const intl = useIntl();
   const innerW = Math.max(10, width - margin.left - margin.right);
   const pts = series[0] ? valuesOf(series[0]) : [];
@@ -433,6 +432,17 @@ function Overview(props: {
   const [a, b] = padDomain(Number.isFinite(lo) ? lo : 0, Number.isFinite(hi) ? hi : 1);
   const ys = scaleLinear<number>({ domain: [a, b], range: [overviewHeight - 4, 4] });
   const [key, setKey] = useState(0);
+
+  // The buttons halve or double the shown part around its middle: the
+  // keyboard's way to zoom. The brush is drawn anew to show it.
+  function step(factor: number): void {
+    const [a0, a1] = zoom ?? [from, to];
+    const mid = (a0 + a1) / 2;
+    const half = Math.max(60_000, ((a1 - a0) * factor) / 2);
+    const next: [number, number] = [Math.max(from, mid - half), Math.min(to, mid + half)];
+    onZoom(next[0] <= from && next[1] >= to ? null : next);
+    setKey((k) => k + 1);
+  }
 
   function onChange(bounds: Bounds | null): void {
     if (!bounds || bounds.x1 - bounds.x0 < 1000) {
@@ -450,6 +460,7 @@ function Overview(props: {
           <LinePath<Point> data={pts} x={(p) => xs(new Date(p.t)) ?? 0} y={(p) => ys(p.v) ?? 0} stroke={seriesColor(0)} strokeWidth={1} />
           <Brush
             key={key}
+            initialBrushPosition={zoom ? { start: { x: xs(new Date(zoom[0])) ?? 0 }, end: { x: xs(new Date(zoom[1])) ?? innerW } } : undefined}
             xScale={xs}
             yScale={ys}
             width={innerW}
@@ -464,17 +475,25 @@ function Overview(props: {
           />
         </Group>
       </svg>
-      {zoomed ? (
-        <Button
-          className="fh-dash-button fh-dash-button--small"
-          onPress={() => {
-            onZoom(null);
-            setKey((k) => k + 1);
-          }}
-        >
-          <span className="mdi mdi-magnify-minus-outline" aria-hidden="true" /> {intl.formatMessage(msg.chartResetZoom)}
+      <div className="fh-dash-chart__overview-tools">
+        <Button className="fh-dash-icon-button" aria-label={intl.formatMessage(msg.chartZoomIn)} onPress={() => step(0.5)}>
+          <span className="mdi mdi-magnify-plus-outline" aria-hidden="true" />
         </Button>
-      ) : null}
+        <Button className="fh-dash-icon-button" aria-label={intl.formatMessage(msg.chartZoomOut)} onPress={() => step(2)} isDisabled={zoom === null}>
+          <span className="mdi mdi-magnify-minus-outline" aria-hidden="true" />
+        </Button>
+        {zoom !== null ? (
+          <Button
+            className="fh-dash-button fh-dash-button--small fh-dash-button--quiet"
+            onPress={() => {
+              onZoom(null);
+              setKey((k) => k + 1);
+            }}
+          >
+            {intl.formatMessage(msg.chartResetZoom)}
+          </Button>
+        ) : null}
+      </div>
     </div>
   );
 }

@@ -67,36 +67,39 @@ export function LatestWidget(props: WidgetProps): ReactNode {
   const style: CSSProperties = { ...parseFontStyle(attr(m, "font_style_large")) };
   const size = fontSize(attr(m, "font_size"));
   if (size) style.fontSize = size;
+  // The sparkline loads beside the value, not after it.
   return (
-    <Loaded load={load}>
-      {(list) => {
-        const l = pick(m, list);
-        if (!l || (l.value === null && l.text === null)) return <Empty message={msg.wNoValue} />;
-        const { text, color } = shown(intl, m, l);
-        const trend = attrOn(m, "hide_trend_icon") ? null : trendOf(l.value, l.previous);
-        return (
-          <div className={`fh-dash-value${attrOn(m, "horizontel_single_title") ? " fh-dash-value--row" : ""}`}>
-            {!attrOn(m, "so_hide_node_info") && (l.name || l.label) ? (
-              <span className="fh-dash-value__node">{[l.name, l.label || l.key].filter(Boolean).join(" · ")}</span>
-            ) : null}
-            <span className="fh-dash-value__main">
-              <output className="fh-dash-value__number" style={{ ...style, color: color || undefined }} data-value={l.value ?? l.text ?? ""}>
-                {text}
-              </output>
-              {trend ? (
-                <span
-                  className={`mdi fh-dash-value__trend fh-dash-value__trend--${trend} ${trend === "up" ? "mdi-trending-up" : trend === "down" ? "mdi-trending-down" : "mdi-trending-neutral"}`}
-                  role="img"
-                  aria-label={intl.formatMessage(trend === "up" ? msg.trendUp : trend === "down" ? msg.trendDown : msg.trendFlat)}
-                />
+    <>
+      <Loaded load={load}>
+        {(list) => {
+          const l = pick(m, list);
+          if (!l || (l.value === null && l.text === null)) return <Empty message={msg.wNoValue} />;
+          const { text, color } = shown(intl, m, l);
+          const trend = attrOn(m, "hide_trend_icon") ? null : trendOf(l.value, l.previous);
+          return (
+            <div className={`fh-dash-value${attrOn(m, "horizontel_single_title") ? " fh-dash-value--row" : ""}`}>
+              {!attrOn(m, "so_hide_node_info") && (l.name || l.label) ? (
+                <span className="fh-dash-value__node">{[l.name, l.label || l.key].filter(Boolean).join(" · ")}</span>
               ) : null}
-            </span>
-            <Updated time={l.time} />
-            {attrOn(m, "so_single_sparkline") ? <Sparkline {...props} /> : null}
-          </div>
-        );
-      }}
-    </Loaded>
+              <span className="fh-dash-value__main">
+                <output className="fh-dash-value__number" style={{ ...style, color: color || undefined }} data-value={l.value ?? l.text ?? ""}>
+                  {text}
+                </output>
+                {trend ? (
+                  <span
+                    className={`mdi fh-dash-value__trend fh-dash-value__trend--${trend} ${trend === "up" ? "mdi-trending-up" : trend === "down" ? "mdi-trending-down" : "mdi-trending-neutral"}`}
+                    role="img"
+                    aria-label={intl.formatMessage(trend === "up" ? msg.trendUp : trend === "down" ? msg.trendDown : msg.trendFlat)}
+                  />
+                ) : null}
+              </span>
+              <Updated time={l.time} />
+            </div>
+          );
+        }}
+      </Loaded>
+      {attrOn(m, "so_single_sparkline") ? <Sparkline {...props} /> : null}
+    </>
   );
 }
 
