@@ -169,14 +169,21 @@ func build(ctx context.Context, cfg *config.Config, log *slog.Logger) (*app, err
 			return nil, err
 		}
 	}
-	dec := decoders.New(host, decoders.Deps{})
+	// The decoders module asks the nodes and ingest modules, which are
+	// built after it because they use it, once they exist.
+	var nod nodes.Module
+	var ing ingest.Module
+	dec := decoders.New(host, decoders.Deps{Accounts: acc, UI: env,
+		Nodes:   func() decoders.Nodes { return nod },
+		Uplinks: func() decoders.Uplinks { return ing }})
 	k.Add(dec)
-	nod := nodes.New(host, nodes.Deps{Accounts: acc, Decoders: dec, UI: env, Series: series})
+	nod = nodes.New(host, nodes.Deps{Accounts: acc, Decoders: dec, UI: env, Series: series})
 	k.Add(nod)
 	dash := dashboards.New(host, dashboards.Deps{Accounts: acc, Nodes: nod, Series: series, Settings: set, UI: env})
 	k.Add(dash)
 	k.Add(logs.New(host, logs.Deps{Accounts: acc, Series: series})) // before the ingest, so it stops after it
-	k.Add(ingest.New(host, ingest.Deps{Nodes: nod, Decoders: dec, TSDB: series}))
+	ing = ingest.New(host, ingest.Deps{Nodes: nod, Decoders: dec, TSDB: series})
+	k.Add(ing)
 	k.Add(events.New(host, events.Deps{}))
 	k.Add(site.New(host, site.Deps{UI: env, Accounts: acc}))
 	return &app{kernel: k, accounts: acc, dashboards: dash}, nil

@@ -16,8 +16,11 @@
 // acts for that company alone: an uplink of a DevEUI that has no tag in it
 // (none at all, or another company's) goes to the node pool and is not
 // stored. For a node of the company, the payload is decoded with the tag's
-// decoder, the values are flattened to dotted keys and stored as time
-// series (with the radio's rssi and snr), the keys are registered, the
+// decoder (under its company's sandbox limits; a decoder that fails leaves
+// the payload raw and its errors kept), the values are flattened to dotted
+// keys and stored as time series (with the radio's rssi and snr), the
+// payload, port and radio values are kept as they came under
+// decoders.UplinkKey (for decoding again, Redecode), the keys are registered, the
 // tag's latest data, time, battery and RSSI are updated, and UplinkReceived
 // is published. Uplinks that arrive together are handled together (group
 // commit): one lookup of their tags, one transaction for their values, one
@@ -172,6 +175,7 @@ func ParseDownlinkRef(ref string) (int64, bool) { return core.ParseDownlinkRef(r
 // the MQTT subscriber find tags and keep the nodes' state (in batches), the
 // downlink worker reads the queue and records what became of each downlink.
 type Nodes interface {
+	Tag(ctx context.Context, id int64) (*nodes.Tag, error)
 	TagByDevEUI(ctx context.Context, deveui string) (*nodes.Tag, error)
 	TagsByDevEUI(ctx context.Context, deveuis []string) (map[string]*nodes.Tag, error)
 	AddToPool(ctx context.Context, deveui, source string) error
@@ -214,6 +218,9 @@ type Module interface {
 	kernel.Router
 	kernel.Starter
 	kernel.Stopper
+	// Redecode decodes kept uplinks again for the decoders module's
+	// re-decode job; see decoders.Uplinks.
+	Redecode(ctx context.Context, company, tagID int64, from, to time.Time, limit int) (decoders.RedecodeBatch, error)
 }
 
 // New builds the module. It panics when a dependency is missing, so that a

@@ -106,6 +106,9 @@ type Service interface {
 	TagsByDevEUI(ctx context.Context, deveuis []string) (map[string]*Tag, error)
 	// CompanyTags lists the tags of a company, by name.
 	CompanyTags(ctx context.Context, companyID int64) ([]*Tag, error)
+	// DecoderNodes lists the tags of a company whose decoder is key, by
+	// name (the decoders module's delete check and re-decode job).
+	DecoderNodes(ctx context.Context, companyID int64, key string) ([]decoders.NodeRef, error)
 	// Application returns an application by id.
 	Application(ctx context.Context, id int64) (*Application, error)
 	// TTSAPIKey returns the opened The Things Stack API key of an
@@ -163,14 +166,15 @@ type Module interface {
 	Service
 }
 
-// Decoders is the list of device decoders a tag may name (SPEC.md section 3
-// "Decoder list"). Has reports whether key is one of them; Catalog lists
-// them by name for the tag forms, without the empty prompt. An empty
-// Catalog means the list could not be read: the forms then say "Could not
+// Decoders is the list of device decoders a tag of a company may name
+// (SPEC.md section 3 "Decoder list"): the built-in ones and the company's
+// own. Has reports whether key is one of them; Catalog lists them by name
+// for the tag forms, without the empty prompt. A Catalog that fails or is
+// empty means the list could not be read: the forms then say "Could not
 // fetch decoders" and offer the built-in list.
 type Decoders interface {
-	Has(key string) bool
-	Catalog() []decoders.Entry
+	Has(ctx context.Context, company int64, key string) (bool, error)
+	Catalog(ctx context.Context, company int64) ([]decoders.Entry, error)
 }
 
 // Accounts is the part of accounts.Service that nodes uses: whether a

@@ -46,9 +46,11 @@ type env struct {
 // rawOnly stands in for the decoders module: it knows the "raw" decoder.
 type rawOnly struct{}
 
-func (rawOnly) Has(key string) bool { return key == "raw" }
+func (rawOnly) Has(_ context.Context, _ int64, key string) (bool, error) { return key == "raw", nil }
 
-func (rawOnly) Catalog() []decoders.Entry { return []decoders.Entry{{Key: "raw", Name: "Raw"}} }
+func (rawOnly) Catalog(context.Context, int64) ([]decoders.Entry, error) {
+	return []decoders.Entry{{Key: "raw", Name: "Raw"}}, nil
+}
 
 func newEnv(t *testing.T, d db.Dialect) *env {
 	t.Helper()

@@ -29,6 +29,10 @@ type job struct {
 	err   error
 	done  chan struct{}
 
+	// decodeErrors are what the decoder failed with or reported as errors,
+	// kept in the uplink's record (uplinkPoint).
+	decodeErrors []string
+
 	// What the batch writes for the job.
 	points []tsdb.Point
 	keys   []string // keys the tag does not have yet
@@ -123,13 +127,9 @@ func (m *Module) lookUp(batch []*job) []*job {
 			continue
 		}
 		j.tag = t
-		if err := m.prepare(ctx, j); err != nil {
-			j.finish(err)
-			continue
-		}
 		live = append(live, j)
 	}
-	return live
+	return m.prepareAll(ctx, live)
 }
 
 // prepare decodes a job's message into the points, keys and state that the
@@ -138,11 +138,12 @@ func (m *Module) prepare(ctx context.Context, j *job) error {
 	var values map[string]any
 	if j.msg.Kind == parse.KindUplink {
 		u := j.msg.Uplink
-		var warnings []string
-		var err error
-		if values, warnings, err = m.decode(ctx, j.tag, u); err != nil {
+		d, err := m.decode(ctx, j.tag, u)
+		if err != nil {
 			return err
 		}
+		values, j.decodeErrors = d.values, d.errors
+		warnings := d.warnings
 		if u.Values != nil {
 			own, err := parse.Flatten(u.Values)
 			if err != nil {
@@ -195,6 +196,9 @@ func (m *Module) prepare(ctx context.Context, j *job) error {
 		if !slices.Contains(j.tag.Keys, k) {
 			j.keys = append(j.keys, k)
 		}
+	}
+	if p, ok := uplinkPoint(j); ok {
+		j.points = append(j.points, p)
 	}
 	// A bad point fails its own job here rather than the batch's write.
 	return tsdb.ValidatePoints(j.points)

@@ -28,6 +28,7 @@ import (
 
 // Nodes is what the ingest asks of the nodes module; see ingest.Nodes.
 type Nodes interface {
+	Tag(ctx context.Context, id int64) (*nodes.Tag, error)
 	TagByDevEUI(ctx context.Context, deveui string) (*nodes.Tag, error)
 	TagsByDevEUI(ctx context.Context, deveuis []string) (map[string]*nodes.Tag, error)
 	AddToPool(ctx context.Context, deveui, source string) error

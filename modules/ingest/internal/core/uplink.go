@@ -62,40 +62,66 @@ func (m *Module) uplink(ctx context.Context, company int64, msg parse.Message) (
 	return j.res, nil
 }
 
+// decoded is what the ingest made of an uplink's payload.
+type decoded struct {
+	// values are the flat values to store.
+	values map[string]any
+	// warnings are what the decoder reported, its errors included, for
+	// the answer and the log.
+	warnings []string
+	// errors are the decoder's errors alone, kept with the uplink's
+	// record (uplinkPoint).
+	errors []string
+}
+
 // decode turns an uplink into flat values. The network server's decoded
 // object is used when the tag keeps payloads raw, or when there is no
-// payload to decode; otherwise the tag's decoder decodes the payload. A decoder that is gone or fails leaves the payload
-// raw rather than lose it.
-func (m *Module) decode(ctx context.Context, tag *nodes.Tag, u *parse.Uplink) (map[string]any, []string, error) {
+// payload to decode; otherwise the tag's decoder decodes the payload, under
+// the limits of the tag's company. A decoder that is gone, cannot run or
+// fails (a throw, a broken limit) leaves the payload raw rather than lose
+// it, and what it failed with is reported.
+func (m *Module) decode(ctx context.Context, tag *nodes.Tag, u *parse.Uplink) (decoded, error) {
 	if u.Object != nil && (tag.Decoder == decoders.Raw || len(u.Payload) == 0) {
 		values, err := parse.Flatten(u.Object)
-		return values, nil, err // the parser has checked the object, so err is nil
+		return decoded{values: values}, err // the parser has checked the object, so err is nil
 	}
 	if len(u.Payload) == 0 {
-		return map[string]any{}, nil, nil
+		return decoded{values: map[string]any{}}, nil
 	}
-	in := decoders.Input{FPort: u.FPort, Bytes: u.Payload, RecvTime: u.Time}
+	in := decoders.Input{Company: tag.CompanyID, FPort: u.FPort, Bytes: u.Payload, RecvTime: u.Time}
 	out, err := m.deps.Decoders.Decode(ctx, tag.Decoder, in)
-	var warnings []string
-	if err == nil {
-		warnings = append(append(warnings, out.Warnings...), out.Errors...)
+	var d decoded
+	switch {
+	case err == nil && (out.Data != nil || len(out.Errors) == 0):
+		d.errors = out.Errors
+		d.warnings = append(append(d.warnings, out.Warnings...), out.Errors...)
 		values, ferr := parse.Flatten(out.Data)
 		if ferr == nil {
-			return values, warnings, nil
+			d.values = values
+			return d, nil
 		}
 		err = ferr
+		d.errors = append(d.errors, fmt.Sprintf("decoder %q returned values that cannot be stored: %v", tag.Decoder, ferr))
+	case err == nil:
+		// The codec failed, or reported errors without any data.
+		d.errors = out.Errors
+		d.warnings = append(append(d.warnings, out.Warnings...), out.Errors...)
+		err = errors.New(strings.Join(out.Errors, "; "))
+	default:
+		if ctx.Err() != nil {
+			return decoded{}, ctx.Err()
+		}
+		d.errors = []string{fmt.Sprintf("decoder %q could not run: %v", tag.Decoder, err)}
 	}
-	if ctx.Err() != nil {
-		return nil, nil, ctx.Err()
-	}
-	m.log.Warn("decoder failed, payload kept raw", "decoder", tag.Decoder, "tag_id", tag.ID, "err", err)
-	warnings = append(warnings, fmt.Sprintf("decoder %q failed; the payload was kept raw", tag.Decoder))
+	m.log.Debug("decoder failed, payload kept raw", "decoder", tag.Decoder, "tag_id", tag.ID, "err", err)
+	d.warnings = append(d.warnings, fmt.Sprintf("decoder %q failed; the payload was kept raw", tag.Decoder))
 	out, rerr := m.deps.Decoders.Decode(ctx, decoders.Raw, in)
 	if rerr != nil {
-		return nil, nil, errors.Join(err, rerr)
+		return decoded{}, errors.Join(err, rerr)
 	}
 	values, ferr := parse.Flatten(out.Data)
-	return values, warnings, ferr
+	d.values = values
+	return d, ferr
 }
 
 func setDefault(values map[string]any, key string, v float64) {

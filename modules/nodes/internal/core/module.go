@@ -21,8 +21,8 @@ import (
 // Decoders is the list of device decoders a tag may name; see
 // nodes.Decoders.
 type Decoders interface {
-	Has(key string) bool
-	Catalog() []decoders.Entry
+	Has(ctx context.Context, company int64, key string) (bool, error)
+	Catalog(ctx context.Context, company int64) ([]decoders.Entry, error)
 }
 
 // Series reads stored values of nodes; see nodes.Series.

@@ -100,12 +100,16 @@ func canManage(ctx context.Context, companyID int64) bool {
 // decoder catalog cannot be read (SPEC.md section 3 "Decoder list").
 var fallbackDecoders = []decoders.Entry{{Key: DefaultDecoder, Name: DefaultDecoder}}
 
-// decoderOptions are the choices of the decoder select: the empty prompt
-// (the default decoder), then the catalog, and current when it is another.
-// ok is false when the catalog could not be read.
-func (m *Module) decoderOptions(current string) (opts []ui.Option, ok bool) {
-	list := m.deps.Decoders.Catalog()
-	ok = len(list) > 0
+// decoderOptions are the choices of the decoder select for a node of
+// company: the empty prompt (the default decoder), then the catalog with
+// the company's own decoders, and current when it is another. ok is false
+// when the catalog could not be read.
+func (m *Module) decoderOptions(ctx context.Context, company int64, current string) (opts []ui.Option, ok bool) {
+	list, err := m.deps.Decoders.Catalog(ctx, company)
+	if err != nil {
+		m.log.Warn("decoder list could not be read", "company_id", company, "err", err)
+	}
+	ok = err == nil && len(list) > 0
 	if !ok {
 		list = fallbackDecoders
 	}
@@ -115,6 +119,9 @@ func (m *Module) decoderOptions(current string) (opts []ui.Option, ok bool) {
 		name := e.Name
 		if name == "" {
 			name = e.Key
+		}
+		if e.Custom {
+			name = m.host.Catalogs.T(web.ViewerFrom(ctx).Lang, "decoders.option.custom", map[string]any{"name": name})
 		}
 		opts = append(opts, ui.Option{Value: e.Key, Label: name})
 		known = known || e.Key == current

@@ -13,16 +13,16 @@ import (
 // catalog is a decoder list that may fail to be read (an empty one).
 type catalog []decoders.Entry
 
-func (c catalog) Has(key string) bool {
+func (c catalog) Has(_ context.Context, _ int64, key string) (bool, error) {
 	for _, e := range c {
 		if e.Key == key {
-			return true
+			return true, nil
 		}
 	}
-	return false
+	return false, nil
 }
 
-func (c catalog) Catalog() []decoders.Entry { return c }
+func (c catalog) Catalog(context.Context, int64) ([]decoders.Entry, error) { return c, nil }
 
 func TestDecoderOptions(t *testing.T) {
 	t.Parallel()
@@ -41,7 +41,7 @@ func TestDecoderOptions(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			m := &Module{deps: Deps{Decoders: tc.catalog}}
-			opts, ok := m.decoderOptions(tc.current)
+			opts, ok := m.decoderOptions(context.Background(), 1, tc.current)
 			var got []string
 			for _, o := range opts {
 				got = append(got, o.Value)
@@ -56,7 +56,7 @@ func TestDecoderOptions(t *testing.T) {
 func TestTagFieldsSayWhenDecodersFailed(t *testing.T) {
 	t.Parallel()
 	m := &Module{deps: Deps{Decoders: catalog(nil)}}
-	opts, ok := m.decoderOptions("")
+	opts, ok := m.decoderOptions(context.Background(), 1, "")
 	var b strings.Builder
 	if err := tagFields(nil, tagFormData{Decoders: opts, DecodersBad: !ok}, ui.NoErrors).Render(context.Background(), &b); err != nil {
 		t.Fatal(err)

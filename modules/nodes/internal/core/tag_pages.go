@@ -156,7 +156,7 @@ func (m *Module) tagFormData(r *http.Request, companyID int64, decoder string) (
 		d.Apps = append(d.Apps, ui.Option{Value: strconv.FormatInt(a.ID, 10), Label: a.Name})
 	}
 	var ok bool
-	d.Decoders, ok = m.decoderOptions(decoder)
+	d.Decoders, ok = m.decoderOptions(r.Context(), companyID, decoder)
 	d.DecodersBad = !ok
 	return d, nil
 }
@@ -210,7 +210,10 @@ func (m *Module) tagCreateSubmit(w http.ResponseWriter, r *http.Request) error {
 	}
 	if verr != nil {
 		// Show every message at once: the fields' own too.
-		if ferr := m.applyTag(&Tag{}, in, true); ferr != nil {
+		if ferr := m.applyTag(ctx, &Tag{CompanyID: companyID}, in, true); ferr != nil {
+			if _, ok := ferr.(*errs.Error); !ok {
+				return ferr
+			}
 			verr = mergeFields(verr, ferr)
 		}
 		return m.tagCreateFailed(w, r, vals, companyID, verr)

@@ -245,7 +245,10 @@ func (m *Module) tagEditSubmit(w http.ResponseWriter, r *http.Request) error {
 	} else {
 		tmp := *t
 		err = verr
-		if ferr := m.applyTag(&tmp, in, false); ferr != nil {
+		if ferr := m.applyTag(ctx, &tmp, in, false); ferr != nil {
+			if _, ok := ferr.(*errs.Error); !ok {
+				return ferr
+			}
 			err = mergeFields(verr, ferr)
 		}
 	}

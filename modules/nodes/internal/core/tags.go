@@ -14,6 +14,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/auth"
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/web"
+	"github.com/fieldhub/fieldhub/modules/decoders"
 )
 
 // optional is a JSON field that tells "absent" (Set false) from null (Set,
@@ -62,8 +63,9 @@ func str(p *string) string {
 
 // applyTag copies the given fields of in onto t and validates them. With all
 // set, absent fields count as empty (create); otherwise they are left alone.
-// The application is the caller's to check.
-func (m *Module) applyTag(t *Tag, in tagInput, all bool) error {
+// The application is the caller's to check; the decoder is checked against
+// t's company (checkDecoder again when the tag moves to another).
+func (m *Module) applyTag(ctx context.Context, t *Tag, in tagInput, all bool) error {
 	v := &errs.Validation{}
 	if all || in.Name != nil {
 		t.Name = strings.TrimSpace(str(in.Name))
@@ -115,11 +117,24 @@ func (m *Module) applyTag(t *Tag, in tagInput, all bool) error {
 		if t.Decoder == "" {
 			t.Decoder = DefaultDecoder
 		}
-		if !m.deps.Decoders.Has(t.Decoder) {
-			v.Add("decoder", msgDecoderUnknown)
+		if err := m.checkDecoder(ctx, v, t); err != nil {
+			return err
 		}
 	}
 	return v.Err()
+}
+
+// checkDecoder adds a field error when t's company may not name t's
+// decoder: a key not in the catalog, or another company's own decoder.
+func (m *Module) checkDecoder(ctx context.Context, v *errs.Validation, t *Tag) error {
+	ok, err := m.deps.Decoders.Has(ctx, t.CompanyID, t.Decoder)
+	if err != nil {
+		return fmt.Errorf("check decoder %q: %w", t.Decoder, err)
+	}
+	if !ok {
+		v.Add("decoder", msgDecoderUnknown)
+	}
+	return nil
 }
 
 // DefaultDecoder is the decoder of a tag created without one: the payload is
@@ -292,7 +307,7 @@ func (m *Module) createTag(w http.ResponseWriter, r *http.Request) error {
 func (m *Module) addTag(ctx context.Context, app *Application, in tagInput) (*Tag, error) {
 	in.ApplicationID = nil
 	t := &Tag{ApplicationID: app.ID, CompanyID: app.CompanyID}
-	if err := m.applyTag(t, in, true); err != nil {
+	if err := m.applyTag(ctx, t, in, true); err != nil {
 		return nil, err
 	}
 	t.SealedAppKey = m.seal(t.AppKey)
@@ -361,7 +376,10 @@ func (m *Module) managedTagByDevEUI(ctx context.Context, raw string) (*Tag, erro
 // /tagdetails page both use it.
 func (m *Module) saveTag(ctx context.Context, t *Tag, in tagInput) (*Tag, error) {
 	deveui := t.DevEUI
-	verr := m.applyTag(t, in, false)
+	verr := m.applyTag(ctx, t, in, false)
+	if _, ok := verr.(*errs.Error); verr != nil && !ok {
+		return nil, verr
+	}
 	if in.ApplicationID != nil && *in.ApplicationID != t.ApplicationID {
 		app, err := m.store.applicationByID(ctx, m.db, *in.ApplicationID)
 		if err == nil {
@@ -373,7 +391,18 @@ func (m *Module) saveTag(ctx context.Context, t *Tag, in tagInput) (*Tag, error)
 		case err != nil:
 			return nil, err
 		default:
+			moved := app.CompanyID != t.CompanyID
 			t.ApplicationID, t.CompanyID = app.ID, app.CompanyID
+			if moved && !hasField(verr, "decoder") {
+				// A company's own decoder does not go with the node.
+				v := errs.Validation{}
+				if err := m.checkDecoder(ctx, &v, t); err != nil {
+					return nil, err
+				}
+				if v.Has("decoder") {
+					verr = addField(verr, "decoder", msgDecoderUnknown)
+				}
+			}
 		}
 	}
 	if verr != nil {
@@ -460,6 +489,17 @@ func (m *Module) TagByDevEUI(ctx context.Context, deveui string) (*Tag, error) {
 		return nil, err
 	}
 	return t, m.fill(ctx, m.db, t)
+}
+
+// DecoderNodes lists the tags of a company whose decoder is key, by name.
+func (m *Module) DecoderNodes(ctx context.Context, companyID int64, key string) ([]decoders.NodeRef, error) {
+	list := []decoders.NodeRef{}
+	err := m.db.NewSelect().Model((*Tag)(nil)).Column("id", "name", "deveui").
+		Where("company_id = ? AND decoder = ?", companyID, key).OrderExpr("name, id").Scan(ctx, &list)
+	if err != nil {
+		return nil, fmt.Errorf("list tags of company %d with decoder %q: %w", companyID, key, err)
+	}
+	return list, nil
 }
 
 // CompanyTags lists the tags of a company.
