@@ -1,0 +1,220 @@
+package decoders_test
+
+import (
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fieldhub/fieldhub/kernel/db"
+	"github.com/fieldhub/fieldhub/kernel/kerneltest"
+	"github.com/fieldhub/fieldhub/modules/decoders"
+)
+
+const (
+	codecV1 = "function decodeUplink(input) { return {data: {level: input.bytes[0]}} }"
+	codecV2 = "function decodeUplink(input) { return {data: {level: input.bytes[0] * 10, version: 2}} }"
+)
+
+// TestCustomDecoderVersions walks a decoder's life: made with its first
+// version, picked on a node, a second version that decodes the node's next
+// uplink, a roll back, and a delete refused while the node uses it.
+func TestCustomDecoderVersions(t *testing.T) {
+	t.Parallel()
+	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
+		t.Parallel()
+		e := newEnv(t, d, decoders.Deps{})
+		list := fmt.Sprintf("/api/companies/%d/decoders", e.id["acme"])
+		r := e.must(t, "acmeAdmin", "POST", list, map[string]any{"name": "  Tank level ", "source": codecV1}, http.StatusCreated)
+		id := r.Num("id")
+		key := decoders.CustomKey(id)
+		if r.Str("name") != "Tank level" || r.Str("kind") != "js" || r.Str("key") != key || r.Num("activeVersion") != 1 || r.Str("source") != codecV1 {
+			t.Fatalf("created: %s", r.Body)
+		}
+		if v := r.Obj()["versions"].([]any)[0].(map[string]any); v["createdByName"] != "Ada Acme" || v["active"] != true || v["version"] != 1.0 {
+			t.Errorf("first version: %v", v)
+		}
+		e.useDecoder(t, "acme", key)
+		at := time.Now().UTC().Add(-time.Minute).Truncate(time.Millisecond)
+		e.uplink(t, "acme", at, 2, []byte{7})
+		if p, ok := e.latest(t, "acme", "level"); !ok || p.Value != 7 {
+			t.Fatalf("version 1 decoded %v, %v", p, ok)
+		}
+
+		v2 := e.must(t, "acmeAdmin", "POST", fmt.Sprintf("/api/decoders/%d/versions", id), map[string]any{"source": codecV2}, http.StatusCreated)
+		if v2.Num("version") != 2 || v2.Obj()["active"] != true {
+			t.Fatalf("version 2: %s", v2.Body)
+		}
+		e.uplink(t, "acme", at.Add(time.Second), 2, []byte{7})
+		if p, _ := e.latest(t, "acme", "level"); p.Value != 70 {
+			t.Errorf("version 2 decoded %v", p)
+		}
+		// A version saved without activating it waits.
+		e.must(t, "acmeAdmin", "POST", fmt.Sprintf("/api/decoders/%d/versions", id), map[string]any{"source": codecV1 + " // 3", "activate": false}, http.StatusCreated)
+		got := e.must(t, "acmeAdmin", "GET", fmt.Sprintf("/api/decoders/%d", id), nil, http.StatusOK)
+		if got.Num("activeVersion") != 2 || len(got.Obj()["versions"].([]any)) != 3 || got.Str("source") != codecV2 {
+			t.Errorf("after version 3: %s", got.Body)
+		}
+		if nodes := got.Obj()["nodes"].([]any); len(nodes) != 1 || nodes[0].(map[string]any)["deveui"] != e.eui["acmeNode"] {
+			t.Errorf("nodes: %v", nodes)
+		}
+		// Roll back to version 1.
+		back := e.must(t, "acmeAdmin", "POST", fmt.Sprintf("/api/decoders/%d/versions/1/activate", id), nil, http.StatusOK)
+		if back.Num("activeVersion") != 1 {
+			t.Errorf("roll back: %s", back.Body)
+		}
+		e.uplink(t, "acme", at.Add(2*time.Second), 2, []byte{8})
+		if p, _ := e.latest(t, "acme", "level"); p.Value != 8 {
+			t.Errorf("rolled back decoded %v", p)
+		}
+		old := e.must(t, "acmeAdmin", "GET", fmt.Sprintf("/api/decoders/%d/versions/2", id), nil, http.StatusOK)
+		if old.Str("source") != codecV2 || old.Obj()["active"] != false {
+			t.Errorf("version 2: %s", old.Body)
+		}
+		e.must(t, "acmeAdmin", "GET", fmt.Sprintf("/api/decoders/%d/versions/9", id), nil, http.StatusNotFound)
+		e.must(t, "acmeAdmin", "POST", fmt.Sprintf("/api/decoders/%d/versions/9/activate", id), nil, http.StatusNotFound)
+
+		// In use: the delete is refused, saying by whom.
+		refused := e.must(t, "acmeAdmin", "DELETE", fmt.Sprintf("/api/decoders/%d", id), nil, http.StatusBadRequest)
+		if !strings.Contains(refused.Str("message"), "Node acme") || refused.Str("id") != "decoders.inUse" {
+			t.Errorf("delete in use: %s", refused.Body)
+		}
+		e.useDecoder(t, "acme", "raw")
+		e.must(t, "acmeAdmin", "DELETE", fmt.Sprintf("/api/decoders/%d", id), nil, http.StatusNoContent)
+		e.must(t, "acmeAdmin", "GET", fmt.Sprintf("/api/decoders/%d", id), nil, http.StatusNotFound)
+		if r := e.call(t, "acmeAdmin", "PUT", "/api/tag/"+e.eui["acmeNode"], map[string]any{"decoder": key}); r.Status != http.StatusBadRequest || r.FieldError("decoder") == "" {
+			t.Errorf("picking a deleted decoder: %d %s", r.Status, r.Body)
+		}
+	})
+}
+
+func TestCustomDecoderValidation(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, db.SQLite, decoders.Deps{})
+	list := fmt.Sprintf("/api/companies/%d/decoders", e.id["acme"])
+	e.createDecoder(t, "acme", "Taken", codecV1)
+	wasm := base64.StdEncoding.EncodeToString(wasmDecoder(`{"data":{"w":1}}`, false))
+	cases := []struct {
+		name  string
+		body  any
+		field string
+	}{
+		{"no name", map[string]any{"source": codecV1}, "name"},
+		{"a name of another decoder", map[string]any{"name": "taken", "source": codecV1}, "name"},
+		{"a name too long", map[string]any{"name": strings.Repeat("n", 256), "source": codecV1}, "name"},
+		{"no source", map[string]any{"name": "A"}, "source"},
+		{"a source that does not parse", map[string]any{"name": "A", "source": "function decodeUplink( {"}, "source"},
+		{"a source without a decode function", map[string]any{"name": "A", "source": "var x = 1"}, "source"},
+		{"a source whose top level throws", map[string]any{"name": "A", "source": "throw new Error('at load')"}, "source"},
+		{"a source too large", map[string]any{"name": "A", "source": "//" + strings.Repeat("x", 1<<20)}, "source"},
+		{"an unknown kind", map[string]any{"name": "A", "kind": "lua", "source": codecV1}, "kind"},
+		{"a module that is not base64", map[string]any{"name": "A", "kind": "wasm", "module": "%%"}, "module"},
+		{"a module that is not WebAssembly", map[string]any{"name": "A", "kind": "wasm", "module": base64.StdEncoding.EncodeToString([]byte("not wasm"))}, "module"},
+		{"a source for a WebAssembly decoder", map[string]any{"name": "A", "kind": "wasm", "source": codecV1}, "source"},
+		{"a module for a JavaScript decoder", map[string]any{"name": "A", "kind": "js", "module": wasm}, "module"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := e.call(t, "acmeAdmin", "POST", list, tc.body)
+			if r.Status != http.StatusBadRequest || r.FieldError(tc.field) == "" {
+				t.Errorf("%d %s; want a field error on %s", r.Status, r.Body, tc.field)
+			}
+		})
+	}
+	// A WebAssembly decoder: uploaded, tested, its module given back.
+	r := e.must(t, "acmeAdmin", "POST", list, map[string]any{"name": "Wasm", "module": wasm}, http.StatusCreated)
+	if r.Str("kind") != "wasm" || r.Obj()["source"] != nil {
+		t.Errorf("wasm decoder: %s", r.Body)
+	}
+	v := e.must(t, "acmeAdmin", "GET", fmt.Sprintf("/api/decoders/%d/versions/1", r.Num("id")), nil, http.StatusOK)
+	if v.Str("module") != wasm {
+		t.Errorf("module given back: %.200s", v.Body)
+	}
+	test := e.must(t, "acmeAdmin", "POST", "/api/decoder/test", map[string]any{"key": r.Str("key"), "fPort": 1, "bytes": "00"}, http.StatusOK)
+	if msg := wantData(map[string]any{"w": 1.0})(test.Obj()); msg != "" {
+		t.Error(msg)
+	}
+	// Renaming keeps names apart too.
+	e.must(t, "acmeAdmin", "PUT", fmt.Sprintf("/api/decoders/%d", r.Num("id")), map[string]any{"name": "TAKEN"}, http.StatusBadRequest)
+	if r := e.must(t, "acmeAdmin", "PUT", fmt.Sprintf("/api/decoders/%d", r.Num("id")), map[string]any{"name": "Wasm meter"}, http.StatusOK); r.Str("name") != "Wasm meter" {
+		t.Errorf("rename: %s", r.Body)
+	}
+}
+
+// TestCustomDecodersAreTheCompanys checks that one company cannot see,
+// change, test, pick or use another's decoders, and that a User cannot
+// manage them.
+func TestCustomDecodersAreTheCompanys(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, db.SQLite, decoders.Deps{})
+	id := e.createDecoder(t, "beta", "Beta secret", codecV1)
+	key := decoders.CustomKey(id)
+	for _, c := range []struct {
+		method, path string
+		body         any
+	}{
+		{"GET", fmt.Sprintf("/api/companies/%d/decoders", e.id["beta"]), nil},
+		{"POST", fmt.Sprintf("/api/companies/%d/decoders", e.id["beta"]), map[string]any{"name": "Planted", "source": codecV1}},
+		{"GET", fmt.Sprintf("/api/decoders/%d", id), nil},
+		{"PUT", fmt.Sprintf("/api/decoders/%d", id), map[string]any{"name": "Hijacked"}},
+		{"DELETE", fmt.Sprintf("/api/decoders/%d", id), nil},
+		{"POST", fmt.Sprintf("/api/decoders/%d/versions", id), map[string]any{"source": codecV2}},
+		{"GET", fmt.Sprintf("/api/decoders/%d/versions/1", id), nil},
+		{"POST", fmt.Sprintf("/api/decoders/%d/versions/1/activate", id), nil},
+		{"POST", "/api/decoder/test", map[string]any{"key": key, "fPort": 1}},
+		{"GET", fmt.Sprintf("/api/companies/%d/decoders/limits", e.id["beta"]), nil},
+		{"POST", fmt.Sprintf("/api/companies/%d/redecode", e.id["beta"]), map[string]any{"decoder": key, "from": "2020-01-01T00:00:00Z", "to": "2030-01-01T00:00:00Z"}},
+	} {
+		r := e.call(t, "acmeAdmin", c.method, c.path, c.body)
+		if r.Status != http.StatusNotFound || strings.Contains(string(r.Body), "Beta secret") {
+			t.Errorf("%s %s as acme: %d %s", c.method, c.path, r.Status, r.Body)
+		}
+		if r := e.call(t, "acmeUser", c.method, c.path, c.body); r.Status != http.StatusForbidden {
+			t.Errorf("%s %s as a User: %d %s", c.method, c.path, r.Status, r.Body)
+		}
+	}
+	if r := e.call(t, "acmeAdmin", "PUT", "/api/tag/"+e.eui["acmeNode"], map[string]any{"decoder": key}); r.Status != http.StatusBadRequest || r.FieldError("decoder") == "" {
+		t.Errorf("acme picking beta's decoder: %d %s", r.Status, r.Body)
+	}
+	e.must(t, "betaAdmin", "GET", fmt.Sprintf("/api/decoders/%d", id), nil, http.StatusOK)
+	e.must(t, "super", "GET", fmt.Sprintf("/api/decoders/%d", id), nil, http.StatusOK)
+}
+
+// TestCompanyLimits: a SuperAdmin sets a company's limits, which its
+// decoders then run under; a company cannot set its own.
+func TestCompanyLimits(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, db.SQLite, decoders.Deps{})
+	path := fmt.Sprintf("/api/companies/%d/decoders/limits", e.id["acme"])
+	r := e.must(t, "acmeAdmin", "GET", path, nil, http.StatusOK)
+	if r.Num("timeMs") != 50 || r.Num("memoryMiB") != 16 || r.Obj()["default"] != true {
+		t.Errorf("default limits: %s", r.Body)
+	}
+	e.must(t, "acmeAdmin", "PUT", path, map[string]any{"timeMs": 500, "memoryMiB": 32}, http.StatusForbidden)
+	for _, bad := range []map[string]any{{"timeMs": 0, "memoryMiB": 16}, {"timeMs": 1001, "memoryMiB": 16}, {"timeMs": 50, "memoryMiB": 65}, {}} {
+		if r := e.call(t, "super", "PUT", path, bad); r.Status != http.StatusBadRequest {
+			t.Errorf("limits %v: %d %s", bad, r.Status, r.Body)
+		}
+	}
+	// A codec that takes 24 MiB fails under 16 MiB and runs under 48 MiB.
+	big := map[string]any{"script": "function decodeUplink(i) { var b = new ArrayBuffer(24 << 20); return {data: {n: b.byteLength}} }", "fPort": 1}
+	if r := e.must(t, "acmeAdmin", "POST", "/api/decoder/test", big, http.StatusOK); wantError("memory limit of 16 MiB")(r.Obj()) != "" {
+		t.Fatalf("under the default limit: %s", r.Body)
+	}
+	e.must(t, "super", "PUT", path, map[string]any{"timeMs": 1000, "memoryMiB": 48}, http.StatusOK)
+	r = e.must(t, "acmeAdmin", "GET", path, nil, http.StatusOK)
+	if r.Num("timeMs") != 1000 || r.Num("memoryMiB") != 48 || r.Obj()["default"] != false {
+		t.Errorf("set limits: %s", r.Body)
+	}
+	if r := e.must(t, "acmeAdmin", "POST", "/api/decoder/test", big, http.StatusOK); wantData(map[string]any{"n": float64(24 << 20)})(r.Obj()) != "" {
+		t.Errorf("under 48 MiB: %s", r.Body)
+	}
+	if r := e.must(t, "betaAdmin", "POST", "/api/decoder/test", big, http.StatusOK); wantError("memory limit of 16 MiB")(r.Obj()) != "" {
+		t.Errorf("beta keeps the default: %s", r.Body)
+	}
+	if r := e.must(t, "super", "DELETE", path, nil, http.StatusOK); r.Obj()["default"] != true {
+		t.Errorf("reset: %s", r.Body)
+	}
+}

@@ -1,0 +1,128 @@
+package decoders_test
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fieldhub/fieldhub/kernel/sandbox"
+	"github.com/fieldhub/fieldhub/kernel/sandbox/sandboxtest"
+	"github.com/fieldhub/fieldhub/modules/decoders"
+)
+
+// vector is one documentation vector of a built-in codec
+// (catalog/<key>.test.json), in sandboxtest's case format.
+type vector = sandboxtest.Case
+
+type vectorCodec struct {
+	key     string
+	vectors []vector
+}
+
+// loadVectors reads the vectors of every codec of catalog/.
+func loadVectors() ([]vectorCodec, error) {
+	codecs, err := sandboxtest.Load("catalog")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]vectorCodec, len(codecs))
+	for i, c := range codecs {
+		out[i] = vectorCodec{key: c.Name, vectors: c.Cases}
+	}
+	return out, nil
+}
+
+// input is a vector as Decode takes it.
+func input(v vector) decoders.Input {
+	b, _ := hex.DecodeString(v.Bytes)
+	rt := v.RecvTime
+	if rt == "" {
+		rt = sandboxtest.DefaultRecvTime
+	}
+	at, _ := time.Parse(time.RFC3339Nano, rt)
+	vars := map[string]string{}
+	for k, x := range v.Variables {
+		vars[k] = fmt.Sprint(x)
+	}
+	return decoders.Input{FPort: v.FPort, Bytes: b, RecvTime: at, Variables: vars}
+}
+
+// check compares Decode's output with the vector's expected one, as
+// check-vectors.mjs does: empty warnings or errors match absent ones.
+func check(v vector, out decoders.Output) string {
+	if v.Expected == nil {
+		return "the vector has no expected output"
+	}
+	want := normalise(map[string]any{"data": v.Expected.Data, "warnings": v.Expected.Warnings, "errors": v.Expected.Errors})
+	got := normalise(map[string]any{"data": out.Data, "warnings": out.Warnings, "errors": out.Errors})
+	if !reflect.DeepEqual(got, want) {
+		return fmt.Sprintf("\n  want %s\n  got  %s", mustJSON(want), mustJSON(got))
+	}
+	return ""
+}
+
+// normalise gives what JSON carries, empty lists as absent ones.
+func normalise(m map[string]any) map[string]any {
+	var out map[string]any
+	_ = json.Unmarshal(mustJSON(m), &out)
+	for k, v := range out {
+		if l, ok := v.([]any); (ok && len(l) == 0) || v == nil {
+			delete(out, k)
+		}
+	}
+	return out
+}
+
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// TestCatalogFiles checks the catalog's files: a header whose @key is the
+// file's name, and vectors beside every codec, named as docs/decoders.md
+// says.
+func TestCatalogFiles(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("catalog/*.js")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("catalog: %v", err)
+	}
+	for _, f := range files {
+		key := strings.TrimSuffix(filepath.Base(f), ".js")
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(string(src), "// @key "+key+"\n") {
+			t.Errorf("%s does not start with // @key %s", f, key)
+		}
+		for _, h := range []string{"@name", "@devices", "@source"} {
+			if !strings.Contains(string(src), "// "+h+" ") {
+				t.Errorf("%s has no %s line", f, h)
+			}
+		}
+		if _, err := os.Stat(filepath.Join("catalog", key+".test.json")); err != nil {
+			t.Errorf("%s has no vectors: %v", f, err)
+		}
+	}
+}
+
+// TestCatalogDifferentialWithNode runs every built-in codec's vectors under
+// the sandbox and under Node (sandboxtest.Differential) and passes only when
+// both give the same JSON, and that JSON is the vector's expected output.
+func TestCatalogDifferentialWithNode(t *testing.T) {
+	t.Parallel()
+	e, err := sandbox.New(context.Background(), sandbox.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	sandboxtest.Differential(t, e, "catalog")
+}
