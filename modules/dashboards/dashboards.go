@@ -77,10 +77,9 @@ type Deps struct {
 	// Accounts tells a company's facts. Required; the accounts module
 	// satisfies it.
 	Accounts core.Accounts
-	// Nodes lists a company's nodes and finds a node by DevEUI. Required;
-	// the nodes module satisfies it. When it also has TagKeys (see
-	// KeyCatalog), series carry their keys' labels and units and a module
-	// without a key shows its node's default key.
+	// Nodes lists a company's nodes, finds a node by DevEUI and tells its
+	// keys (labels, units, the default key). Required; the nodes module
+	// satisfies it.
 	Nodes core.Nodes
 	// Series reads the stored tag data. Required; the tsdb.Store main.go
 	// opens satisfies it.
@@ -96,10 +95,6 @@ type Deps struct {
 	// FIELDHUB_WEATHER_SMHI_URL and FIELDHUB_WEATHER_METNO_URL.
 	HTTP *http.Client
 }
-
-// KeyCatalog is what Deps.Nodes may offer beside nodes.Service: the
-// registered keys of a node with their labels, units and default flag.
-type KeyCatalog = core.KeyCatalog
 
 // New builds the module. It panics when a required dependency is missing,
 // so that a wiring mistake in main.go stops the program at start.

@@ -2,8 +2,6 @@ package dashboards_test
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -12,8 +10,6 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
-	"github.com/fieldhub/fieldhub/modules/dashboards"
-	"github.com/fieldhub/fieldhub/modules/nodes"
 )
 
 func TestModuleData(t *testing.T) {
@@ -42,7 +38,7 @@ func TestModuleData(t *testing.T) {
 				e.write(t, "{acme}", acmeNode, "humidity", 50, 51)
 				e.write(t, "{beta}", acmeNode, "temperature", -99) // another company's series of the same DevEUI
 			},
-			want: map[string]any{"series.0.deveui": acmeNode, "series.0.name": "Greenhouse", "series.0.key": "temperature", "series.0.label": "temperature",
+			want: map[string]any{"series.0.deveui": acmeNode, "series.0.name": "Greenhouse", "series.0.key": "temperature", "series.0.label": "Air temperature",
 				"series.0.points.4.v": float64(24), "series.1.key": "humidity", "series.1.points.1.v": float64(51)},
 			then: func(t *testing.T, e *env, got any) {
 				if n := len(at(got, "series.0.points").([]any)); n != 5 {
@@ -168,42 +164,14 @@ func TestModuleData(t *testing.T) {
 	})
 }
 
-// keyedNodes is the nodes module with the TagKeys that dashboards.KeyCatalog
-// asks for, read through the nodes module's own API (GET /api/tag/{id}/keys)
-// until its Service offers it.
-type keyedNodes struct {
-	nodes.Module
-	e *env
-}
-
-func (k keyedNodes) TagKeys(ctx context.Context, tagID int64) ([]nodes.Key, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/api/tag/%d/keys", k.e.url, tagID), nil)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Authorization", "Bearer "+k.e.tokens["super"])
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("keys of tag %d: %s", tagID, res.Status)
-	}
-	var keys []nodes.Key
-	return keys, json.NewDecoder(res.Body).Decode(&keys)
-}
-
-var _ dashboards.KeyCatalog = keyedNodes{}
-
-// TestKeyLabels: with a nodes module that tells a node's keys, series carry
+// TestKeyLabels: series carry
 // their labels and units, and a module without tagkey shows the node's
 // default key.
 func TestKeyLabels(t *testing.T) {
 	t.Parallel()
 	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
 		t.Parallel()
-		e := newEnvWith(t, d, nil, func(e *env, n nodes.Module) nodes.Service { return keyedNodes{n, e} })
+		e := newEnv(t, d, nil)
 		runOn(t, e, []step{
 			{name: "the default key, labelled", as: "acmeUser", method: "GET", path: "/api/dashboards/modules/{mod}/tagdata/latest", status: 200,
 				before: func(t *testing.T, e *env) {

@@ -48,13 +48,6 @@ const (
 // services' addresses).
 func newEnv(t *testing.T, d db.Dialect, config map[string]string) *env {
 	t.Helper()
-	return newEnvWith(t, d, config, nil)
-}
-
-// newEnvWith starts the portal with the nodes module the dashboards
-// module is given wrapped by wrap (nil: as it is).
-func newEnvWith(t *testing.T, d db.Dialect, config map[string]string, wrap func(e *env, n nodes.Module) nodes.Service) *env {
-	t.Helper()
 	k := kerneltest.New(t, kerneltest.Config(t, d, config))
 	acc := accounts.New(k.Host(), accounts.Deps{})
 	k.Add(acc)
@@ -64,11 +57,7 @@ func newEnvWith(t *testing.T, d db.Dialect, config map[string]string, wrap func(
 	nod := nodes.New(k.Host(), nodes.Deps{Accounts: acc, Decoders: dec, Series: series})
 	k.Add(nod)
 	e := &env{k: k, series: series, tokens: map[string]string{}, ids: map[string]string{}}
-	var dn nodes.Service = nod
-	if wrap != nil {
-		dn = wrap(e, nod)
-	}
-	e.dash = dashboards.New(k.Host(), dashboards.Deps{Accounts: acc, Nodes: dn, Series: series})
+	e.dash = dashboards.New(k.Host(), dashboards.Deps{Accounts: acc, Nodes: nod, Series: series})
 	k.Add(e.dash)
 	e.url = kerneltest.Serve(t, k)
 	if err := acc.CreateSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {

@@ -104,6 +104,9 @@ type Service interface {
 	// case, NormaliseEUI). A DevEUI without a tag, or one that is not a
 	// DevEUI, is absent from the map; that is not an error.
 	TagsByDevEUI(ctx context.Context, deveuis []string) (map[string]*Tag, error)
+	// TagKeys lists the registered data keys of a tag with their labels,
+	// units and default flag, by key. An unknown tag has none.
+	TagKeys(ctx context.Context, tagID int64) ([]Key, error)
 	// CompanyTags lists the tags of a company, by name.
 	CompanyTags(ctx context.Context, companyID int64) ([]*Tag, error)
 	// DecoderNodes lists the tags of a company whose decoder is key, by

@@ -104,17 +104,12 @@ func (n *nodeInfo) tag(deveui string) (*nodes.Tag, error) {
 	return t, nil
 }
 
-// tagKeys returns the registered keys of a node, when the nodes module
-// can tell them.
+// tagKeys returns the registered keys of a node.
 func (n *nodeInfo) tagKeys(t *nodes.Tag) ([]nodes.Key, error) {
-	cat, ok := n.m.deps.Nodes.(KeyCatalog)
-	if !ok {
-		return nil, nil
-	}
 	if ks, ok := n.keys[t.ID]; ok {
 		return ks, nil
 	}
-	ks, err := cat.TagKeys(n.ctx, t.ID)
+	ks, err := n.m.deps.Nodes.TagKeys(n.ctx, t.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -26,16 +26,11 @@ type Accounts interface {
 }
 
 // Nodes is the part of nodes.Service the module asks: which nodes a company
-// has, for module validation and the node info modules.
+// has, for module validation and the node info modules, and a node's keys
+// with their labels, units and default flag, for the series.
 type Nodes interface {
 	TagByDevEUI(ctx context.Context, deveui string) (*nodes.Tag, error)
 	CompanyTags(ctx context.Context, companyID int64) ([]*nodes.Tag, error)
-}
-
-// KeyCatalog is what a Nodes may also offer: the registered keys of a tag
-// with their labels, units and default flag. Without it a series is
-// labelled by its key, has no unit, and a module must name its key.
-type KeyCatalog interface {
 	TagKeys(ctx context.Context, tagID int64) ([]nodes.Key, error)
 }
 
