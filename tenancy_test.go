@@ -42,6 +42,7 @@ func TestTenancy(t *testing.T) {
 		fn := foreignNodes(t, ta, root, foreign.companyID, png)
 		awaitForeignLog(t, ta, foreign.companyID)
 		fd := foreignDashboards(t, ta, root, foreign.userToken, foreign.companyID, png)
+		fdec := foreignDecoders(t, ta, root, foreign.companyID)
 		// The own company's public link: its token is the capability of one
 		// dashboard of the own company and nothing else.
 		ownToken := publicLink(t, ta, own.companyAdminToken, own.companyID, "Own Widgets board")
@@ -83,6 +84,10 @@ func TestTenancy(t *testing.T) {
 				"token":       ownToken,
 				"expiresAt":   time.Now().Add(30 * 24 * time.Hour).UTC().Format(time.RFC3339),
 				"part":        "modules",
+				// The decoders module's ids.
+				"decoderId": fmt.Sprint(fdec.decoderID),
+				"version":   "1",
+				"jobId":     fmt.Sprint(fdec.jobID),
 			},
 			Bodies: map[string]any{
 				"PUT /api/companies/{companyId}":        map[string]any{"name": "Hijacked"},
@@ -123,6 +128,14 @@ func TestTenancy(t *testing.T) {
 				"PUT /api/dashboards/modules/multiple":           []any{map[string]any{"dashboardModuleId": fd.moduleID, "type": 2, "content": "Hijacked"}},
 				"PUT /api/dashboards/modules/{moduleId}":         map[string]any{"type": 2, "content": "Hijacked"},
 				"POST /api/dashboards/modules/{moduleId}/{part}": png,
+				// The decoders module's bodies.
+				"POST /api/decoder/test":                         map[string]any{"key": fdec.key, "fPort": 1, "bytes": "01"},
+				"POST /api/companies/{companyId}/decoders":       map[string]any{"name": "Planted", "source": "function decodeUplink(i) { return {data: {}} }"},
+				"PUT /api/decoders/{decoderId}":                  map[string]any{"name": "Hijacked"},
+				"POST /api/decoders/{decoderId}/versions":        map[string]any{"source": "function decodeUplink(i) { return {data: {hijacked: 1}} }"},
+				"PUT /api/companies/{companyId}/decoders/limits": map[string]any{"timeMs": 900, "memoryMiB": 60},
+				"POST /api/companies/{companyId}/redecode": map[string]any{"decoder": fdec.key,
+					"from": time.Now().Add(-time.Hour).UTC().Format(time.RFC3339), "to": time.Now().UTC().Format(time.RFC3339)},
 			},
 			// The tag data reads that name the node in the query.
 			Queries: map[string]string{
@@ -132,6 +145,10 @@ func TestTenancy(t *testing.T) {
 				"GET /api/logs":             fmt.Sprintf("companyId=%d", fid),
 				"GET /api/logs/activeusers": fmt.Sprintf("companyId=%d", fid),
 				"GET /api/logs/datapoints":  fmt.Sprintf("companyId=%d", fid),
+				// The decoder list and the test call name the company whose
+				// own decoders they may use in the query.
+				"GET /api/decoder":       fmt.Sprintf("companyId=%d", fid),
+				"POST /api/decoder/test": fmt.Sprintf("companyId=%d", fid),
 			},
 			Markers: []string{"Foreign Widgets", "foreign.example", foreignDevEUI},
 			Exempt: map[string]string{
@@ -166,6 +183,10 @@ func TestTenancy(t *testing.T) {
 					dumpRows(tb, bdb, "SELECT * FROM dashboard_public_links WHERE company_id = ? ORDER BY id", fid),
 					dumpRows(tb, bdb, "SELECT * FROM dashboard_user_defaults WHERE company_id = ? ORDER BY user_id", fid),
 					dumpRows(tb, bdb, "SELECT * FROM dashboard_company_defaults WHERE company_id = ?", fid),
+					dumpRows(tb, bdb, "SELECT * FROM decoders WHERE company_id = ? ORDER BY id", fid),
+					dumpRows(tb, bdb, "SELECT v.* FROM decoder_versions v JOIN decoders d ON d.id = v.decoder_id WHERE d.company_id = ? ORDER BY v.id", fid),
+					dumpRows(tb, bdb, "SELECT * FROM decoder_limits WHERE company_id = ?", fid),
+					dumpRows(tb, bdb, "SELECT * FROM redecode_jobs WHERE company_id = ? ORDER BY id", fid),
 				}, "\n")
 			},
 		}
@@ -187,6 +208,43 @@ func TestTenancy(t *testing.T) {
 			tenancytest.Walk(t, ta.base, partRoutes, fxPart)
 		}
 	})
+}
+
+// decoderIDs are the foreign company's things of the decoders module.
+type decoderIDs struct {
+	decoderID, jobID int64
+	key              string
+}
+
+// foreignDecoders gives the foreign company a decoder of its own (with a
+// second version), which its node uses, its own limits, and a re-decode
+// job, finished before the walk so that the walk sees it stand still.
+func foreignDecoders(t *testing.T, ta *testApp, root string, companyID int64) decoderIDs {
+	t.Helper()
+	call := func(method, path string, body any, status int) kerneltest.Response {
+		t.Helper()
+		r := ta.Call(t, method, path, root, body)
+		if r.Status != status {
+			t.Fatalf("foreign %s %s: %d %s", method, path, r.Status, r.Body)
+		}
+		return r
+	}
+	source := "function decodeUplink(i) { console.log('Foreign Widgets decoder'); return {data: {note: 'Foreign Widgets'}} }"
+	d := call("POST", fmt.Sprintf("/api/companies/%d/decoders", companyID), map[string]any{"name": "Foreign Widgets decoder", "source": source}, 201)
+	ids := decoderIDs{decoderID: d.Num("id"), key: d.Str("key")}
+	call("POST", fmt.Sprintf("/api/decoders/%d/versions", ids.decoderID), map[string]any{"source": source + " // 2"}, 201)
+	call("PUT", "/api/tag/"+foreignDevEUI, map[string]any{"decoder": ids.key}, 200)
+	call("PUT", fmt.Sprintf("/api/companies/%d/decoders/limits", companyID), map[string]any{"timeMs": 80, "memoryMiB": 20}, 200)
+	ids.jobID = call("POST", fmt.Sprintf("/api/companies/%d/redecode", companyID), map[string]any{"decoder": ids.key,
+		"from": time.Now().Add(-24 * time.Hour).UTC().Format(time.RFC3339), "to": time.Now().UTC().Format(time.RFC3339)}, 201).Num("id")
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if s := call("GET", fmt.Sprintf("/api/redecode/%d", ids.jobID), nil, 200).Str("status"); s == "done" {
+			return ids
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the foreign re-decode job did not finish")
+		}
+	}
 }
 
 // dashboardIDs are the foreign company's things of the dashboards module.

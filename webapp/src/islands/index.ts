@@ -10,6 +10,7 @@ const islands: Record<string, () => Promise<IslandModule>> = {
   dashboard: () => import("@/islands/dashboard/mount"),
   "category-tree": () => import("@/islands/category-tree/mount"),
   "date-range-picker": () => import("@/islands/date-range-picker/mount"),
+  "decoder-editor": () => import("@/islands/decoder-editor/mount"),
   "event-hub": () => import("@/islands/event-hub/mount"),
   "icon-selector": () => import("@/islands/icon-selector/mount"),
   "tag-chart": () => import("@/islands/tag-chart/mount"),

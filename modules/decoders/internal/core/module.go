@@ -171,6 +171,9 @@ func (m *Module) Routes(r *web.ModuleRoutes) {
 	m.customRoutes(r)
 	m.limitRoutes(r)
 	m.redecodeRoutes(r)
+	if m.ui != nil {
+		m.pageRoutes(r)
+	}
 }
 
 // Start starts the sandbox, the sweep of unused codecs and the re-decode
