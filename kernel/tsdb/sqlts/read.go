@@ -170,10 +170,12 @@ func (s *Store) Latest(ctx context.Context, se tsdb.Series) (tsdb.Point, bool, e
 	var ts int64
 	var v sql.NullFloat64
 	var text sql.NullString
-	err := s.db.QueryRowContext(ctx, s.q(`SELECT p.ts, p.value, p.text_value
-		FROM tsdb_series s JOIN tsdb_points p ON p.series_id = s.id
-		WHERE s.company_id = ? AND s.deveui = ? AND s.tag_key = ?
-		ORDER BY p.ts DESC LIMIT 1`), se.Company, se.DevEUI, se.Key).Scan(&ts, &v, &text)
+	// The series id first, as a scalar: with a join PostgreSQL sorted the
+	// whole series (18 ms for a month of minutes) instead of reading the
+	// primary key backwards for one row.
+	err := s.db.QueryRowContext(ctx, s.q(`SELECT ts, value, text_value FROM tsdb_points
+		WHERE series_id = (SELECT id FROM tsdb_series WHERE company_id = ? AND deveui = ? AND tag_key = ?)
+		ORDER BY ts DESC LIMIT 1`), se.Company, se.DevEUI, se.Key).Scan(&ts, &v, &text)
 	if err == sql.ErrNoRows {
 		return tsdb.Point{}, false, nil
 	}

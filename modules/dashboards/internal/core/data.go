@@ -450,10 +450,9 @@ func (m *Module) latestData(w http.ResponseWriter, r *http.Request, wd *Widget, 
 var latestWindows = []time.Duration{2 * time.Hour, 3 * 24 * time.Hour, 62 * 24 * time.Hour}
 
 // lastTwo returns the latest point of a series and the one before it (nil
-// when there is none). It reads the points of a short recent window, and
-// widens it for a series that reports rarely: reading a few recent points is
-// cheap in every store, while Series.Latest may read the whole series in
-// the SQL store. Range keeps a window's last point whatever it drops, so
+// when there is none). The store tells the latest point alone, so this
+// reads the points of a short recent window, widened for a series that
+// reports rarely: a few recent points are cheap in every store. Range keeps a window's last point whatever it drops, so
 // the latest is exact; the one before is exact unless the window holds more
 // than maxPoints values. A series silent for two months is asked with
 // Latest, and then has no previous value.
