@@ -27,7 +27,13 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
 }
 
 function send(method: string, path: string, body?: unknown): Promise<Response> {
-  const init: RequestInit = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
+  // The server answers in the language of the "lang" cookie, else of
+  // Accept-Language; the page is drawn in the user's stored language, which
+  // a browser without the cookie does not send, so the page's own language
+  // goes with every call and refusals read as the page does.
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (document.documentElement.lang) headers["Accept-Language"] = document.documentElement.lang;
+  const init: RequestInit = { method, credentials: "same-origin", headers };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
     init.headers = { ...init.headers, "Content-Type": "application/json" };
