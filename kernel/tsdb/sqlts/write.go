@@ -32,92 +32,165 @@ func (s *Store) Write(ctx context.Context, points []tsdb.Point) error {
 		return err
 	}
 	pts := tsdb.Dedupe(points) // sorted by series, then time
+
+	// The series of the batch, and the hours it touches, each with its run
+	// of points (pts is sorted by series and time, so a run is contiguous).
+	var series []tsdb.Series
+	var runs []run
+	for i, p := range pts {
+		if i == 0 || p.Series != pts[i-1].Series {
+			series = append(series, p.Series)
+		}
+		se, hour := len(series)-1, floorHour(tsdb.Micros(p.Time))
+		if n := len(runs); n > 0 && runs[n-1].series == se && runs[n-1].hour == hour {
+			runs[n-1].end = i + 1
+			continue
+		}
+		runs = append(runs, run{series: se, hour: hour, start: i, end: i + 1})
+	}
+
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("write points: begin: %w", err)
 	}
 	defer rollback(tx)
-
-	var series []tsdb.Series
-	for i, p := range pts {
-		if i == 0 || p.Series != pts[i-1].Series {
-			series = append(series, p.Series)
-		}
-	}
-	ids, err := s.lockSeries(ctx, tx, series)
+	ids, stored, err := s.lockAndRead(ctx, tx, series, runs)
 	if err != nil {
 		return err
 	}
-
-	// The hours the batch touches, each with its run of points (pts is
-	// sorted by series and time, so a run is contiguous).
-	type run struct {
-		key        hourKey
-		start, end int
-	}
-	var runs []run
-	for i, p := range pts {
-		k := hourKey{ids[p.Series], floorHour(tsdb.Micros(p.Time))}
-		if len(runs) > 0 && runs[len(runs)-1].key == k {
-			runs[len(runs)-1].end = i + 1
-			continue
-		}
-		runs = append(runs, run{k, i, i + 1})
-	}
-	keys := make([]hourKey, len(runs))
-	for i, r := range runs {
-		keys[i] = r.key
-	}
-	stored, err := s.storedHours(ctx, tx, keys)
-	if err != nil {
-		return err
-	}
-	if err := s.insertPoints(ctx, tx, ids, pts); err != nil {
-		return err
-	}
+	key := func(r run) hourKey { return hourKey{ids[series[r.series]], r.hour} }
 
 	// An hour new to the store is summarised from the batch. An hour whose
 	// new points all come after the last point it holds (the usual case:
 	// a node reports in order) is its stored summary with the batch folded
 	// in. Otherwise (late points, or a point replaced) the hour is read
-	// back, now with the batch in it. All three fold the hour's numbers in
-	// time order, so they give the same row.
+	// back, once the batch is in. All three fold the hour's numbers in time
+	// order, so they give the same row.
 	sums := make([]summary, 0, len(runs))
 	var reread []hourKey
 	for _, r := range runs {
-		run := pts[r.start:r.end]
-		h, ok := stored[r.key]
+		k := key(r)
+		points := pts[r.start:r.end]
+		h, ok := stored[k]
 		switch {
 		case !ok:
-			h = &storedHour{summary: summary{seriesID: r.key.seriesID, hour: r.key.hour}}
-		case tsdb.Micros(run[0].Time) <= h.lastPoint:
-			reread = append(reread, r.key)
+			h = &storedHour{summary: summary{seriesID: k.seriesID, hour: k.hour}}
+		case tsdb.Micros(points[0].Time) <= h.lastPoint:
+			reread = append(reread, k)
 			continue
 		}
-		for _, p := range run {
+		for _, p := range points {
 			h.add(tsdb.Micros(p.Time), p.Value, !p.IsText)
 		}
 		sums = append(sums, h.summary)
 	}
-	if len(reread) > 0 {
-		s.rereads.Add(int64(len(reread)))
-		again, err := s.summarise(ctx, tx, reread)
-		if err != nil {
-			return err
-		}
-		for _, k := range reread {
-			if h, ok := again[k]; ok {
-				sums = append(sums, *h)
+	if s.pg && len(reread) == 0 {
+		err = s.insertWithHours(ctx, tx, ids, pts, sums)
+	} else {
+		err = s.insertPoints(ctx, tx, ids, pts)
+		if err == nil && len(reread) > 0 {
+			s.rereads.Add(int64(len(reread)))
+			var again map[hourKey]*summary
+			if again, err = s.summarise(ctx, tx, reread); err == nil {
+				for _, k := range reread {
+					if h, ok := again[k]; ok {
+						sums = append(sums, *h)
+					}
+				}
 			}
 		}
+		if err == nil {
+			err = s.upsertHours(ctx, tx, sums)
+		}
 	}
-	if err := s.upsertHours(ctx, tx, sums); err != nil {
+	if err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("write points: commit: %w", err)
 	}
 	return nil
+}
+
+// run is the points of one series in one hour, pts[start:end] of a write,
+// series indexing the write's distinct series.
+type run struct {
+	series     int
+	hour       int64
+	start, end int
+}
+
+// lockAndRead returns the ids of the series (creating the missing ones)
+// and the stored summaries of the hours of runs that have one. The series
+// are locked until the transaction ends (lockSeries). On PostgreSQL both are
+// one statement, which saves the round trips of a second.
+func (s *Store) lockAndRead(ctx context.Context, tx *sql.Tx, series []tsdb.Series, runs []run) (map[tsdb.Series]int64, map[hourKey]*storedHour, error) {
+	if !s.pg {
+		ids, err := s.lockSeries(ctx, tx, series)
+		if err != nil {
+			return nil, nil, err
+		}
+		keys := make([]hourKey, len(runs))
+		for i, r := range runs {
+			keys[i] = hourKey{ids[series[r.series]], r.hour}
+		}
+		stored, err := s.storedHours(ctx, tx, keys)
+		return ids, stored, err
+	}
+	ids, stored, err := s.lockAndReadPG(ctx, tx, series, runs)
+	if err != nil || len(ids) == len(series) {
+		return ids, stored, err
+	}
+	// Series written for the first time: create them (lockSeries), then
+	// read again.
+	if _, err := s.lockSeries(ctx, tx, series); err != nil {
+		return nil, nil, err
+	}
+	return s.lockAndReadPG(ctx, tx, series, runs)
+}
+
+// lockAndReadPG locks the series that exist, in id order, and reads the
+// stored summaries of the runs' hours, in one statement.
+func (s *Store) lockAndReadPG(ctx context.Context, tx *sql.Tx, series []tsdb.Series, runs []run) (map[tsdb.Series]int64, map[hourKey]*storedHour, error) {
+	n := len(runs)
+	cs, ds, ks, hours := make([]int64, n), make([]string, n), make([]string, n), make([]int64, n)
+	for i, r := range runs {
+		se := series[r.series]
+		cs[i], ds[i], ks[i], hours[i] = se.Company, se.DevEUI, se.Key, r.hour
+	}
+	// MATERIALIZED keeps the locking query whole, so that it locks every
+	// series in id order before anything else.
+	rows, err := tx.QueryContext(ctx, `WITH s AS MATERIALIZED (
+			SELECT id, company_id, deveui, tag_key FROM tsdb_series
+			WHERE (company_id, deveui, tag_key) IN (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[]))
+			ORDER BY id FOR UPDATE
+		)
+		SELECT s.id, s.company_id, s.deveui, s.tag_key, r.hour, `+hourColumns+`
+		FROM s JOIN unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[]) AS r (company_id, deveui, tag_key, hour)
+			ON r.company_id = s.company_id AND r.deveui = s.deveui AND r.tag_key = s.tag_key
+		LEFT JOIN tsdb_hours h ON h.series_id = s.id AND h.hour = r.hour`, cs, ds, ks, hours)
+	if err != nil {
+		return nil, nil, fmt.Errorf("write points: find series and hours: %w", err)
+	}
+	defer rows.Close()
+	ids := make(map[tsdb.Series]int64, len(series))
+	stored := make(map[hourKey]*storedHour, n)
+	for rows.Next() {
+		var id, hour int64
+		var se tsdb.Series
+		var c hourScan
+		if err := rows.Scan(append([]any{&id, &se.Company, &se.DevEUI, &se.Key, &hour}, c.dest()...)...); err != nil {
+			return nil, nil, fmt.Errorf("write points: find series and hours: %w", err)
+		}
+		ids[se] = id
+		if h, ok := c.row(id, hour); ok {
+			stored[hourKey{id, hour}] = h
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("write points: find series and hours: %w", err)
+	}
+	return ids, stored, nil
 }
 
 // lockSeries returns the ids of series (sorted, distinct), creating the
@@ -235,51 +308,64 @@ type storedHour struct {
 	lastPoint int64
 }
 
-// storedHours returns the summary rows of keys that exist.
+// hourColumns are the columns a write reads of an hour, from points to the
+// time of its last point. That time is read from the points only when the
+// row cannot tell it (the hour holds texts), by the subquery.
+var hourColumns = `h.points, h.numbers, h.value_sum, h.min_value, h.min_ts, h.max_value, h.max_ts,
+	h.first_value, h.first_ts, h.last_value, h.last_ts,
+	CASE WHEN h.points > h.numbers THEN (SELECT max(p.ts) FROM tsdb_points p
+		WHERE p.series_id = h.series_id AND p.ts >= h.hour AND p.ts < h.hour + ` + hourUSText + `) END`
+
+// hourScan receives hourColumns, all NULL when there is no row.
+type hourScan struct {
+	points, numbers                      sql.NullInt64
+	sum, minV, maxV, firstV, lastV       sql.NullFloat64
+	minT, maxT, firstT, lastT, lastPoint sql.NullInt64
+}
+
+func (c *hourScan) dest() []any {
+	return []any{&c.points, &c.numbers, &c.sum, &c.minV, &c.minT, &c.maxV, &c.maxT, &c.firstV, &c.firstT,
+		&c.lastV, &c.lastT, &c.lastPoint}
+}
+
+// row returns the scanned row of an hour; ok is false when there was none.
+func (c *hourScan) row(seriesID, hour int64) (h *storedHour, ok bool) {
+	if !c.points.Valid {
+		return nil, false
+	}
+	h = &storedHour{summary: summary{seriesID: seriesID, hour: hour, points: c.points.Int64, numbers: c.numbers.Int64,
+		sum: c.sum.Float64, minV: c.minV.Float64, maxV: c.maxV.Float64, firstV: c.firstV.Float64, lastV: c.lastV.Float64,
+		minTS: c.minT.Int64, maxTS: c.maxT.Int64, firstTS: c.firstT.Int64, lastTS: c.lastT.Int64}}
+	switch {
+	case h.points == h.numbers && h.numbers > 0:
+		h.lastPoint = h.lastTS
+	case c.lastPoint.Valid:
+		h.lastPoint = c.lastPoint.Int64
+	default:
+		h.lastPoint = math.MaxInt64
+	}
+	return h, true
+}
+
+// storedHours returns the summary rows of keys that exist, on SQLite
+// (PostgreSQL reads them with the series, lockAndReadPG).
 func (s *Store) storedHours(ctx context.Context, tx *sql.Tx, keys []hourKey) (map[hourKey]*storedHour, error) {
 	found := make(map[hourKey]*storedHour, len(keys))
 	scan := func(rows *sql.Rows) error {
 		defer rows.Close()
 		for rows.Next() {
-			h := &storedHour{}
-			var minV, maxV, firstV, lastV sql.NullFloat64
-			var minT, maxT, firstT, lastT, lastPoint sql.NullInt64
-			if err := rows.Scan(&h.seriesID, &h.hour, &h.points, &h.numbers, &h.sum, &minV, &minT, &maxV, &maxT,
-				&firstV, &firstT, &lastV, &lastT, &lastPoint); err != nil {
+			var k hourKey
+			var c hourScan
+			if err := rows.Scan(append([]any{&k.seriesID, &k.hour}, c.dest()...)...); err != nil {
 				return err
 			}
-			h.minV, h.maxV, h.firstV, h.lastV = minV.Float64, maxV.Float64, firstV.Float64, lastV.Float64
-			h.minTS, h.maxTS, h.firstTS, h.lastTS = minT.Int64, maxT.Int64, firstT.Int64, lastT.Int64
-			switch {
-			case h.points == h.numbers && h.numbers > 0:
-				h.lastPoint = h.lastTS
-			case lastPoint.Valid:
-				h.lastPoint = lastPoint.Int64
-			default:
-				h.lastPoint = math.MaxInt64
+			if h, ok := c.row(k.seriesID, k.hour); ok {
+				found[k] = h
 			}
-			found[hourKey{h.seriesID, h.hour}] = h
 		}
 		return rows.Err()
 	}
-	// The last point of an hour that holds texts is not in its row: the
-	// subquery finds it, and only for such hours.
-	columns := `SELECT h.series_id, h.hour, h.points, h.numbers, h.value_sum, h.min_value, h.min_ts,
-		h.max_value, h.max_ts, h.first_value, h.first_ts, h.last_value, h.last_ts,
-		CASE WHEN h.points > h.numbers THEN (SELECT max(p.ts) FROM tsdb_points p
-			WHERE p.series_id = h.series_id AND p.ts >= h.hour AND p.ts < h.hour + ` + hourUSText + `) END
-		FROM tsdb_hours h `
-	if s.pg {
-		sids, hours := keyColumns(keys)
-		rows, err := tx.QueryContext(ctx, columns+`WHERE (h.series_id, h.hour) IN (SELECT * FROM unnest($1::bigint[], $2::bigint[]))`, sids, hours)
-		if err == nil {
-			err = scan(rows)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("write points: read hours: %w", err)
-		}
-		return found, nil
-	}
+	columns := `SELECT h.series_id, h.hour, ` + hourColumns + ` FROM tsdb_hours h `
 	for chunk := range slices.Chunk(keys, sqliteKeyChunk) {
 		args := make([]any, 0, 2*len(chunk))
 		for _, k := range chunk {
@@ -305,31 +391,50 @@ func keyColumns(keys []hourKey) (sids, hours []int64) {
 	return sids, hours
 }
 
+// pgInsertPoints upserts points given as arrays ($1-$4, pointArrays). The
+// WHERE clause leaves identical redeliveries alone, so they leave no dead
+// row versions behind for VACUUM.
+const pgInsertPoints = `INSERT INTO tsdb_points (series_id, ts, value, text_value)
+	SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::float8[], $4::text[])
+	ON CONFLICT (series_id, ts) DO UPDATE SET value = excluded.value, text_value = excluded.text_value
+	WHERE tsdb_points.value IS DISTINCT FROM excluded.value
+	   OR tsdb_points.text_value IS DISTINCT FROM excluded.text_value`
+
+// pointArrays returns the columns of pts as the arrays of pgInsertPoints.
+func pointArrays(ids map[tsdb.Series]int64, pts []tsdb.Point) []any {
+	n := len(pts)
+	sids := make([]int64, n)
+	ts := make([]int64, n)
+	values := make([]*float64, n)
+	texts := make([]*string, n)
+	for i := range pts {
+		p := &pts[i]
+		sids[i], ts[i] = ids[p.Series], tsdb.Micros(p.Time)
+		if p.IsText {
+			texts[i] = &p.Text
+		} else {
+			values[i] = &p.Value
+		}
+	}
+	return []any{sids, ts, values, texts}
+}
+
+// insertWithHours upserts pts (distinct by series and time) and the
+// summary rows in one statement, on PostgreSQL: the two tables' writes do
+// not depend on each other when no hour has to be read back in between.
+func (s *Store) insertWithHours(ctx context.Context, tx *sql.Tx, ids map[tsdb.Series]int64, pts []tsdb.Point, sums []summary) error {
+	args := append(pointArrays(ids, pts), hourArrays(sums)...)
+	_, err := tx.ExecContext(ctx, pgInsertWithHours, args...)
+	if err != nil {
+		return fmt.Errorf("write points and hours: %w", err)
+	}
+	return nil
+}
+
 // insertPoints upserts pts (distinct by series and time).
 func (s *Store) insertPoints(ctx context.Context, tx *sql.Tx, ids map[tsdb.Series]int64, pts []tsdb.Point) error {
 	if s.pg {
-		n := len(pts)
-		sids := make([]int64, n)
-		ts := make([]int64, n)
-		values := make([]*float64, n)
-		texts := make([]*string, n)
-		for i := range pts {
-			p := &pts[i]
-			sids[i], ts[i] = ids[p.Series], tsdb.Micros(p.Time)
-			if p.IsText {
-				texts[i] = &p.Text
-			} else {
-				values[i] = &p.Value
-			}
-		}
-		// The WHERE clause leaves identical redeliveries alone, so they
-		// leave no dead row versions behind for VACUUM.
-		_, err := tx.ExecContext(ctx, `INSERT INTO tsdb_points (series_id, ts, value, text_value)
-			SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::float8[], $4::text[])
-			ON CONFLICT (series_id, ts) DO UPDATE SET value = excluded.value, text_value = excluded.text_value
-			WHERE tsdb_points.value IS DISTINCT FROM excluded.value
-			   OR tsdb_points.text_value IS DISTINCT FROM excluded.text_value`, sids, ts, values, texts)
-		if err != nil {
+		if _, err := tx.ExecContext(ctx, pgInsertPoints, pointArrays(ids, pts)...); err != nil {
 			return fmt.Errorf("write points: insert: %w", err)
 		}
 		return nil
@@ -434,36 +539,66 @@ func (s *Store) summarise(ctx context.Context, q queryer, keys []hourKey) (map[h
 	return out, nil
 }
 
+// The parts of the statements that write summary rows, replacing those of
+// the same hours.
+const (
+	hoursInsert = `INSERT INTO tsdb_hours (series_id, hour, points, numbers, value_sum, min_value, min_ts,
+		max_value, max_ts, first_value, first_ts, last_value, last_ts) `
+	hoursConflict = ` ON CONFLICT (series_id, hour) DO UPDATE SET points = excluded.points, numbers = excluded.numbers,
+		value_sum = excluded.value_sum, min_value = excluded.min_value, min_ts = excluded.min_ts,
+		max_value = excluded.max_value, max_ts = excluded.max_ts, first_value = excluded.first_value,
+		first_ts = excluded.first_ts, last_value = excluded.last_value, last_ts = excluded.last_ts`
+)
+
+// pgHoursFrom is the source of the summary rows on PostgreSQL: the 13
+// arrays of hourArrays as parameters first, first+1, ...
+func pgHoursFrom(first int) string {
+	types := []string{"bigint", "bigint", "bigint", "bigint", "float8", "float8", "bigint", "float8", "bigint",
+		"float8", "bigint", "float8", "bigint"}
+	var b strings.Builder
+	b.WriteString("SELECT * FROM unnest(")
+	for i, t := range types {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "$%d::%s[]", first+i, t)
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// The statements of PostgreSQL that write summary rows, alone and after the
+// points.
+var (
+	pgUpsertHours     = hoursInsert + pgHoursFrom(1) + hoursConflict
+	pgInsertWithHours = `WITH p AS (` + pgInsertPoints + `) ` + hoursInsert + pgHoursFrom(5) + hoursConflict
+)
+
+// hourArrays returns the columns of sums as the arrays of pgHoursFrom.
+func hourArrays(sums []summary) []any {
+	n := len(sums)
+	sid, hour, points, numbers := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	sum := make([]float64, n)
+	minV, maxV, firstV, lastV := make([]*float64, n), make([]*float64, n), make([]*float64, n), make([]*float64, n)
+	minT, maxT, firstT, lastT := make([]*int64, n), make([]*int64, n), make([]*int64, n), make([]*int64, n)
+	for i := range sums {
+		h := &sums[i]
+		sid[i], hour[i], points[i], numbers[i], sum[i] = h.seriesID, h.hour, h.points, h.numbers, h.sum
+		if h.numbers > 0 {
+			minV[i], maxV[i], firstV[i], lastV[i] = &h.minV, &h.maxV, &h.firstV, &h.lastV
+			minT[i], maxT[i], firstT[i], lastT[i] = &h.minTS, &h.maxTS, &h.firstTS, &h.lastTS
+		}
+	}
+	return []any{sid, hour, points, numbers, sum, minV, minT, maxV, maxT, firstV, firstT, lastV, lastT}
+}
+
 // upsertHours writes summary rows, replacing those of the same hours.
 func (s *Store) upsertHours(ctx context.Context, q queryer, sums []summary) error {
 	if len(sums) == 0 {
 		return nil
 	}
-	const set = ` ON CONFLICT (series_id, hour) DO UPDATE SET points = excluded.points, numbers = excluded.numbers,
-		value_sum = excluded.value_sum, min_value = excluded.min_value, min_ts = excluded.min_ts,
-		max_value = excluded.max_value, max_ts = excluded.max_ts, first_value = excluded.first_value,
-		first_ts = excluded.first_ts, last_value = excluded.last_value, last_ts = excluded.last_ts`
-	const columns = `INSERT INTO tsdb_hours (series_id, hour, points, numbers, value_sum, min_value, min_ts,
-		max_value, max_ts, first_value, first_ts, last_value, last_ts) `
 	if s.pg {
-		n := len(sums)
-		sid, hour, points, numbers := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
-		sum := make([]float64, n)
-		minV, maxV, firstV, lastV := make([]*float64, n), make([]*float64, n), make([]*float64, n), make([]*float64, n)
-		minT, maxT, firstT, lastT := make([]*int64, n), make([]*int64, n), make([]*int64, n), make([]*int64, n)
-		for i := range sums {
-			h := &sums[i]
-			sid[i], hour[i], points[i], numbers[i], sum[i] = h.seriesID, h.hour, h.points, h.numbers, h.sum
-			if h.numbers > 0 {
-				minV[i], maxV[i], firstV[i], lastV[i] = &h.minV, &h.maxV, &h.firstV, &h.lastV
-				minT[i], maxT[i], firstT[i], lastT[i] = &h.minTS, &h.maxTS, &h.firstTS, &h.lastTS
-			}
-		}
-		_, err := q.ExecContext(ctx, columns+`SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[],
-			$5::float8[], $6::float8[], $7::bigint[], $8::float8[], $9::bigint[], $10::float8[], $11::bigint[],
-			$12::float8[], $13::bigint[])`+set,
-			sid, hour, points, numbers, sum, minV, minT, maxV, maxT, firstV, firstT, lastV, lastT)
-		if err != nil {
+		if _, err := q.ExecContext(ctx, pgUpsertHours, hourArrays(sums)...); err != nil {
 			return fmt.Errorf("write hours: %w", err)
 		}
 		return nil
@@ -478,7 +613,7 @@ func (s *Store) upsertHours(ctx context.Context, q queryer, sums []summary) erro
 			args = append(args, h.seriesID, h.hour, h.points, h.numbers, h.sum, h.minV, h.minTS, h.maxV, h.maxTS,
 				h.firstV, h.firstTS, h.lastV, h.lastTS)
 		}
-		if _, err := q.ExecContext(ctx, columns+`VALUES `+tuples(len(chunk), 13)+set, args...); err != nil {
+		if _, err := q.ExecContext(ctx, hoursInsert+`VALUES `+tuples(len(chunk), 13)+hoursConflict, args...); err != nil {
 			return fmt.Errorf("write hours: %w", err)
 		}
 	}
