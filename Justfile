@@ -66,6 +66,10 @@ dev *ARGS:
     trap 'kill $vite' EXIT
     FIELDHUB_VITE_DEV_URL=http://localhost:5173 go run . serve {{ARGS}}
 
+# decoder sandbox benchmark against Node (extra flags go to bench/decoders, e.g. -d 10s -codec path/to/codec.js); results go in docs/performance.md
+bench-decoders *ARGS: assets
+    go run ./bench/decoders {{ARGS}}
+
 # build the example WASM decoder (examples/decoder-wasm) into bin/decoder-example.wasm
 example-decoder-wasm:
     GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o bin/decoder-example.wasm ./examples/decoder-wasm

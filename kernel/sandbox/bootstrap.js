@@ -7,9 +7,10 @@
 //   install   install(found) records the codec's functions (found is the
 //             probe array, one entry per form, undefined where the codec
 //             defines none) and returns the bit mask of the forms defined
-//   run       run(form, variablesJSON, dataJSON, maxOutput) calls one form
-//             and returns JSON.stringify of its result, or -1 when that JSON
-//             is longer than maxOutput characters
+//   run       run(form, variablesJSON, dataJSON, maxOutput, fPort, length,
+//             recvDays, recvMillis) calls one form on the payload of that
+//             length in io and returns JSON.stringify of its result, or -1
+//             when that JSON is longer than maxOutput characters
 //   describe  describe(thrown) returns {"name","message","stack"} as JSON
 //
 // What the host relies on (JSON.stringify, JSON.parse, Date, the DataView
@@ -30,9 +31,7 @@
   var slice = uncurry(String.prototype.slice);
   var getTime = uncurry(Date.prototype.getTime);
   var toISOString = uncurry(Date.prototype.toISOString);
-  var getF64 = uncurry(DataView.prototype.getFloat64);
-  var getI32 = uncurry(DataView.prototype.getInt32);
-  var getU32 = uncurry(DataView.prototype.getUint32);
+  var arraySlice = uncurry(Array.prototype.slice);
   var split = uncurry(String.prototype.split);
   var indexOf = uncurry(String.prototype.indexOf);
   // errorStack gives an error's stack without the sandbox's own frames.
@@ -53,11 +52,9 @@
     }
   };
 
+  // The host writes the payload at HEADER; the rest of the input comes as
+  // arguments of run.
   var io = new Uint8Array(ioSize);
-  var view = new DataView(io.buffer);
-
-  // Input layout written by the host: recvTime (float64, ms since the epoch,
-  // NaN when none), fPort (int32), payload length (uint32), payload bytes.
   var HEADER = 16;
 
   var maxLine = 1024;
@@ -121,27 +118,25 @@
     return mask;
   }
 
-  function payload() {
-    var n = getU32(view, 12, true);
-    var bytes = [];
-    for (var i = 0; i < n; i++) bytes[i] = io[HEADER + i];
-    return bytes;
+  // payload copies the call's bytes out of io into a plain array, in C:
+  // Array.prototype.slice on a typed array makes an Array.
+  function payload(n) {
+    return arraySlice(io, HEADER, HEADER + n);
   }
 
-  function run(form, variablesJSON, dataJSON, maxOutput) {
-    var fPort = getI32(view, 8, true);
+  function run(form, variablesJSON, dataJSON, maxOutput, fPort, n, recvDays, recvMillis) {
     var variables = variablesJSON === undefined ? {} : JSONparse(variablesJSON);
     var fn = fns[form];
     var result;
     switch (form) {
       case 0: // decodeUplink({bytes, fPort, recvTime, variables})
-        result = fn({ bytes: payload(), fPort: fPort, recvTime: new PDate(getF64(view, 0, true)), variables: variables });
+        result = fn({ bytes: payload(n), fPort: fPort, recvTime: new PDate(recvDays * 86400000 + recvMillis), variables: variables });
         break;
       case 1: // ChirpStack v3 Decode(fPort, bytes, variables)
-        result = fn(fPort, payload(), variables);
+        result = fn(fPort, payload(n), variables);
         break;
       case 2: // The Things Network v2 Decoder(bytes, port)
-        result = fn(payload(), fPort);
+        result = fn(payload(n), fPort);
         break;
       case 3: // encodeDownlink({data, variables})
         result = fn({ data: JSONparse(dataJSON), variables: variables });
@@ -153,7 +148,7 @@
         result = fn(JSONparse(dataJSON), fPort);
         break;
       case 6: // decodeDownlink({bytes, fPort, variables})
-        result = fn({ bytes: payload(), fPort: fPort, variables: variables });
+        result = fn({ bytes: payload(n), fPort: fPort, variables: variables });
         break;
       default:
         throw new PError("unknown form " + form);

@@ -21,6 +21,7 @@ import (
 // instance that broke a limit, trapped or grew its memory far is closed.
 type Codec struct {
 	e        *Engine
+	kind     string // js, js-trusted or wasm
 	hash     string
 	forms    uint32
 	lastUsed atomic.Int64
@@ -67,12 +68,10 @@ func (c *Codec) form(op Operation) (Form, error) {
 	return 0, &Error{Kind: KindMissing, Message: fmt.Sprintf("the codec cannot %s: it defines no %s function", op, strings.Join(names, ", "))}
 }
 
-func (c *Codec) key() string {
-	if c.wasm != nil {
-		return "wasm:" + c.hash
-	}
-	return "js:" + c.hash
-}
+func (c *Codec) key() string { return c.kind + ":" + c.hash }
+
+// Trusted reports whether the codec runs in the fast runtime (TrustedCodec).
+func (c *Codec) Trusted() bool { return c.kind == "js-trusted" }
 
 func (c *Codec) touch() { c.lastUsed.Store(time.Now().UnixNano()) }
 
@@ -81,6 +80,22 @@ func (c *Codec) trim(cutoff time.Time) int {
 		return c.wasm.trim(cutoff)
 	}
 	return c.pool.trim(cutoff)
+}
+
+func (c *Codec) count(s *Stats) {
+	add := func(busy, idle int) {
+		s.Busy += busy
+		s.Idle += idle
+	}
+	if c.wasm != nil {
+		c.wasm.mu.Lock()
+		defer c.wasm.mu.Unlock()
+		for _, p := range c.wasm.pools {
+			add(p.count(func(vm *wasmVM) { s.IdleMemory += int64(vm.mod.Memory().Size()) }))
+		}
+		return
+	}
+	add(c.pool.count(func(vm *jsVM) { s.IdleMemory += int64(vm.mem.Size()) }))
 }
 
 func (c *Codec) close() {

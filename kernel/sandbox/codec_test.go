@@ -484,3 +484,16 @@ func ExampleCodec_DecodeUplink() {
 	fmt.Println(r.Data, err)
 	// Output: map[temperature:23] <nil>
 }
+
+func TestStats(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, sandbox.Options{PoolSize: 2})
+	c := mustCodec(t, e, `function Decoder(b) { return {n: b.length} }`)
+	if _, err := c.DecodeUplink(context.Background(), sandbox.Input{}, roomy); err != nil {
+		t.Fatal(err)
+	}
+	s := e.Stats()
+	if s.Codecs != 1 || s.Busy != 0 || s.Idle != 1 || s.IdleMemory < 1<<20 {
+		t.Errorf("stats %+v", s)
+	}
+}

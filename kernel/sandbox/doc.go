@@ -6,8 +6,9 @@
 // # Use
 //
 //	e, err := sandbox.New(ctx, sandbox.Options{})      // once per process; e.Close() at shutdown
-//	c, err := e.Codec(ctx, source)                     // load a JS codec (shared by hash)
-//	c, err := e.WASMCodec(ctx, module)                 // or a WASM decoder (sdk/decoder ABI)
+//	c, err := e.Codec(ctx, source)                     // a JS codec a user uploaded (shared by hash)
+//	c, err := e.TrustedCodec(ctx, source)              // a JS codec that ships with the portal
+//	c, err := e.WASMCodec(ctx, module)                 // a WASM decoder (sdk/decoder ABI)
 //	r, err := c.DecodeUplink(ctx, sandbox.Input{Bytes: payload, FPort: 5, RecvTime: t, Variables: vars}, sandbox.Limits{})
 //	// r.Data, r.Warnings, r.Errors, r.Log, r.Duration
 //	d, err := c.EncodeDownlink(ctx, sandbox.DownlinkInput{Data: obj, FPort: 10}, limits)
@@ -37,11 +38,26 @@
 // linear memory above the stack is copied back after every call (about
 // 0.4 MB, a few microseconds), so globals, prototype changes and garbage of
 // one call never reach the next, and a call that broke a limit leaves nothing
-// behind. Time: QuickJS's interrupt handler stops the call at its deadline;
-// wazero's WithCloseOnContextDone is the outer guard a little later, for
-// native code that never reaches the handler. Memory: QuickJS's allocation
-// limit; wazero's page limit (Options.MaxMemory) beneath it. Recursion:
-// QuickJS's stack limit (512 KiB of the 1 MiB stack).
+// behind. Memory: QuickJS's allocation limit, and wazero's page limit
+// (Options.MaxMemory) beneath it. Recursion: QuickJS's stack limit (512 KiB
+// of the 1 MiB stack). Time: QuickJS's interrupt handler stops the codec's
+// own code at the deadline. Some of QuickJS's native code never reaches the
+// handler (JSON.stringify of data nested ten thousand deep, a method of
+// Array.prototype over an array-like of length 2^32), and needs an outer
+// guard that stops the compiled code itself:
+//
+//   - Codec loads a codec into the guarded runtime, where wazero's
+//     WithCloseOnContextDone stops any call a little after its limit
+//     (limit + 25 ms + limit/4) and the instance is thrown away. wazero
+//     implements it by leaving the compiled code for Go at every loop
+//     header, which makes QuickJS about three times slower. Use it for what
+//     users upload.
+//   - TrustedCodec loads it into the fast runtime, without those checks.
+//     There a watchdog sets the stack pointer to 0 at the same moment, which
+//     makes the next function that takes a stack frame trap: it stops much
+//     native code, not all (some loops take no frame and run on until they
+//     end). Use it for the built-in codecs, which are reviewed and fuzzed in
+//     the repository.
 //
 // What a codec can reach: the ECMAScript built-ins, console (log, info,
 // debug, trace, warn, error; captured into Result.Log, not printed), and

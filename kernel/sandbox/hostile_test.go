@@ -93,7 +93,7 @@ func TestHostileCodecs(t *testing.T) {
 		// QuickJS concatenates into ropes: the string reaches the engine's
 		// length limit (a RangeError in Node) before it fills memory.
 		{"a string doubled until it breaks", `function decodeUplink() { var s = "x"; for (;;) s += s; }`, sandbox.Limits{}, []error{sandbox.ErrThrown, sandbox.ErrMemoryLimit}},
-		{"deep recursion", `function r(n) { return r(n + 1) + 1 } function decodeUplink() { return r(0) }`, sandbox.Limits{}, []error{sandbox.ErrStackLimit}},
+		{"deep recursion", `function r(n) { return r(n + 1) + 1 } function decodeUplink() { return r(0) }`, sandbox.Limits{Time: hang}, []error{sandbox.ErrStackLimit}},
 		// QuickJS's JSON.stringify takes time quadratic in the nesting depth
 		// and never reaches the interrupt handler: wazero's outer guard
 		// stops it.
@@ -130,13 +130,13 @@ func TestLimitErrorsSayWhichLimit(t *testing.T) {
 	if !errors.As(err, &se) || se.Message != "time limit of 30 ms exceeded" || se.Limit.Time != 30*time.Millisecond {
 		t.Errorf("time: %#v", err)
 	}
-	bomb := mustCodec(t, e, `function decodeUplink() { return {data: {n: "y".repeat(20 << 20).length}} }`)
+	bomb := mustCodec(t, e, `function decodeUplink() { return {data: {n: "y".repeat(10 << 20).length}} }`)
 	_, err = bomb.DecodeUplink(context.Background(), sandbox.Input{}, sandbox.Limits{Memory: 8 << 20})
 	if !errors.As(err, &se) || se.Message != "memory limit of 8 MiB exceeded" || se.Limit.Memory != 8<<20 {
 		t.Errorf("memory: %#v", err)
 	}
 	// The same codec runs within a larger limit of another company.
-	if r, err := bomb.DecodeUplink(context.Background(), sandbox.Input{}, sandbox.Limits{Memory: 64 << 20, Time: hang}); err != nil || r.Data["n"] != float64(20<<20) {
+	if r, err := bomb.DecodeUplink(context.Background(), sandbox.Input{}, sandbox.Limits{Memory: 32 << 20, Time: hang}); err != nil || r.Data["n"] != float64(10<<20) {
 		t.Errorf("a larger limit: %v %v", r.Data, err)
 	}
 }
@@ -255,5 +255,56 @@ func TestNoGoroutineLeaks(t *testing.T) {
 	if n := runtime.NumGoroutine(); n > before {
 		buf := make([]byte, 1<<20)
 		t.Errorf("%d goroutines before the engine, %d after Close:\n%s", before, n, buf[:runtime.Stack(buf, true)])
+	}
+}
+
+// TestTrustedCodecs runs codecs in the fast runtime, where the built-in
+// catalog runs: the same results as in the guarded runtime, and the
+// interrupt handler and the memory limit hold there too; the watchdog ends
+// the call that native code kept past its deadline.
+func TestTrustedCodecs(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, sandbox.Options{})
+	ctx := context.Background()
+	src := `function decodeUplink(input) { return {data: {sum: input.bytes.reduce(function (a, b) { return a + b }, 0), at: input.recvTime}} }`
+	guarded := mustCodec(t, e, src)
+	trusted, err := e.TrustedCodec(ctx, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if trusted == guarded || !trusted.Trusted() || guarded.Trusted() || trusted.Hash() != guarded.Hash() {
+		t.Errorf("a trusted codec is another codec of the same hash")
+	}
+	in := sandbox.Input{Bytes: []byte{1, 2, 3}, RecvTime: recv}
+	a, errA := guarded.DecodeUplink(ctx, in, roomy)
+	b, errB := trusted.DecodeUplink(ctx, in, roomy)
+	if errA != nil || errB != nil || string(a.Raw) != string(b.Raw) {
+		t.Errorf("guarded %s %v, trusted %s %v", a.Raw, errA, b.Raw, errB)
+	}
+	cases := []struct {
+		name, source string
+		limits       sandbox.Limits
+		want         []error
+	}{
+		{"an infinite loop", `function decodeUplink() { for (;;) {} }`, sandbox.Limits{}, []error{sandbox.ErrTimeLimit}},
+		{"a 100 MB string", `function decodeUplink() { return {data: {n: "x".repeat(100 << 20).length}} }`, sandbox.Limits{}, []error{sandbox.ErrMemoryLimit}},
+		{"deep recursion", `function r() { return r() + 1 } function decodeUplink() { r() }`, sandbox.Limits{Time: hang}, []error{sandbox.ErrStackLimit}},
+		{"native code past the deadline", `function decodeUplink() { var o = {}; for (var i = 0; i < 1e4; i++) o = {o: o}; return {data: o} }`, sandbox.Limits{}, []error{sandbox.ErrTimeLimit}},
+	}
+	for _, tc := range cases {
+		c, err := e.TrustedCodec(ctx, tc.source)
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		if _, err := c.DecodeUplink(ctx, sandbox.Input{}, tc.limits); !slices.ContainsFunc(tc.want, func(w error) bool { return errors.Is(err, w) }) {
+			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
+		}
+		if took := time.Since(start); took > hang {
+			t.Errorf("%s took %v", tc.name, took)
+		}
+		if r, err := trusted.DecodeUplink(ctx, in, roomy); err != nil || string(r.Raw) != string(a.Raw) {
+			t.Errorf("after %s: %s %v", tc.name, r.Raw, err)
+		}
 	}
 }

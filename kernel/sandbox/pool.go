@@ -112,6 +112,17 @@ func (p *pool[T]) trim(cutoff time.Time) int {
 // busy reports whether any instance is out on a call.
 func (p *pool[T]) busy() bool { return len(p.slots) > 0 }
 
+// count reports the instances out on calls and those idle, and calls fn for
+// each idle one.
+func (p *pool[T]) count(fn func(T)) (busy, idle int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, it := range p.idle {
+		fn(it.v)
+	}
+	return len(p.slots), len(p.idle)
+}
+
 // close closes the idle instances; the busy ones are closed when they come
 // back.
 func (p *pool[T]) close() {

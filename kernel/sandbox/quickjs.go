@@ -7,11 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tetratelabs/wazero"
@@ -38,13 +38,13 @@ const (
 	// ioSize is the input buffer (a Uint8Array the bootstrap made) that the
 	// host writes each call's input into.
 	ioSize = 64 << 10
-	// ioHeader is where the payload starts: recvTime f64, fPort i32,
-	// payload length u32.
+	// ioHeader is where the payload starts.
 	ioHeader = 16
-	// The last 64 bytes of the buffer hold what the QuickJS API reads
-	// through pointers: the arguments of run (4 JSValues), the argument of
+	// The last 128 bytes of the buffer hold what the QuickJS API reads
+	// through pointers: the arguments of run (8 JSValues), the argument of
 	// describe and install, and two size_t out-parameters.
-	ioRunArgv  = ioSize - 64
+	ioRunArgv  = ioSize - 128
+	runArgs    = 8
 	ioOneArgv  = ioSize - 32
 	ioLen      = ioSize - 16
 	ioLogLen   = ioSize - 8
@@ -62,6 +62,8 @@ const (
 	// exception, which runs the thrower's getters.
 	describeTime   = 20 * time.Millisecond
 	describeMemory = 1 << 20
+
+	msPerDay = 24 * 60 * 60 * 1000
 
 	hostLogName = "fieldhub_log"
 	codecFile   = "codec.js"
@@ -92,14 +94,26 @@ var probeJS = func() string {
 
 type vmKey struct{}
 
-// jsRuntime is the wazero runtime that QuickJS instances run in, with the
-// compiled quickjs.wasm and the base image (QuickJS and the bootstrap, no
-// codec) that every codec is loaded on.
+// jsRuntime runs QuickJS instances: quickjs.wasm compiled in two wazero
+// runtimes, and the base image (QuickJS and the bootstrap, no codec) that
+// every codec is loaded on.
+//
+// The guarded runtime has wazero's WithCloseOnContextDone, the outer guard
+// that stops any call at its context's deadline, also inside native code
+// that never reaches QuickJS's interrupt handler (JSON.stringify of deeply
+// nested data, Array.prototype.reverse over a sparse array of 2^32
+// elements). It costs: wazero leaves the compiled code for Go at every loop
+// header, and QuickJS's interpreter loops once per bytecode, so JavaScript
+// runs about three times slower. Codecs that companies upload run there.
+//
+// The fast runtime has no such checks; the built-in codecs, which are
+// reviewed and fuzzed in the repository, run there. Its outer guard is the
+// watchdog, which stops most such native code but not all of it.
 type jsRuntime struct {
-	opts     *Options
-	rt       wazero.Runtime
-	compiled wazero.CompiledModule
-	base     *jsImage
+	opts    *Options
+	guarded *jsEngine
+	fast    *jsEngine
+	base    *jsImage
 
 	// Where things are in every image: images only ever add to the base.
 	stackTop uint32
@@ -110,6 +124,13 @@ type jsRuntime struct {
 	install  uint64
 	run      uint64
 	describe uint64
+}
+
+// jsEngine is quickjs.wasm compiled in one wazero runtime.
+type jsEngine struct {
+	rt       wazero.Runtime
+	compiled wazero.CompiledModule
+	guarded  bool
 }
 
 // jsImage is linear memory above the stack, as it was when the image was
@@ -131,9 +152,58 @@ type callState struct {
 	log         logBuffer
 }
 
+// watchdog is the outer guard of a call in the fast runtime: when it fires,
+// it sets the instance's stack pointer to 0, so that the next function that
+// takes a stack frame writes below address 0 and traps, which ends the call
+// (the instance is closed afterwards). Native code that loops without
+// calling such a function goes on until it ends by itself. The lock keeps
+// the watchdog from touching an instance whose call has ended.
+type watchdog struct {
+	mu    sync.Mutex
+	gen   uint64
+	armed bool
+	fired bool
+}
+
+// guard starts the outer guard of a call that must end within d: the
+// watchdog, or a context deadline in the guarded runtime. stop ends it and
+// reports whether it stopped the call; the instance must be closed then.
+func (vm *jsVM) guard(ctx context.Context, d time.Duration) (context.Context, func() (fired bool)) {
+	if vm.eng.guarded {
+		cctx, cancel := context.WithTimeout(ctx, d)
+		return cctx, func() bool {
+			fired := cctx.Err() != nil && ctx.Err() == nil
+			cancel()
+			return fired
+		}
+	}
+	w := &vm.wd
+	w.mu.Lock()
+	w.gen++
+	gen := w.gen
+	w.armed, w.fired = true, false
+	w.mu.Unlock()
+	t := time.AfterFunc(d, func() {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if w.armed && w.gen == gen {
+			w.fired = true
+			vm.sp.Set(0)
+		}
+	})
+	return ctx, func() bool {
+		t.Stop()
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		w.armed = false
+		return w.fired
+	}
+}
+
 // jsVM is one QuickJS instance.
 type jsVM struct {
 	js  *jsRuntime
+	eng *jsEngine
 	img *jsImage
 	mod api.Module
 	mem api.Memory
@@ -146,42 +216,71 @@ type jsVM struct {
 	stack  [8]uint64
 	hstack [8]uint64
 	st     callState
+	wd     watchdog
 }
 
 func newJSRuntime(ctx context.Context, opts *Options, cache wazero.CompilationCache, wasmBytes []byte) (*jsRuntime, error) {
-	pages := uint32((opts.MaxMemory + growthSlack + 2<<20 + 1<<16 - 1) >> 16)
-	cfg := wazero.NewRuntimeConfig().
-		WithCompilationCache(cache).
-		WithCloseOnContextDone(true).
-		WithMemoryLimitPages(pages)
-	js := &jsRuntime{opts: opts, rt: wazero.NewRuntimeWithConfig(ctx, cfg)}
-	if err := js.instantiateHost(ctx); err != nil {
-		js.rt.Close(ctx)
+	js := &jsRuntime{opts: opts}
+	var err error
+	if js.guarded, err = newJSEngine(ctx, opts, cache, wasmBytes, true); err != nil {
 		return nil, err
 	}
-	compiled, err := js.rt.CompileModule(ctx, wasmBytes)
-	if err != nil {
-		js.rt.Close(ctx)
-		return nil, fmt.Errorf("compile quickjs.wasm: %w", err)
+	if js.fast, err = newJSEngine(ctx, opts, cache, wasmBytes, false); err != nil {
+		js.close(ctx)
+		return nil, err
 	}
-	js.compiled = compiled
 	if err := js.makeBase(ctx); err != nil {
-		js.rt.Close(ctx)
+		js.close(ctx)
 		return nil, fmt.Errorf("start quickjs: %w", err)
 	}
 	return js, nil
 }
 
-func (js *jsRuntime) close(ctx context.Context) error { return js.rt.Close(ctx) }
+func newJSEngine(ctx context.Context, opts *Options, cache wazero.CompilationCache, wasmBytes []byte, guarded bool) (*jsEngine, error) {
+	pages := uint32((opts.MaxMemory + growthSlack + 2<<20 + 1<<16 - 1) >> 16)
+	cfg := wazero.NewRuntimeConfig().
+		WithCompilationCache(cache).
+		WithCloseOnContextDone(guarded).
+		WithMemoryLimitPages(pages)
+	eng := &jsEngine{rt: wazero.NewRuntimeWithConfig(ctx, cfg), guarded: guarded}
+	if err := instantiateHost(ctx, eng.rt); err != nil {
+		eng.rt.Close(ctx)
+		return nil, err
+	}
+	compiled, err := eng.rt.CompileModule(ctx, wasmBytes)
+	if err != nil {
+		eng.rt.Close(ctx)
+		return nil, fmt.Errorf("compile quickjs.wasm: %w", err)
+	}
+	eng.compiled = compiled
+	return eng, nil
+}
+
+func (js *jsRuntime) close(ctx context.Context) error {
+	var err error
+	for _, eng := range []*jsEngine{js.guarded, js.fast} {
+		if eng != nil {
+			err = errors.Join(err, eng.rt.Close(ctx))
+		}
+	}
+	return err
+}
+
+func (js *jsRuntime) engine(trusted bool) *jsEngine {
+	if trusted {
+		return js.fast
+	}
+	return js.guarded
+}
 
 // instantiateHost provides quickjs.wasm's imports: the env.host_* functions
 // of quickjs-wasi and the six WASI functions it uses. No filesystem, no
 // environment, no network: fd_write goes to the call's log, the clock is
 // the call's time and stands still during the call, randomness comes from a
 // seeded generator.
-func (js *jsRuntime) instantiateHost(ctx context.Context) error {
+func instantiateHost(ctx context.Context, rt wazero.Runtime) error {
 	i32, i64 := api.ValueTypeI32, api.ValueTypeI64
-	env := js.rt.NewHostModuleBuilder("env")
+	env := rt.NewHostModuleBuilder("env")
 	add := func(b wazero.HostModuleBuilder, name string, params, results []api.ValueType, fn api.GoModuleFunc) {
 		b.NewFunctionBuilder().WithGoModuleFunction(fn, params, results).Export(name)
 	}
@@ -213,7 +312,7 @@ func (js *jsRuntime) instantiateHost(ctx context.Context) error {
 	}
 
 	const errnoSuccess, errnoBadf, errnoNosys = 0, 8, 52
-	wasi := js.rt.NewHostModuleBuilder("wasi_snapshot_preview1")
+	wasi := rt.NewHostModuleBuilder("wasi_snapshot_preview1")
 	add(wasi, "clock_time_get", []api.ValueType{i32, i64, i32}, []api.ValueType{i32}, func(ctx context.Context, m api.Module, s []uint64) {
 		var now int64
 		if vm, ok := ctx.Value(vmKey{}).(*jsVM); ok {
@@ -282,13 +381,15 @@ func (st *callState) expired() bool {
 	return !time.Now().Before(st.deadline)
 }
 
-// newInstance instantiates quickjs.wasm; img nil leaves it uninitialised.
-func (js *jsRuntime) newInstance(ctx context.Context, img *jsImage) (*jsVM, error) {
-	mod, err := js.rt.InstantiateModule(ctx, js.compiled, wazero.NewModuleConfig().WithName("").WithStartFunctions())
+// newInstance instantiates quickjs.wasm in the runtime of trusted or
+// guarded codecs; img nil leaves it uninitialised.
+func (js *jsRuntime) newInstance(ctx context.Context, img *jsImage, trusted bool) (*jsVM, error) {
+	eng := js.engine(trusted)
+	mod, err := eng.rt.InstantiateModule(ctx, eng.compiled, wazero.NewModuleConfig().WithName("").WithStartFunctions())
 	if err != nil {
 		return nil, fmt.Errorf("instantiate quickjs: %w", err)
 	}
-	vm := &jsVM{js: js, mod: mod, mem: mod.Memory(), rng: rand.NewChaCha8([32]byte{'f', 'i', 'e', 'l', 'd', 'h', 'u', 'b'})}
+	vm := &jsVM{js: js, eng: eng, mod: mod, mem: mod.Memory(), rng: rand.NewChaCha8([32]byte{'f', 'i', 'e', 'l', 'd', 'h', 'u', 'b'})}
 	sp, ok := mod.ExportedGlobal("__stack_pointer").(api.MutableGlobal)
 	if !ok {
 		mod.Close(ctx)
@@ -493,7 +594,7 @@ func (vm *jsVM) readString(ctx context.Context, v uint64, lenAt uint32) (s []byt
 
 // makeBase starts QuickJS, runs the bootstrap and takes the base image.
 func (js *jsRuntime) makeBase(ctx context.Context) error {
-	vm, err := js.newInstance(ctx, nil)
+	vm, err := js.newInstance(ctx, nil, true)
 	if err != nil {
 		return err
 	}
@@ -576,8 +677,8 @@ func (js *jsRuntime) makeBase(ctx context.Context) error {
 
 // loadCodec evaluates a codec's source on the base image and returns the
 // instance it was loaded in and the codec's image.
-func (js *jsRuntime) loadCodec(ctx context.Context, src string) (*jsVM, *jsImage, error) {
-	vm, err := js.newInstance(ctx, js.base)
+func (js *jsRuntime) loadCodec(ctx context.Context, src string, trusted bool) (*jsVM, *jsImage, error) {
+	vm, err := js.newInstance(ctx, js.base, trusted)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -594,13 +695,13 @@ func (vm *jsVM) load(ctx context.Context, src string) (*jsImage, error) {
 	start := time.Now()
 	lim := Limits{Time: opts.LoadTimeout, Memory: opts.Limits.Memory}
 	cctx := vm.begin(ctx, start.Truncate(time.Second), start.Add(lim.Time))
-	cctx, cancel := context.WithTimeout(cctx, 2*lim.Time+time.Second)
-	defer cancel()
+	cctx, stop := vm.guard(cctx, lim.Time+outerGrace(lim.Time))
+	defer stop()
 	fail := func(err error) (*jsImage, error) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if vm.st.interrupted || cctx.Err() != nil {
+		if vm.st.interrupted || stop() {
 			return nil, &Error{Kind: KindLoad, Message: fmt.Sprintf("loading the codec took longer than %s", formatDuration(lim.Time)), Limit: Limits{Time: lim.Time}}
 		}
 		return nil, fmt.Errorf("load codec: %w", err)
@@ -667,13 +768,6 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (raw []b
 	if ioHeader+len(in.bytes)+len(in.variables)+len(in.data) > ioDataEnds {
 		return nil, nil, 0, true, &Error{Kind: KindInput, Message: fmt.Sprintf("the input is larger than the %d bytes the sandbox takes", ioDataEnds-ioHeader)}
 	}
-	recv := math.NaN()
-	if !in.recvTime.IsZero() {
-		recv = float64(in.recvTime.UnixMilli())
-	}
-	binary.LittleEndian.PutUint64(io[0:], math.Float64bits(recv))
-	binary.LittleEndian.PutUint32(io[8:], uint32(int32(in.fPort)))
-	binary.LittleEndian.PutUint32(io[12:], uint32(len(in.bytes)))
 	off := ioHeader + copy(io[ioHeader:], in.bytes)
 
 	start := time.Now()
@@ -682,26 +776,39 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (raw []b
 		clock = start.Truncate(time.Second)
 	}
 	cctx := vm.begin(ctx, clock, start.Add(lim.Time))
-	// The outer guard: wazero closes the instance if QuickJS's interrupt
-	// handler has not stopped the call by then (native code that never
-	// reaches the handler, such as JSON.stringify of deeply nested data).
-	cctx, cancel := context.WithDeadline(cctx, start.Add(lim.Time+outerGrace(lim.Time)))
-	defer cancel()
+	cctx, stop := vm.guard(cctx, lim.Time+outerGrace(lim.Time))
 	defer func() {
 		log = vm.st.log.lines()
-		if err != nil && !keep {
-			switch {
-			case ctx.Err() != nil:
+		if stop() {
+			keep = false
+			err = timeLimitError(lim)
+			if ctx.Err() != nil {
 				err = ctx.Err()
-			case cctx.Err() != nil:
-				err = timeLimitError(lim)
-			default:
+			}
+		} else if err != nil && !keep {
+			if ctx.Err() != nil {
+				err = ctx.Err()
+			} else if !errors.As(err, new(*Error)) {
 				err = &Error{Kind: KindCrashed, Message: "the JavaScript engine failed: " + err.Error()}
 			}
 		}
 	}()
 
-	argv := [4]uint64{jsInt(int32(in.form)), jsUndefined, jsUndefined, jsInt(int32(opts.MaxOutput))}
+	// Days and milliseconds into the day: a time in milliseconds does not
+	// fit the 32-bit integers a JSValue holds without boxing a double.
+	var recvDays, recvMillis int32
+	if !in.recvTime.IsZero() {
+		ms := in.recvTime.UnixMilli()
+		days := ms / msPerDay
+		if ms%msPerDay < 0 {
+			days--
+		}
+		recvDays, recvMillis = int32(days), int32(ms-days*msPerDay)
+	}
+	argv := [runArgs]uint64{
+		jsInt(int32(in.form)), jsUndefined, jsUndefined, jsInt(int32(opts.MaxOutput)),
+		jsInt(int32(in.fPort)), jsInt(int32(len(in.bytes))), jsInt(recvDays), jsInt(recvMillis),
+	}
 	for i, s := range [][]byte{in.variables, in.data} {
 		if s == nil {
 			continue
@@ -723,7 +830,7 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (raw []b
 	if err := vm.setMemoryLimit(cctx, lim.Memory); err != nil {
 		return nil, nil, 0, false, err
 	}
-	res, err := vm.call(cctx, vm.jsCall, uint64(vm.js.ctxPtr), vm.js.run, jsUndefined, 4, uint64(vm.js.ioPtr+ioRunArgv))
+	res, err := vm.call(cctx, vm.jsCall, uint64(vm.js.ctxPtr), vm.js.run, jsUndefined, runArgs, uint64(vm.js.ioPtr+ioRunArgv))
 	dur = time.Since(start)
 	if err != nil {
 		return nil, nil, dur, false, err
@@ -763,9 +870,9 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (raw []b
 	return nil, nil, dur, true, fmt.Errorf("run returned a value of tag %d", jsTag(res))
 }
 
-// outerGrace is how long after the time limit the outer guard closes an
-// instance: the interrupt handler, which QuickJS calls every few thousand
-// instructions, normally stops a call long before.
+// outerGrace is how long after the time limit the watchdog stops a call:
+// the interrupt handler, which QuickJS calls every few thousand
+// instructions, normally stops it long before.
 func outerGrace(limit time.Duration) time.Duration {
 	return 25*time.Millisecond + limit/4
 }

@@ -25,7 +25,7 @@ var (
 
 // exampleDecoder builds examples/decoder-wasm with GOOS=wasip1 into a
 // temporary folder, once per test binary.
-func exampleDecoder(t *testing.T) []byte {
+func exampleDecoder(t testing.TB) []byte {
 	t.Helper()
 	exampleOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "decoder-example")

@@ -1,0 +1,45 @@
+// Node's side of bench/decoders: runs one codec's decodeUplink in a loop in
+// one vm context (a classic script, as the sandbox runs it), with the same
+// payloads, and prints {"perSecond": ..., "firstMicros": ...} as JSON.
+//
+//   node bench/decoders/node-loop.mjs <codec.js> <payloads.json> <seconds>
+//
+// payloads.json is [{"fPort": 1, "bytes": [1, 2]}, ...]. Each call gets a
+// fresh input object (bytes copied into a new array, a new Date), as each
+// uplink does, and the result goes through JSON.stringify, as the sandbox's
+// does. firstMicros is a new context, the codec's evaluation and its first
+// decode: the time to first decode of a codec Node has not seen.
+import { readFileSync } from "node:fs";
+import vm from "node:vm";
+
+const [source, payloads, seconds] = [readFileSync(process.argv[2], "utf8"), JSON.parse(readFileSync(process.argv[3], "utf8")), Number(process.argv[4])];
+const recvTime = Date.UTC(2026, 0, 1);
+
+const t0 = process.hrtime.bigint();
+const context = vm.createContext({ console: { log() {}, info() {}, warn() {}, error() {}, debug() {} } });
+vm.runInContext(source, context, { filename: "codec.js" });
+const call = vm.runInContext(`(function (bytes, fPort, t) {
+  var b = bytes.slice();
+  return JSON.stringify(decodeUplink({ bytes: b, fPort: fPort, recvTime: new Date(t), variables: {} }));
+})`, context);
+const inputs = payloads.map((p) => vm.runInContext("(function (b) { return b.slice() })", context)(p.bytes));
+call(inputs[0], payloads[0].fPort, recvTime);
+const firstMicros = Number(process.hrtime.bigint() - t0) / 1000;
+
+// Warm up, then measure.
+const run = (ms) => {
+  const end = performance.now() + ms;
+  let n = 0;
+  while (performance.now() < end) {
+    for (let i = 0; i < 100; i++, n++) {
+      const k = n % inputs.length;
+      call(inputs[k], payloads[k].fPort, recvTime);
+    }
+  }
+  return n;
+};
+run(1000);
+const start = performance.now();
+const n = run(seconds * 1000);
+const perSecond = n / ((performance.now() - start) / 1000);
+process.stdout.write(JSON.stringify({ perSecond, firstMicros }));
