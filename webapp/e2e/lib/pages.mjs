@@ -63,6 +63,8 @@ export const MENU = [
   { href: "/signaltest", label: "menu.signaltest", roles: CompanyOrUser },
   { href: "/application", label: "menu.application", roles: AdminOrCompanyAdmin },
   { href: "/tag", label: "menu.tag", roles: AdminOrCompanyAdmin },
+  // Not in SPEC.md's menu: the decoder page of issue 5 (docs/decisions.md "Decoder pages").
+  { href: "/decoders", label: "decoders.menu", roles: AdminOrCompanyAdmin },
   { href: "/gateways", label: "menu.gateways", roles: AdminOrCompanyAdmin },
   { href: "/script", label: "menu.script", roles: AdminOrCompanyAdmin },
   { href: "/report", label: "menu.report", roles: AdminOrCompanyAdmin },
@@ -106,6 +108,9 @@ export const PAGES = [
   // Not a route of SPEC.md section 2: the installation settings, here without white-label (branding disabled).
   { name: "superadmin-settings", path: "/superadmin/settings", as: "SuperAdmin" },
   { name: "register", path: "/register", as: "SuperAdmin" },
+  // Not routes of SPEC.md section 2: the decoder pages (docs/decisions.md "Decoder pages").
+  { name: "decoders", path: "/decoders", as: "CompanyAdmin" },
+  { name: "decoders-create", path: "/decoders/create", as: "CompanyAdmin" },
   // The signed-in frame with its menu open: company switcher, logout, bell.
   { name: "frame-superadmin", path: (server) => firstExisting(server, ["/superadmin", "/", "/forgot"]), as: "SuperAdmin", menuOpen: true },
   { name: "frame-user", path: (server) => firstExisting(server, ["/settings", "/", "/forgot"]), as: "User", menuOpen: true },

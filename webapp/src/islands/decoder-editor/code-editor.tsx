@@ -1,7 +1,9 @@
 // CodeEditor is a monospace text area with line numbers for a codec's
-// source. Tab indents the selected lines (Shift+Tab outdents) and Enter keeps
-// the line's indentation; Escape hands Tab back to the page for one press,
-// so that keyboard users can leave the editor (the hint under it says so).
+// source. Once the user works in it (a key other than Tab, or a click), Tab
+// indents the selected lines (Shift+Tab outdents) and Enter keeps the line's
+// indentation; Escape hands Tab back to the page, so the editor is never a
+// keyboard trap: tabbing through the page passes it, and the hint under it
+// says how to leave.
 import { useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 
 const indent = "  ";
@@ -18,7 +20,9 @@ export function CodeEditor({ label, hint, value, onChange, error }: CodeEditorPr
   const id = useId();
   const area = useRef<HTMLTextAreaElement>(null);
   const gutter = useRef<HTMLDivElement>(null);
-  const [tabLeaves, setTabLeaves] = useState(false);
+  // engaged is set while the user works in the editor: only then does Tab
+  // indent.
+  const [engaged, setEngaged] = useState(false);
   const lines = useMemo(() => value.split("\n").length, [value]);
   const numbers = useMemo(() => Array.from({ length: lines }, (_, i) => i + 1).join("\n"), [lines]);
 
@@ -33,10 +37,10 @@ export function CodeEditor({ label, hint, value, onChange, error }: CodeEditorPr
     const el = e.currentTarget;
     const { selectionStart: s, selectionEnd: t } = el;
     if (e.key === "Escape") {
-      setTabLeaves(true);
+      setEngaged(false);
       return;
     }
-    if (e.key === "Tab" && !tabLeaves && !e.altKey && !e.ctrlKey && !e.metaKey) {
+    if (e.key === "Tab" && engaged && !e.altKey && !e.ctrlKey && !e.metaKey) {
       e.preventDefault();
       const lineStart = value.lastIndexOf("\n", s - 1) + 1;
       if (!e.shiftKey && s === t) {
@@ -62,7 +66,7 @@ export function CodeEditor({ label, hint, value, onChange, error }: CodeEditorPr
         edit(text, s, t, s + text.length, s + text.length);
       }
     }
-    setTabLeaves(false);
+    if (e.key !== "Tab" && e.key !== "Shift") setEngaged(true);
   };
 
   return (
@@ -88,7 +92,8 @@ export function CodeEditor({ label, hint, value, onChange, error }: CodeEditorPr
           aria-invalid={error ? true : undefined}
           onChange={(e) => onChange(e.target.value)}
           onKeyDown={onKeyDown}
-          onBlur={() => setTabLeaves(false)}
+          onBlur={() => setEngaged(false)}
+          onPointerDown={() => setEngaged(true)}
           onScroll={(e) => {
             if (gutter.current) gutter.current.scrollTop = e.currentTarget.scrollTop;
           }}

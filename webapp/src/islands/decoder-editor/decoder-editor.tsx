@@ -27,6 +27,7 @@ import "@/islands/decoder-editor/decoder-editor.css";
 
 const messages = defineMessages<{
   loading: NoMessageValues;
+  codec: NoMessageValues;
   loadFailed: NoMessageValues;
   retry: NoMessageValues;
   name: NoMessageValues;
@@ -61,6 +62,7 @@ const messages = defineMessages<{
   generic: NoMessageValues;
 }>({
   loading: { id: "decoders.editor.loading", defaultMessage: "Loading the decoder…" },
+  codec: { id: "decoders.editor.codec", defaultMessage: "Codec" },
   loadFailed: { id: "decoders.editor.loadFailed", defaultMessage: "The decoder could not be loaded" },
   retry: { id: "decoders.editor.retry", defaultMessage: "Try again" },
   name: { id: "decoders.editor.name", defaultMessage: "Name" },
@@ -72,7 +74,7 @@ const messages = defineMessages<{
   source: { id: "decoders.editor.source", defaultMessage: "Codec (JavaScript)" },
   editorHint: {
     id: "decoders.editor.hint",
-    defaultMessage: "Tab indents and Shift+Tab outdents; press Escape and then Tab to leave the editor.",
+    defaultMessage: "Once you type, Tab indents and Shift+Tab outdents; press Escape and then Tab to leave the editor.",
   },
   uploadJS: { id: "decoders.editor.uploadJS", defaultMessage: "Open a .js file" },
   uploadWASM: { id: "decoders.editor.uploadWASM", defaultMessage: "Choose a .wasm file" },
@@ -278,7 +280,8 @@ export function DecoderEditor({ companyId, decoderId, maxSource, maxModule }: De
 
   return (
     <div className="fh-decoder">
-      <section className="fh-decoder__codec" aria-label={intl.formatMessage(kind === "js" ? messages.source : messages.kindWASM)}>
+      <section className="fh-decoder__codec" aria-labelledby="decoder-codec-heading">
+        <h2 id="decoder-codec-heading">{intl.formatMessage(messages.codec)}</h2>
         <div className="fh-decoder__row">
           <TextField className="fh-field fh-field--grow" value={name} onChange={setName} isRequired isInvalid={!!errors.name} maxLength={255}>
             <Label>{intl.formatMessage(messages.name)}</Label>
