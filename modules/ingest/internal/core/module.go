@@ -34,7 +34,6 @@ type Nodes interface {
 	AddToPool(ctx context.Context, deveui, source string) error
 	EnsureKeys(ctx context.Context, tagID int64, keys []string) error
 	EnsureKeysOfTags(ctx context.Context, keys map[int64][]string) error
-	UpdateState(ctx context.Context, tagID int64, s nodes.State) error
 	UpdateStates(ctx context.Context, states []nodes.TagState) error
 	TokenCompany(ctx context.Context, token string) (int64, error)
 	Downlink(ctx context.Context, id int64) (*nodes.Downlink, error)
