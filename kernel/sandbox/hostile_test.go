@@ -245,6 +245,21 @@ func TestNoGoroutineLeaks(t *testing.T) {
 	if _, err := e.Codec(ctx, "syntax error"); err == nil {
 		t.Error("a syntax error loads")
 	}
+	// The fast runtime's watchdog, and WASM modules' contexts.
+	trusted, err := e.TrustedCodec(ctx, `function decodeUplink() { var o = {}; for (var i = 0; i < 1e4; i++) o = {o: o}; return {data: o} }`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := trusted.DecodeUplink(ctx, sandbox.Input{}, sandbox.Limits{}); !errors.Is(err, sandbox.ErrTimeLimit) {
+		t.Errorf("trusted: %v", err)
+	}
+	loop, err := e.WASMCodec(ctx, wasmModule([]byte{0x03, 0x40, 0x0c, 0x00, 0x0b, 0x00, 0x0b}, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := loop.DecodeUplink(ctx, sandbox.Input{}, sandbox.Limits{}); !errors.Is(err, sandbox.ErrTimeLimit) {
+		t.Errorf("wasm: %v", err)
+	}
 	if err := e.Close(); err != nil {
 		t.Fatal(err)
 	}

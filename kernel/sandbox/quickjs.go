@@ -171,9 +171,13 @@ type watchdog struct {
 func (vm *jsVM) guard(ctx context.Context, d time.Duration) (context.Context, func() (fired bool)) {
 	if vm.eng.guarded {
 		cctx, cancel := context.WithTimeout(ctx, d)
+		var once sync.Once
+		var fired bool
 		return cctx, func() bool {
-			fired := cctx.Err() != nil && ctx.Err() == nil
-			cancel()
+			once.Do(func() {
+				fired = errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
+				cancel()
+			})
 			return fired
 		}
 	}
@@ -602,8 +606,6 @@ func (js *jsRuntime) makeBase(ctx context.Context) error {
 	// The epoch as the clock while QuickJS starts: it seeds Math.random
 	// from it, so that every instance draws the same numbers.
 	cctx := vm.begin(ctx, time.Unix(0, 0), time.Now().Add(js.opts.LoadTimeout))
-	cctx, cancel := context.WithTimeout(cctx, 2*js.opts.LoadTimeout+time.Second)
-	defer cancel()
 	if _, err := vm.call(cctx, vm.mod.ExportedFunction("_initialize")); err != nil {
 		return fmt.Errorf("_initialize: %w", err)
 	}
@@ -738,6 +740,10 @@ func (vm *jsVM) load(ctx context.Context, src string) (*jsImage, error) {
 	}
 	if _, err := vm.call(cctx, vm.runGC); err != nil {
 		return fail(err)
+	}
+	// The image must not hold the stack pointer a late watchdog zeroed.
+	if stop() {
+		return fail(errors.New("stopped"))
 	}
 	img, err := vm.snapshot(uint32(mask))
 	if err != nil {

@@ -125,8 +125,14 @@ type wasmBuilder struct {
 	types   [][2][]byte
 	bodies  [][]byte
 	data    string
-	imports [][2]string
+	more    map[uint32]string // more data segments by address
+	imports []wasmImport
 	noMem   bool
+}
+
+type wasmImport struct {
+	module, name    string
+	params, results []byte
 }
 
 func (b *wasmBuilder) fn(name string, params, results, body []byte) {
@@ -161,8 +167,8 @@ func (b *wasmBuilder) bytes() []byte {
 		code = append(code, append(uleb(uint64(len(body))), body...))
 	}
 	for _, imp := range b.imports {
-		types = append(types, []byte{0x60, 0, 0})
-		imports = append(imports, append(append(str(imp[0]), str(imp[1])...), 0x00, byte(len(types)-1)))
+		types = append(types, append(append([]byte{0x60}, append(uleb(uint64(len(imp.params))), imp.params...)...), append(uleb(uint64(len(imp.results))), imp.results...)...))
+		imports = append(imports, append(append(str(imp.module), str(imp.name)...), 0x00, byte(len(types)-1)))
 	}
 	for i, n := range b.names {
 		exports = append(exports, append(str(n), 0x00, byte(i+len(b.imports))))
@@ -191,9 +197,16 @@ func (b *wasmBuilder) bytes() []byte {
 	}
 	out = append(out, section(7, vec(exports...))...)
 	out = append(out, section(10, vec(code...))...)
+	var segs [][]byte
 	if b.data != "" {
-		seg := append([]byte{0x00, 0x41, 0x80, 0x10, 0x0b}, str(b.data)...) // i32.const 2048
-		out = append(out, section(11, vec(seg))...)
+		segs = append(segs, append([]byte{0x00, 0x41, 0x80, 0x10, 0x0b}, str(b.data)...)) // i32.const 2048
+	}
+	for at, d := range b.more {
+		seg := append(append([]byte{0x00, 0x41}, sleb(int64(at))...), 0x0b)
+		segs = append(segs, append(seg, str(d)...))
+	}
+	if len(segs) > 0 {
+		out = append(out, section(11, vec(segs...))...)
 	}
 	return out
 }
@@ -251,7 +264,7 @@ func TestWASMModulesOutsideTheABI(t *testing.T) {
 			return b.bytes()
 		}()},
 		{"an import beside WASI", "it imports env.host_secret; only WASI preview 1", wasmModule(ok, "", func(b *wasmBuilder) {
-			b.imports = append(b.imports, [2]string{"env", "host_secret"})
+			b.imports = append(b.imports, wasmImport{module: "env", name: "host_secret"})
 		})},
 		{"a WASI command", "it is a WASI command (it exports _start)", wasmModule(ok, "", func(b *wasmBuilder) {
 			b.fn("_start", nil, nil, []byte{0x0b})
@@ -328,5 +341,32 @@ func TestWASMGoDecoderLimits(t *testing.T) {
 	r, err := c.DecodeUplink(context.Background(), sandbox.Input{FPort: 2, Bytes: []byte{1}}, sandbox.Limits{Memory: 32 << 20, Time: roomy.Time})
 	if err != nil || r.Data["door_open"] != true {
 		t.Errorf("another company's limit: %v %v", r.Data, err)
+	}
+}
+
+// TestWASMOutputIsTheLog has a module write to stdout and stderr through
+// WASI's fd_write: the lines are the call's log, not the server's output.
+func TestWASMOutputIsTheLog(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, sandbox.Options{})
+	out := `{"data":{}}`
+	// fd_write(fd, iovs 3000, 1 iovec, nwritten at 3100), for stdout then stderr.
+	write := func(fd byte) []byte {
+		return []byte{0x41, fd, 0x41, 0xb8, 0x17, 0x41, 0x01, 0x41, 0x9c, 0x18, 0x10, 0x00, 0x1a}
+	}
+	body := append(append(write(1), write(2)...), i64Result(2048, uint32(len(out)))...)
+	module := wasmModule(body, out, func(b *wasmBuilder) {
+		b.imports = append(b.imports, wasmImport{module: "wasi_snapshot_preview1", name: "fd_write",
+			params: []byte{0x7f, 0x7f, 0x7f, 0x7f}, results: []byte{0x7f}})
+		// The iovec at 3000 points at 3008, six bytes.
+		b.more = map[uint32]string{3000: "\xc0\x0b\x00\x00\x06\x00\x00\x00", 3008: "hello\n"}
+	})
+	c, err := e.WASMCodec(context.Background(), module)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := c.DecodeUplink(context.Background(), sandbox.Input{}, roomy)
+	if err != nil || !reflect.DeepEqual(r.Log, []string{"hello", "hello"}) {
+		t.Errorf("log %q, %v", r.Log, err)
 	}
 }
