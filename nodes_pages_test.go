@@ -376,7 +376,7 @@ func TestTagPages(t *testing.T) {
 		{"DevEUI format, htmx", form("deveui", "12345"), htmx, 400, "deveui", "A DevEUI is 16 hexadecimal digits"},
 		{"application required", form("applicationId", ""), nil, 400, "applicationId", "This field must be filled in"},
 		{"another company's application", form("applicationId", fmt.Sprint(foreign.appID)), htmx, 400, "applicationId", "Choose one of your applications"},
-		{"unknown decoder", form("decoder", "elsys"), nil, 400, "decoder", "Choose a decoder from the list"},
+		{"unknown decoder", form("decoder", "no_such_decoder"), nil, 400, "decoder", "Choose a decoder from the list"},
 		{"latitude", form("lat", "north"), htmx, 400, "lat", "Latitude must be between -90 and 90"},
 		{"DevEUI of another company's node", form("deveui", "1111111111111111"), nil, 400, "deveui", "Node with this DevEUI already exists on this server"},
 		{"DevEUI taken, htmx", form("deveui", "11:11:11:11:11:11:11:11"), htmx, 400, "deveui", "Node with this DevEUI already exists on this server"},
