@@ -302,7 +302,7 @@ func (m *Module) checkCodec(ctx context.Context, v *errs.Validation, kind, sourc
 	if kind == kindWASM {
 		content, field, id = module, "module", msgModuleInvalid
 	}
-	l, err := load(ctx, e, kind, content)
+	l, err := load(ctx, e, kind, content, false)
 	if err != nil {
 		return err
 	}

@@ -140,7 +140,7 @@ func (m *Module) runTest(ctx context.Context, company int64, in testInput) (Outp
 	if in.WASM != nil {
 		kind, content = kindWASM, module
 	}
-	l, err := load(ctx, e, kind, content)
+	l, err := load(ctx, e, kind, content, false)
 	if err != nil {
 		return Output{}, err
 	}
