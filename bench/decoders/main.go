@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/fieldhub/fieldhub/kernel/sandbox"
+	"github.com/fieldhub/fieldhub/modules/decoders"
 )
 
 type payload struct {
@@ -60,8 +61,36 @@ func main() {
 	}
 }
 
+// source reads the codec of path. A built-in codec of the catalog
+// (modules/decoders/catalog/<key>.js) is resolved as the module runs it,
+// its "// @include" family libraries first (decoders.CatalogSource).
+func source(path string) ([]byte, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	if dir := filepath.ToSlash(filepath.Dir(abs)); strings.HasSuffix(dir, "/modules/decoders/catalog") {
+		src, err := decoders.CatalogSource(strings.TrimSuffix(filepath.Base(abs), ".js"))
+		return []byte(src), err
+	}
+	return os.ReadFile(path)
+}
+
 func measure(path string, d time.Duration, firsts int) error {
-	src, err := os.ReadFile(path)
+	src, err := source(path)
+	if err != nil {
+		return err
+	}
+	// Node runs the same resolved source.
+	codecFile, err := os.CreateTemp("", "codec-*.js")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(codecFile.Name())
+	_, err = codecFile.Write(src)
+	if cerr := codecFile.Close(); err == nil {
+		err = cerr
+	}
 	if err != nil {
 		return err
 	}
@@ -134,7 +163,7 @@ func measure(path string, d time.Duration, firsts int) error {
 	if err != nil {
 		return err
 	}
-	node, err := nodeRate(path, payloadFile, d)
+	node, err := nodeRate(codecFile.Name(), payloadFile, d)
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,9 @@ package decoders
 import (
 	"context"
 	"embed"
+	"fmt"
+	"path"
+	"strings"
 
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/kernel/sandbox"
@@ -25,10 +28,24 @@ import (
 	"github.com/fieldhub/fieldhub/webapp/ui"
 )
 
-// catalogFS holds the built-in codecs: <key>.js with its header.
+// catalogFS holds the built-in codecs, <key>.js with its header, and the
+// family libraries they include, lib/<family>.js.
 //
-//go:embed catalog/*.js
+//go:embed catalog/*.js catalog/lib/*.js
 var catalogFS embed.FS
+
+// CatalogSource gives the effective source of the built-in codec key, as
+// the module runs it: the text of the family libraries its header names
+// with "// @include <family>" lines (catalog/lib/<family>.js, in header
+// order, each followed by "\n"), then the text of catalog/<key>.js. Tests,
+// tools and the module itself run built-in codecs through it only;
+// catalog/check-vectors.mjs resolves includes the same way.
+func CatalogSource(key string) (string, error) {
+	if key == Raw || strings.ContainsAny(key, "/\\.") || key == "" {
+		return "", fmt.Errorf("%q is not a built-in JavaScript codec", key)
+	}
+	return core.ResolveSource(catalogFS, path.Join("catalog", key+".js"))
+}
 
 // Input is one uplink to decode: the company whose decoders and limits
 // apply, the port, payload, time of reception and the node's decoder

@@ -26,9 +26,24 @@ type vectorCodec struct {
 	vectors []vector
 }
 
+// loadCatalog reads every codec of catalog/ with its vectors, each Source
+// resolved by decoders.CatalogSource (its @include libraries first).
+func loadCatalog() ([]sandboxtest.Codec, error) {
+	codecs, err := sandboxtest.Load("catalog")
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range codecs {
+		if codecs[i].Source, err = decoders.CatalogSource(c.Name); err != nil {
+			return nil, err
+		}
+	}
+	return codecs, nil
+}
+
 // loadVectors reads the vectors of every codec of catalog/.
 func loadVectors() ([]vectorCodec, error) {
-	codecs, err := sandboxtest.Load("catalog")
+	codecs, err := loadCatalog()
 	if err != nil {
 		return nil, err
 	}
@@ -124,5 +139,61 @@ func TestCatalogDifferentialWithNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { e.Close() })
-	sandboxtest.Differential(t, e, "catalog")
+	codecs, err := loadCatalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sandboxtest.DifferentialCodecs(t, e, codecs)
+}
+
+// TestCatalogLibraries checks the family libraries of catalog/lib: helper
+// scripts that codecs name with "// @include <family>", each used, none a
+// decoder of its own; the module lists exactly the codecs of catalog/*.js
+// (and raw), with their includes resolved.
+func TestCatalogLibraries(t *testing.T) {
+	t.Parallel()
+	libs, err := filepath.Glob("catalog/lib/*.js")
+	if err != nil || len(libs) == 0 {
+		t.Fatalf("catalog/lib: %v", err)
+	}
+	codecs, err := filepath.Glob("catalog/*.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all strings.Builder
+	for _, f := range codecs {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all.Write(src)
+	}
+	for _, f := range libs {
+		name := strings.TrimSuffix(filepath.Base(f), ".js")
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(src), "function decodeUplink") || strings.Contains(string(src), "// @key ") {
+			t.Errorf("%s defines decodeUplink or has an @key line: a library is not a codec", f)
+		}
+		if !strings.Contains(all.String(), "\n// @include "+name+"\n") {
+			t.Errorf("%s is included by no codec", f)
+		}
+	}
+	m := started(t, decoders.Limits{})
+	list, err := m.Catalog(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != len(codecs)+1 {
+		t.Errorf("Catalog lists %d decoders, want the %d codecs of catalog/*.js and raw", len(list), len(codecs))
+	}
+	src, err := decoders.CatalogSource("milesight_em300_th")
+	if err != nil || !strings.Contains(src, "function msDecode") || !strings.HasSuffix(src, "return msDecode(input);\n}\n") {
+		t.Errorf("CatalogSource(milesight_em300_th) does not hold lib/milesight.js then the codec: %v", err)
+	}
+	if _, err := decoders.CatalogSource("../decoders"); err == nil {
+		t.Error("CatalogSource took a path")
+	}
 }

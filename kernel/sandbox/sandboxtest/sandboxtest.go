@@ -82,6 +82,9 @@ type Codec struct {
 }
 
 // Load reads the codecs of dir: every <name>.js with its <name>.test.json.
+// Source is the file's text as it is; a caller whose codecs include other
+// files (the decoders catalog's @include) resolves Source itself and runs
+// DifferentialCodecs.
 func Load(dir string) ([]Codec, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.js"))
 	if err != nil {

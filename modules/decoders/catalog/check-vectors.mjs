@@ -5,6 +5,11 @@
 // codec is being written:
 //
 //   node modules/decoders/catalog/check-vectors.mjs [key ...]
+//
+// A codec may name family libraries in its header, "// @include <family>"
+// lines: its effective source is the text of each lib/<family>.js, in header
+// order, each followed by "\n", then the codec's own text. resolveSource does
+// what decoders.CatalogSource does in Go; lib/ holds no codecs.
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,6 +24,20 @@ const keys = readdirSync(dir)
   .filter((k) => wanted.length === 0 || wanted.includes(k))
   .sort();
 
+// resolveSource gives the effective source of the codec key (see above).
+function resolveSource(key) {
+  const text = readFileSync(join(dir, `${key}.js`), "utf8");
+  let source = "";
+  for (const line of text.split("\n")) {
+    if (!line.startsWith("//")) break;
+    const m = /^\/\/\s*@include\s+(.+?)\s*$/.exec(line.replace(/\r$/, ""));
+    if (!m) continue;
+    if (!/^[a-z0-9][a-z0-9_]*$/.test(m[1])) throw new Error(`${key}.js: @include ${m[1]} is not a library name`);
+    source += readFileSync(join(dir, "lib", `${m[1]}.js`), "utf8") + "\n";
+  }
+  return source + text;
+}
+
 // normalise gives what JSON would carry: undefined dropped, NaN null, dates
 // as ISO strings.
 const normalise = (v) => JSON.parse(JSON.stringify(v ?? null));
@@ -26,10 +45,18 @@ const normalise = (v) => JSON.parse(JSON.stringify(v ?? null));
 let failures = 0;
 let vectors = 0;
 for (const key of keys) {
-  const source = readFileSync(join(dir, `${key}.js`), "utf8");
-  const header = /^\/\/ @key (.+)$/m.exec(source);
+  const text = readFileSync(join(dir, `${key}.js`), "utf8");
+  const header = /^\/\/ @key (.+)$/m.exec(text);
   if (!header || header[1].trim() !== key) {
     console.log(`${key}: the file must start with "// @key ${key}"`);
+    failures++;
+    continue;
+  }
+  let source;
+  try {
+    source = resolveSource(key);
+  } catch (e) {
+    console.log(`${key}: ${e.message}`);
     failures++;
     continue;
   }

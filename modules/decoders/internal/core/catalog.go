@@ -38,6 +38,9 @@ func loadCatalog(fsys fs.FS) (map[string]*builtin, []Entry, error) {
 	files = append(files, top...)
 	byKey := map[string]*builtin{Raw: {Entry: Entry{Key: Raw, Name: rawName}}}
 	for _, f := range files {
+		if path.Base(path.Dir(f)) == LibDir {
+			continue // a family library, not a codec
+		}
 		src, err := fs.ReadFile(fsys, f)
 		if err != nil {
 			return nil, nil, fmt.Errorf("read %s: %w", f, err)
@@ -45,6 +48,9 @@ func loadCatalog(fsys fs.FS) (map[string]*builtin, []Entry, error) {
 		b, err := parseHeader(string(src))
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", f, err)
+		}
+		if b.Source, err = ResolveSource(fsys, f); err != nil {
+			return nil, nil, err
 		}
 		if want := strings.TrimSuffix(path.Base(f), ".js"); b.Key != want {
 			return nil, nil, fmt.Errorf("%s: @key %q is not the file's name %q", f, b.Key, want)
@@ -60,6 +66,48 @@ func loadCatalog(fsys fs.FS) (map[string]*builtin, []Entry, error) {
 	}
 	sortEntries(list)
 	return byKey, list, nil
+}
+
+// LibDir is the folder, beside the codecs, of the family libraries that a
+// codec names in "// @include <family>" header lines: lib/<family>.js, a
+// classic script of helper functions shared by the codecs of one family.
+const LibDir = "lib"
+
+// include matches one "// @include family" line of a codec's header.
+var include = regexp.MustCompile(`^//\s*@include\s+(.+?)\s*$`)
+
+// ResolveSource gives the effective source of the codec file of fsys: the
+// text of each library its header names with "// @include <family>" (in
+// header order, each from LibDir beside the file, each followed by "\n"),
+// then the codec's own text. A codec without @include lines is its own
+// text. Everything that runs a built-in codec resolves it here.
+func ResolveSource(fsys fs.FS, file string) (string, error) {
+	src, err := fs.ReadFile(fsys, file)
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", file, err)
+	}
+	var b strings.Builder
+	for _, line := range strings.Split(string(src), "\n") {
+		line = strings.TrimRight(line, "\r")
+		if !strings.HasPrefix(line, "//") {
+			break
+		}
+		m := include.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		if !validBuiltinKey.MatchString(m[1]) {
+			return "", fmt.Errorf("%s: @include %q is not a library name (lower case letters, digits and _)", file, m[1])
+		}
+		lib, err := fs.ReadFile(fsys, path.Join(path.Dir(file), LibDir, m[1]+".js"))
+		if err != nil {
+			return "", fmt.Errorf("%s: @include %s: %w", file, m[1], err)
+		}
+		b.Write(lib)
+		b.WriteString("\n")
+	}
+	b.Write(src)
+	return b.String(), nil
 }
 
 // parseHeader reads the @ lines of the comment block a codec starts with.
