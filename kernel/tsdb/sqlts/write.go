@@ -122,75 +122,24 @@ type run struct {
 
 // lockAndRead returns the ids of the series (creating the missing ones)
 // and the stored summaries of the hours of runs that have one. The series
-// are locked until the transaction ends (lockSeries). On PostgreSQL both are
-// one statement, which saves the round trips of a second.
+// are locked until the transaction ends (lockSeries).
+//
+// The hours are read by a statement of their own, after the lock: in
+// PostgreSQL's READ COMMITTED a statement reads other tables as of its
+// start, so a single statement that waited for a concurrent writer's lock
+// read that writer's hours as they were before it committed, and lost its
+// points from the summaries (tsdbtest's ConcurrentWriters caught it).
 func (s *Store) lockAndRead(ctx context.Context, tx *sql.Tx, series []tsdb.Series, runs []run) (map[tsdb.Series]int64, map[hourKey]*storedHour, error) {
-	if !s.pg {
-		ids, err := s.lockSeries(ctx, tx, series)
-		if err != nil {
-			return nil, nil, err
-		}
-		keys := make([]hourKey, len(runs))
-		for i, r := range runs {
-			keys[i] = hourKey{ids[series[r.series]], r.hour}
-		}
-		stored, err := s.storedHours(ctx, tx, keys)
-		return ids, stored, err
-	}
-	ids, stored, err := s.lockAndReadPG(ctx, tx, series, runs)
-	if err != nil || len(ids) == len(series) {
-		return ids, stored, err
-	}
-	// Series written for the first time: create them (lockSeries), then
-	// read again.
-	if _, err := s.lockSeries(ctx, tx, series); err != nil {
+	ids, err := s.lockSeries(ctx, tx, series)
+	if err != nil {
 		return nil, nil, err
 	}
-	return s.lockAndReadPG(ctx, tx, series, runs)
-}
-
-// lockAndReadPG locks the series that exist, in id order, and reads the
-// stored summaries of the runs' hours, in one statement.
-func (s *Store) lockAndReadPG(ctx context.Context, tx *sql.Tx, series []tsdb.Series, runs []run) (map[tsdb.Series]int64, map[hourKey]*storedHour, error) {
-	n := len(runs)
-	cs, ds, ks, hours := make([]int64, n), make([]string, n), make([]string, n), make([]int64, n)
+	keys := make([]hourKey, len(runs))
 	for i, r := range runs {
-		se := series[r.series]
-		cs[i], ds[i], ks[i], hours[i] = se.Company, se.DevEUI, se.Key, r.hour
+		keys[i] = hourKey{ids[series[r.series]], r.hour}
 	}
-	// MATERIALIZED keeps the locking query whole, so that it locks every
-	// series in id order before anything else.
-	rows, err := tx.QueryContext(ctx, `WITH s AS MATERIALIZED (
-			SELECT id, company_id, deveui, tag_key FROM tsdb_series
-			WHERE (company_id, deveui, tag_key) IN (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[]))
-			ORDER BY id FOR UPDATE
-		)
-		SELECT s.id, s.company_id, s.deveui, s.tag_key, r.hour, `+hourColumns+`
-		FROM s JOIN unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[]) AS r (company_id, deveui, tag_key, hour)
-			ON r.company_id = s.company_id AND r.deveui = s.deveui AND r.tag_key = s.tag_key
-		LEFT JOIN tsdb_hours h ON h.series_id = s.id AND h.hour = r.hour`, cs, ds, ks, hours)
-	if err != nil {
-		return nil, nil, fmt.Errorf("write points: find series and hours: %w", err)
-	}
-	defer rows.Close()
-	ids := make(map[tsdb.Series]int64, len(series))
-	stored := make(map[hourKey]*storedHour, n)
-	for rows.Next() {
-		var id, hour int64
-		var se tsdb.Series
-		var c hourScan
-		if err := rows.Scan(append([]any{&id, &se.Company, &se.DevEUI, &se.Key, &hour}, c.dest()...)...); err != nil {
-			return nil, nil, fmt.Errorf("write points: find series and hours: %w", err)
-		}
-		ids[se] = id
-		if h, ok := c.row(id, hour); ok {
-			stored[hourKey{id, hour}] = h
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, nil, fmt.Errorf("write points: find series and hours: %w", err)
-	}
-	return ids, stored, nil
+	stored, err := s.storedHours(ctx, tx, keys)
+	return ids, stored, err
 }
 
 // lockSeries returns the ids of series (sorted, distinct), creating the
@@ -366,6 +315,17 @@ func (s *Store) storedHours(ctx context.Context, tx *sql.Tx, keys []hourKey) (ma
 		return rows.Err()
 	}
 	columns := `SELECT h.series_id, h.hour, ` + hourColumns + ` FROM tsdb_hours h `
+	if s.pg {
+		sids, hours := keyColumns(keys)
+		rows, err := tx.QueryContext(ctx, columns+`WHERE (h.series_id, h.hour) IN (SELECT * FROM unnest($1::bigint[], $2::bigint[]))`, sids, hours)
+		if err == nil {
+			err = scan(rows)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("write points: read hours: %w", err)
+		}
+		return found, nil
+	}
 	for chunk := range slices.Chunk(keys, sqliteKeyChunk) {
 		args := make([]any, 0, 2*len(chunk))
 		for _, k := range chunk {
