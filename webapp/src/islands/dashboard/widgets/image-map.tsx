@@ -107,7 +107,8 @@ export function ImageMapWidget({ module: m, editing, save }: WidgetProps): React
       </div>
       <div className="fh-dash-imagemap__scroll">
         <div ref={plan} className="fh-dash-imagemap__plan" style={zoom === -1 ? { width: "100%" } : { width: `${zoom}%` }}>
-          <img src={url} alt={m.title} draggable={false} />
+          {/* The card's heading names the plan; the sensors on it are read one by one. */}
+          <img src={url} alt="" draggable={false} />
           {positions.map((p, i) => {
             const l = values.find((v) => v.deveui === p.deveui && v.key === p.key);
             const raw = l?.value != null ? formatValue(intl, m, l.value) : (l?.text ?? "–");

@@ -47,7 +47,9 @@ export function ImageWidget({ module: m }: WidgetProps): ReactNode {
   if (!url) return <Empty message={msg.wNoImage} />;
   return (
     <div className="fh-dash-image">
-      <img src={url} alt={m.title || attr(m, "icon")} style={{ maxHeight: maxHeight(m) }} loading="lazy" />
+      {/* The card's heading already names the picture: an alt text repeating
+          it would be read twice (WCAG technique H2). */}
+      <img src={url} alt={m.title ? "" : attr(m, "icon")} style={{ maxHeight: maxHeight(m) }} loading="lazy" />
     </div>
   );
 }
