@@ -1,10 +1,7 @@
 package core
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"net/http"
 
@@ -51,8 +48,7 @@ func (m *Module) storeImage(ctx context.Context, c *Company, data []byte) (*Comp
 	if err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256(data)
-	img := &companyImage{CompanyID: c.ID, ContentType: ct, Data: data, Version: hex.EncodeToString(sum[:8])}
+	img := &companyImage{CompanyID: c.ID, ContentType: ct, Data: data, Version: web.ImageVersion(data)}
 	_, err = m.db.NewInsert().Model(img).
 		On("CONFLICT (company_id) DO UPDATE").
 		Set("content_type = EXCLUDED.content_type, data = EXCLUDED.data, version = EXCLUDED.version").
@@ -95,11 +91,7 @@ func (m *Module) getImage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Content-Type", img.ContentType)
-	w.Header().Set("Cache-Control", "private, max-age=31536000, immutable")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("ETag", `"`+img.Version+`"`)
-	http.ServeContent(w, r, "", c.UpdatedAt, bytes.NewReader(img.Data))
+	web.ServeImage(w, r, img.ContentType, img.Version, c.UpdatedAt, img.Data)
 	return nil
 }
 

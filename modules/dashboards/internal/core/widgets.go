@@ -1,10 +1,7 @@
 package core
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -410,8 +407,7 @@ func (m *Module) putWidgetImage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	sum := sha256.Sum256(data)
-	img := &widgetImage{ModuleID: wd.ID, ContentType: ct, Data: data, Version: hex.EncodeToString(sum[:8])}
+	img := &widgetImage{ModuleID: wd.ID, ContentType: ct, Data: data, Version: web.ImageVersion(data)}
 	if err := m.store.putWidgetImage(r.Context(), m.db, img); err != nil {
 		return err
 	}
@@ -446,10 +442,6 @@ func (m *Module) serveImage(w http.ResponseWriter, r *http.Request, wd *Widget) 
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Content-Type", img.ContentType)
-	w.Header().Set("Cache-Control", "private, max-age=31536000, immutable")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("ETag", `"`+img.Version+`"`)
-	http.ServeContent(w, r, "", wd.UpdatedAt, bytes.NewReader(img.Data))
+	web.ServeImage(w, r, img.ContentType, img.Version, wd.UpdatedAt, img.Data)
 	return nil
 }

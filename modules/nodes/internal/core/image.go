@@ -1,10 +1,7 @@
 package core
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"net/http"
 
@@ -47,8 +44,7 @@ func (m *Module) storeTagImage(ctx context.Context, t *Tag, data []byte) (*Tag, 
 	if err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256(data)
-	img := &tagImage{TagID: t.ID, ContentType: ct, Data: data, Version: hex.EncodeToString(sum[:8])}
+	img := &tagImage{TagID: t.ID, ContentType: ct, Data: data, Version: web.ImageVersion(data)}
 	_, err = m.db.NewInsert().Model(img).
 		On("CONFLICT (tag_id) DO UPDATE").
 		Set("content_type = EXCLUDED.content_type, data = EXCLUDED.data, version = EXCLUDED.version").
@@ -93,10 +89,6 @@ func (m *Module) getTagImage(w http.ResponseWriter, r *http.Request) error {
 		}
 		return fmt.Errorf("load tag image: %w", err)
 	}
-	w.Header().Set("Content-Type", img.ContentType)
-	w.Header().Set("Cache-Control", "private, max-age=31536000, immutable")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("ETag", `"`+img.Version+`"`)
-	http.ServeContent(w, r, "", t.UpdatedAt, bytes.NewReader(img.Data))
+	web.ServeImage(w, r, img.ContentType, img.Version, t.UpdatedAt, img.Data)
 	return nil
 }
