@@ -16,7 +16,11 @@ import (
 //
 // Every call of a JavaScript codec starts from the state the codec was in
 // right after it was loaded: globals it set, prototypes it changed and
-// memory it took in one call are gone in the next. A WASM module's instance
+// memory it took in one call are gone in the next. A trusted codec
+// (TrustedCodec) is the exception: after a call that ended well its
+// instance frees what the call made and goes on without the copy, for up to
+// a thousand calls, so that a built-in codec must not keep state in
+// globals (none does; they are reviewed). A WASM module's instance
 // is reused as it is; a module should keep no state between calls. An
 // instance that broke a limit, trapped or grew its memory far is closed.
 type Codec struct {
@@ -185,7 +189,7 @@ func (c *Codec) run(ctx context.Context, op Operation, in jsCallInput, lim Limit
 		return nil, nil, 0, err
 	}
 	raw, log, dur, keep, err := vm.invoke(ctx, in, lim)
-	if keep {
+	if keep && !vm.reuse() {
 		if rerr := vm.restore(c.img, false); rerr != nil {
 			keep = false
 		}

@@ -1,6 +1,7 @@
 package sandbox_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -321,5 +322,36 @@ func TestTrustedCodecs(t *testing.T) {
 		if r, err := trusted.DecodeUplink(ctx, in, roomy); err != nil || string(r.Raw) != string(a.Raw) {
 			t.Errorf("after %s: %s %v", tc.name, r.Raw, err)
 		}
+	}
+}
+
+// TestTrustedInstancesDoNotGrow calls a trusted codec, whose instance goes
+// on without its image being restored after a call that ended well, many
+// times: what each call made must be freed, or its memory would grow (the C
+// string of each result was once left holding the result).
+func TestTrustedInstancesDoNotGrow(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, sandbox.Options{PoolSize: 1})
+	ctx := context.Background()
+	c, err := e.TrustedCodec(ctx, `function decodeUplink(input) {
+		var data = {text: "reading " + input.bytes.join(","), list: input.bytes.slice(), nested: {at: input.recvTime, f: input.fPort / 3}};
+		return {data: data, warnings: ["w" + input.bytes.length]};
+	}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := sandbox.Input{Bytes: bytes.Repeat([]byte{7, 8, 9}, 100), FPort: 2, RecvTime: recv}
+	decode := func() {
+		if _, err := c.DecodeUplink(ctx, in, roomy); err != nil {
+			t.Fatal(err)
+		}
+	}
+	decode()
+	before := e.Stats().IdleMemory
+	for i := 0; i < 3000; i++ {
+		decode()
+	}
+	if after := e.Stats().IdleMemory; after != before {
+		t.Errorf("the instance grew from %d to %d bytes in 3,000 calls", before, after)
 	}
 }

@@ -216,6 +216,13 @@ type jsVM struct {
 
 	jsCall, toCString, newString, setMemLimit, getException, freeCString api.Function
 	dupValue, eval, isException, malloc, free, runGC, getPropU32, getU8  api.Function
+	freeValue                                                            api.Function
+
+	// sinceRestore counts the calls since the image was last copied back
+	// (trusted codecs only; see Codec.run).
+	sinceRestore int
+	// clean is set by a call of a trusted codec that freed all it made.
+	clean bool
 
 	stack  [8]uint64
 	hstack [8]uint64
@@ -409,6 +416,7 @@ func (js *jsRuntime) newInstance(ctx context.Context, img *jsImage, trusted bool
 		{&vm.dupValue, "qjs_dup_value"}, {&vm.eval, "qjs_eval"}, {&vm.isException, "qjs_is_exception"},
 		{&vm.malloc, "wasm_malloc"}, {&vm.free, "wasm_free"}, {&vm.runGC, "qjs_run_gc"},
 		{&vm.getPropU32, "JS_GetPropertyUint32"}, {&vm.getU8, "JS_GetUint8Array"},
+		{&vm.freeValue, "JS_FreeValue"},
 	} {
 		if *f.fn = mod.ExportedFunction(f.name); *f.fn == nil {
 			mod.Close(ctx)
@@ -457,6 +465,25 @@ func (vm *jsVM) restore(img *jsImage, grow bool) error {
 	// Every image was taken with the default limit in force.
 	vm.st.memLimit = vm.js.opts.Limits.Memory
 	return nil
+}
+
+// restoreEvery is how many calls of a trusted codec may follow one another
+// without the image being copied back.
+const restoreEvery = 1000
+
+// reuse reports whether the instance may take its next call without its
+// image being restored: only after a call of a trusted codec that ended well
+// and freed what it made, and only restoreEvery times in a row, so that
+// what such calls leave (cycles QuickJS's collector has not reached,
+// fragmentation, globals a codec set) stays bounded.
+func (vm *jsVM) reuse() bool {
+	if !vm.clean || vm.sinceRestore >= restoreEvery ||
+		uint64(vm.mem.Size()) > uint64(vm.js.stackTop)+uint64(len(vm.img.mem))+growthSlack/2 {
+		vm.sinceRestore = 0
+		return false
+	}
+	vm.sinceRestore++
+	return true
 }
 
 // snapshot takes the image of the instance as it is now.
@@ -519,6 +546,7 @@ func (vm *jsVM) hostCall(ctx context.Context, namePtr, nameLen, argc, argv uint3
 
 // begin prepares the instance for a call that must end by deadline.
 func (vm *jsVM) begin(ctx context.Context, now time.Time, deadline time.Time) context.Context {
+	vm.clean = false
 	vm.st = callState{deadline: deadline, done: ctx.Done(), now: now.UnixNano(), memLimit: vm.st.memLimit, log: logBuffer{max: vm.js.opts.MaxLog}}
 	return context.WithValue(ctx, vmKey{}, vm)
 }
@@ -593,7 +621,12 @@ func (vm *jsVM) readString(ctx context.Context, v uint64, lenAt uint32) (s []byt
 	if !ok {
 		return nil, false, errors.New("string out of range")
 	}
-	return append([]byte(nil), b...), true, nil
+	s = append([]byte(nil), b...)
+	// The C string holds a reference to the string, or a copy of it.
+	if _, err := vm.call(ctx, vm.freeCString, uint64(vm.js.ctxPtr), p); err != nil {
+		return nil, false, err
+	}
+	return s, true, nil
 }
 
 // makeBase starts QuickJS, runs the bootstrap and takes the base image.
@@ -852,6 +885,18 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (raw []b
 		}
 		if len(b) > opts.MaxOutput {
 			return nil, nil, dur, true, outputLimitError(opts.MaxOutput)
+		}
+		if !vm.eng.guarded {
+			// A trusted codec's instance may go on without the image being
+			// restored (Codec.run): what the call made must be freed.
+			for _, v := range [...]uint64{res, argv[1], argv[2]} {
+				if jsTag(v) == tagString {
+					if _, err := vm.call(cctx, vm.freeValue, uint64(vm.js.ctxPtr), v); err != nil {
+						return nil, nil, dur, false, err
+					}
+				}
+			}
+			vm.clean = true
 		}
 		return b, nil, dur, true, nil
 	case tagInt:

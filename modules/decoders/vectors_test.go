@@ -197,3 +197,51 @@ func TestCatalogLibraries(t *testing.T) {
 		t.Error("CatalogSource took a path")
 	}
 }
+
+// TestCatalogCodecsKeepNoState runs each built-in codec's uplink vectors
+// forwards, backwards and forwards again through one instance of the fast
+// runtime, which goes on from call to call without restoring the codec's
+// image (sandbox.Codec): every vector must give what it gave the first time,
+// whatever ran before it.
+func TestCatalogCodecsKeepNoState(t *testing.T) {
+	t.Parallel()
+	e, err := sandbox.New(context.Background(), sandbox.Options{PoolSize: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	codecs, err := loadCatalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, c := range codecs {
+		codec, err := e.TrustedCodec(ctx, c.Source)
+		if err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
+		}
+		var cases []vector
+		for _, v := range c.Cases {
+			if v.Op == "" || v.Op == "decodeUplink" {
+				cases = append(cases, v)
+			}
+		}
+		first := make([]string, len(cases))
+		for pass := 0; pass < 3; pass++ {
+			for j := range cases {
+				i := j
+				if pass == 1 {
+					i = len(cases) - 1 - j
+				}
+				in := input(cases[i])
+				r, err := codec.DecodeUplink(ctx, sandbox.Input{Bytes: in.Bytes, FPort: in.FPort, RecvTime: in.RecvTime, Variables: in.Variables}, sandbox.Limits{Time: time.Second})
+				got := string(r.Raw) + fmt.Sprint(err)
+				if pass == 0 {
+					first[i] = got
+				} else if got != first[i] {
+					t.Errorf("%s, %s, pass %d: %s, first %s", c.Name, cases[i].Name, pass, got, first[i])
+				}
+			}
+		}
+	}
+}
