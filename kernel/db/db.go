@@ -97,5 +97,12 @@ func IsUniqueViolation(err error) bool {
 	return false
 }
 
+// IsDeadlock reports whether PostgreSQL ended err's transaction to break a
+// deadlock (SQLSTATE 40P01): doing it again may succeed.
+func IsDeadlock(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "40P01"
+}
+
 // IsNoRows reports whether err means a query found nothing.
 func IsNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }

@@ -9,7 +9,8 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
 )
 
-// DeleteNode removes every series of a node of a company; see tsdb.Store.
+// DeleteNode removes the points and hours of every series of a node of a
+// company; see tsdb.Store.
 func (s *Store) DeleteNode(ctx context.Context, company int64, devEUI string) error {
 	if err := tsdb.ValidateNode(company, devEUI); err != nil {
 		return err
@@ -19,21 +20,20 @@ func (s *Store) DeleteNode(ctx context.Context, company int64, devEUI string) er
 		return fmt.Errorf("delete node %s: begin: %w", devEUI, err)
 	}
 	defer rollback(tx)
-	// Locking the series first waits for writers that hold them, so their
-	// points are committed, and so deleted, before the rows go.
-	lock := ""
-	if s.pg {
-		lock = " FOR UPDATE"
-	}
-	ids, err := s.ids(ctx, tx, `SELECT id FROM tsdb_series WHERE company_id = ? AND deveui = ? ORDER BY id`+lock, company, devEUI)
+	ids, err := s.ids(ctx, tx, `SELECT id FROM tsdb_series WHERE company_id = ? AND deveui = ? ORDER BY id`, company, devEUI)
 	if err != nil {
 		return fmt.Errorf("delete node %s: %w", devEUI, err)
 	}
+	// The series rows stay, so that a writer that looked an id up before
+	// writes under an id that still names its series (writePG takes no
+	// lock on them). The hours go first: a writer that has merged into one
+	// holds its row, so the delete of the points, a statement later, sees
+	// that writer's points committed; one that merges afterwards makes a
+	// new row of just its own points, which the delete did not see.
 	for _, id := range ids {
 		for _, stmt := range []string{
-			`DELETE FROM tsdb_points WHERE series_id = ?`,
 			`DELETE FROM tsdb_hours WHERE series_id = ?`,
-			`DELETE FROM tsdb_series WHERE id = ?`,
+			`DELETE FROM tsdb_points WHERE series_id = ?`,
 		} {
 			if _, err := tx.ExecContext(ctx, s.q(stmt), id); err != nil {
 				return fmt.Errorf("delete node %s: %w", devEUI, err)
@@ -67,7 +67,7 @@ func (s *Store) ids(ctx context.Context, q queryer, query string, args ...any) (
 //
 // The hour that holds before loses only part of its points, so it is
 // summarised again. On PostgreSQL that happens first, in a short
-// transaction that locks the series concerned; then one transaction deletes
+// transaction that locks the hour's rows; then one transaction deletes
 // everything older, so that ingest is not held up for the length of a large
 // delete. On SQLite, with one writer at a time, all of it is one transaction.
 func (s *Store) Prune(ctx context.Context, before time.Time) (int64, error) {
@@ -120,14 +120,17 @@ func (s *Store) Prune(ctx context.Context, before time.Time) (int64, error) {
 // prunePartialHour deletes the points in [hb, bt) and summarises the hour
 // hb again for every series that has points there.
 func (s *Store) prunePartialHour(ctx context.Context, tx *sql.Tx, hb, bt int64) (int64, error) {
-	lock := ""
+	// One lookup of the primary key of tsdb_hours per series, rather than a
+	// scan of it for one hour. On PostgreSQL the hours' rows are locked, as
+	// writePG's re-summarising does: a writer still under way merges its
+	// points into what this leaves.
+	query := `SELECT s.id FROM tsdb_series s
+		WHERE EXISTS (SELECT 1 FROM tsdb_hours h WHERE h.series_id = s.id AND h.hour = ?) ORDER BY s.id`
 	if s.pg {
-		lock = " FOR UPDATE OF s"
+		query = `SELECT h.series_id FROM tsdb_series s JOIN tsdb_hours h ON h.series_id = s.id AND h.hour = ?
+			ORDER BY h.series_id FOR UPDATE OF h`
 	}
-	// EXISTS per series keeps both dialects on the primary key of
-	// tsdb_hours rather than a scan of it for one hour.
-	ids, err := s.ids(ctx, tx, `SELECT s.id FROM tsdb_series s
-		WHERE EXISTS (SELECT 1 FROM tsdb_hours h WHERE h.series_id = s.id AND h.hour = ?) ORDER BY s.id`+lock, hb)
+	ids, err := s.ids(ctx, tx, query, hb)
 	if err != nil {
 		return 0, fmt.Errorf("prune: %w", err)
 	}

@@ -15,16 +15,22 @@
 // tsdb_hours keeps, per series and hour, the count of points and numbers,
 // their sum, and the minimum, maximum, first and last number each with its
 // time. Every Write updates the hours it touches in the same transaction, so
-// the summaries are exact, not eventually consistent: an hour new to the
-// store is summarised from the batch in memory; an hour whose new points
-// all come after the last point it holds (the usual order of a node's
-// uplinks) is updated from its stored row; only an hour that gets late or
-// replaced points is read back from tsdb_points (one hour of one series).
-// Either way the numbers are folded in time order, so the three paths give
-// the same row, to the bit. On
-// PostgreSQL a writer first locks the series' rows (SELECT ... FOR UPDATE, in
-// id order), so that two instances writing one series cannot summarise an
-// hour from snapshots that miss each other's points.
+// the summaries are exact, not eventually consistent.
+//
+// On PostgreSQL, where several writers may write one series at once, a
+// write folds the batch's points of each hour and merges that into the
+// hour's row in the upsert itself (writePG): no series lock, no read of the
+// row. Only an hour with a point that replaced a stored one, or was
+// delivered again, is summarised anew from its points, under its row's
+// lock. A merged sum may differ from the sum in time order in its last
+// bits.
+//
+// On SQLite, with one writer at a time, an hour new to the store is
+// summarised from the batch in memory; an hour whose new points all come
+// after the last point it holds (the usual order of a node's uplinks) is
+// updated from its stored row; only an hour that gets late or replaced
+// points is read back from tsdb_points. All three fold the numbers in time
+// order and give the same row, to the bit.
 //
 // # Reads
 //
@@ -60,14 +66,16 @@
 // one statement whatever the batch size (INSERT ... SELECT FROM unnest(...)
 // ON CONFLICT (series_id, ts) DO UPDATE); an identical redelivery updates no
 // row, so it leaves no dead row versions for VACUUM. A usual write is two
-// statements between BEGIN and COMMIT: one locks the series and reads the
-// rows of their hours, one inserts the points and writes the hours (a CTE);
-// only series written for the first time, and hours that must be read back,
-// take more. The SQL text never depends on the values or their number, so
-// each statement is prepared once per connection. COPY into a temporary
-// table and an INSERT from there was measured as well and was no faster at
-// 50,000-point batches: the upsert into the primary key costs the same
-// either way and dominates. SQLite takes multi-row INSERTs.
+// statements between BEGIN and COMMIT: the series lookup, and the insert of
+// the points with the merge of the hours (a CTE); only series written for
+// the first time, and hours that must be summarised anew, take more. The
+// lookups go through an index one row at a time (LATERAL ... OFFSET 0): a
+// join with the arrays let the planner scan the whole table. The SQL text
+// never depends on the values or their number, so each statement is
+// prepared once per connection. COPY into a temporary table and an INSERT
+// from there was measured as well and was no faster at 50,000-point
+// batches: the upsert into the primary key costs the same either way and
+// dominates. SQLite takes multi-row INSERTs.
 package sqlts
 
 import (

@@ -57,6 +57,7 @@ func Run(t *testing.T, newStore NewStore) {
 		{"DeleteNode", deleteNode},
 		{"Prune", prune},
 		{"ConcurrentWriters", concurrentWriters},
+		{"ConcurrentRewrites", concurrentRewrites},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore(t)) })
@@ -784,5 +785,56 @@ func concurrentWriters(t *testing.T, st tsdb.Store) {
 	}
 	if n, err := st.Count(ctx, 1, t0, t0.Add(2*time.Hour)); err != nil || n != writers*each {
 		t.Fatalf("count: got %d, %v; want %d", n, err, writers*each)
+	}
+}
+
+func concurrentRewrites(t *testing.T, st tsdb.Store) {
+	// Writers send batches over three series and three hours at once: some
+	// points only they write, some that every writer writes with a value
+	// of its own (replaced, again and again), some that every writer writes
+	// alike (delivered again). Whatever the order, each hour's aggregate
+	// must be that of the points the store ends up with.
+	const writers, rounds = 4, 12
+	series := []tsdb.Series{temp, humid, {Company: 1, DevEUI: euiB, Key: "co2"}}
+	var wg sync.WaitGroup
+	errc := make(chan error, writers)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := range rounds {
+				var batch []tsdb.Point
+				for i, se := range series {
+					for h := range 3 {
+						hour := t0.Add(time.Duration(h) * time.Hour)
+						own := hour.Add(time.Duration(r*writers+w+1) * 7 * time.Second)
+						shared := hour.Add(time.Duration(r%5) * 11 * time.Minute)
+						batch = append(batch,
+							tsdb.Number(se, own, float64((w*31+r*7+i)%23)-11),
+							tsdb.Number(se, shared, float64(w*10+r)),
+							tsdb.Number(se, hour.Add(59*time.Minute), float64(i)))
+					}
+				}
+				if err := st.Write(ctx, batch); err != nil {
+					errc <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		t.Fatal(err)
+	}
+	for _, se := range series {
+		from, to := t0, t0.Add(3*time.Hour)
+		got, err := st.Aggregate(ctx, se, from, to, time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := expectBuckets(all(t, st, se), from, to, time.Hour); !sameBucketsOK(got, want) {
+			t.Fatalf("%s: aggregates %+v, from the points %+v", se.Key, got, want)
+		}
 	}
 }
