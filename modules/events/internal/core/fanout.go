@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -213,11 +214,22 @@ func (f *pgFanout) receive(ctx context.Context, conn *pgx.Conn) {
 	}
 }
 
+// fromHere reports whether a notification is one this instance sent, which
+// every listener hears too, by the start of its inline envelope (Origin is
+// its first field), so that the instance's own events, all of them when it
+// runs alone, are dropped without being decoded.
+func (f *pgFanout) fromHere(payload string) bool {
+	return strings.HasPrefix(payload, `{"o":"`+f.origin+`",`)
+}
+
 func (f *pgFanout) loop(ctx context.Context, conn *pgx.Conn) error {
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
 			return err
+		}
+		if f.fromHere(n.Payload) {
+			continue
 		}
 		var env envelope
 		if err := json.Unmarshal([]byte(n.Payload), &env); err != nil {
