@@ -179,7 +179,12 @@ describe("forgot password", () => {
     await page.getByLabel(en("field.newPassword")).fill(newPassword);
     await confirm.fill(newPassword);
     await page.getByRole("button", { name: en("page.reset.submit") }).click();
-    await page.waitForURL("/login");
+    // This once timed out in CI with the default 15 s: give it more and, if
+    // it happens again, say where the page was and what the form showed.
+    await page.waitForURL("/login", { timeout: 30000 }).catch(async (err) => {
+      const form = await page.locator("main").innerText().catch(() => "(unreadable)");
+      throw new Error(`the reset did not lead to /login: the page is ${page.url()} and shows ${JSON.stringify(form)}`, { cause: err });
+    });
     const saved = await readSnackbar(page);
 
     // The old password no longer works (the form's refusal is tested above), the new one does.
