@@ -41,6 +41,21 @@ func loadCatalog() ([]sandboxtest.Codec, error) {
 	return codecs, nil
 }
 
+// catalogEngine starts a sandbox engine for the test and reads the catalog.
+func catalogEngine(t *testing.T, opts sandbox.Options) (*sandbox.Engine, []sandboxtest.Codec) {
+	t.Helper()
+	e, err := sandbox.New(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	codecs, err := loadCatalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, codecs
+}
+
 // loadVectors reads the vectors of every codec of catalog/.
 func loadVectors() ([]vectorCodec, error) {
 	codecs, err := loadCatalog()
@@ -134,15 +149,7 @@ func TestCatalogFiles(t *testing.T) {
 // both give the same JSON, and that JSON is the vector's expected output.
 func TestCatalogDifferentialWithNode(t *testing.T) {
 	t.Parallel()
-	e, err := sandbox.New(context.Background(), sandbox.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
-	codecs, err := loadCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, codecs := catalogEngine(t, sandbox.Options{})
 	sandboxtest.DifferentialCodecs(t, e, codecs)
 }
 
@@ -205,15 +212,7 @@ func TestCatalogLibraries(t *testing.T) {
 // whatever ran before it.
 func TestCatalogCodecsKeepNoState(t *testing.T) {
 	t.Parallel()
-	e, err := sandbox.New(context.Background(), sandbox.Options{PoolSize: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
-	codecs, err := loadCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, codecs := catalogEngine(t, sandbox.Options{PoolSize: 1})
 	ctx := context.Background()
 	for _, c := range codecs {
 		codec, err := e.TrustedCodec(ctx, c.Source)

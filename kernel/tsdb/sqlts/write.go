@@ -53,15 +53,11 @@ func (s *Store) Write(ctx context.Context, points []tsdb.Point) error {
 	if s.pg {
 		return s.writePG(ctx, pts, series, runs)
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("write points: begin: %w", err)
-	}
-	defer rollback(tx)
-	ids, err := s.seriesIDs(ctx, tx, series)
+	tx, ids, err := s.beginWrite(ctx, series)
 	if err != nil {
 		return err
 	}
+	defer rollback(tx)
 	keys := make([]hourKey, len(runs))
 	for i, r := range runs {
 		keys[i] = hourKey{ids[series[r.series]], r.hour}
@@ -118,6 +114,22 @@ func (s *Store) Write(ctx context.Context, points []tsdb.Point) error {
 		return fmt.Errorf("write points: commit: %w", err)
 	}
 	return nil
+}
+
+// beginWrite begins a write's transaction and looks up (or creates) the ids
+// of its series in it. The caller rolls the transaction back when it does
+// not commit it.
+func (s *Store) beginWrite(ctx context.Context, series []tsdb.Series) (*sql.Tx, map[tsdb.Series]int64, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("write points: begin: %w", err)
+	}
+	ids, err := s.seriesIDs(ctx, tx, series)
+	if err != nil {
+		rollback(tx)
+		return nil, nil, err
+	}
+	return tx, ids, nil
 }
 
 // run is the points of one series in one hour, pts[start:end] of a write,

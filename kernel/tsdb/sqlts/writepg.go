@@ -51,15 +51,11 @@ func (s *Store) writePG(ctx context.Context, pts []tsdb.Point, series []tsdb.Ser
 const deadlockTries = 3
 
 func (s *Store) writePGOnce(ctx context.Context, pts []tsdb.Point, series []tsdb.Series, runs []run) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("write points: begin: %w", err)
-	}
-	defer rollback(tx)
-	ids, err := s.seriesIDs(ctx, tx, series)
+	tx, ids, err := s.beginWrite(ctx, series)
 	if err != nil {
 		return err
 	}
+	defer rollback(tx)
 	sums := make([]summary, len(runs))
 	for i, r := range runs {
 		h := summary{seriesID: ids[series[r.series]], hour: r.hour}

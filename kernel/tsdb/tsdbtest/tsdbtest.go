@@ -751,27 +751,16 @@ func concurrentWriters(t *testing.T, st tsdb.Store) {
 	// Several writers fill the same hours of one series at once, as
 	// instances behind a load balancer would; every point must count.
 	const writers, each = 4, 150
-	var wg sync.WaitGroup
-	errc := make(chan error, writers)
-	for w := range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range each {
-				// Writer w owns the seconds ≡ w (mod writers).
-				at := t0.Add(time.Duration(i*writers+w) * 5 * time.Second)
-				if err := st.Write(ctx, []tsdb.Point{tsdb.Number(temp, at, float64(w))}); err != nil {
-					errc <- err
-					return
-				}
+	inParallel(t, writers, func(w int) error {
+		for i := range each {
+			// Writer w owns the seconds ≡ w (mod writers).
+			at := t0.Add(time.Duration(i*writers+w) * 5 * time.Second)
+			if err := st.Write(ctx, []tsdb.Point{tsdb.Number(temp, at, float64(w))}); err != nil {
+				return err
 			}
-		}()
-	}
-	wg.Wait()
-	close(errc)
-	for err := range errc {
-		t.Fatal(err)
-	}
+		}
+		return nil
+	})
 	got, err := st.Aggregate(ctx, temp, t0, t0.Add(2*time.Hour), time.Hour)
 	if err != nil {
 		t.Fatal(err)
@@ -796,37 +785,26 @@ func concurrentRewrites(t *testing.T, st tsdb.Store) {
 	// must be that of the points the store ends up with.
 	const writers, rounds = 4, 12
 	series := []tsdb.Series{temp, humid, {Company: 1, DevEUI: euiB, Key: "co2"}}
-	var wg sync.WaitGroup
-	errc := make(chan error, writers)
-	for w := range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for r := range rounds {
-				var batch []tsdb.Point
-				for i, se := range series {
-					for h := range 3 {
-						hour := t0.Add(time.Duration(h) * time.Hour)
-						own := hour.Add(time.Duration(r*writers+w+1) * 7 * time.Second)
-						shared := hour.Add(time.Duration(r%5) * 11 * time.Minute)
-						batch = append(batch,
-							tsdb.Number(se, own, float64((w*31+r*7+i)%23)-11),
-							tsdb.Number(se, shared, float64(w*10+r)),
-							tsdb.Number(se, hour.Add(59*time.Minute), float64(i)))
-					}
-				}
-				if err := st.Write(ctx, batch); err != nil {
-					errc <- err
-					return
+	inParallel(t, writers, func(w int) error {
+		for r := range rounds {
+			var batch []tsdb.Point
+			for i, se := range series {
+				for h := range 3 {
+					hour := t0.Add(time.Duration(h) * time.Hour)
+					own := hour.Add(time.Duration(r*writers+w+1) * 7 * time.Second)
+					shared := hour.Add(time.Duration(r%5) * 11 * time.Minute)
+					batch = append(batch,
+						tsdb.Number(se, own, float64((w*31+r*7+i)%23)-11),
+						tsdb.Number(se, shared, float64(w*10+r)),
+						tsdb.Number(se, hour.Add(59*time.Minute), float64(i)))
 				}
 			}
-		}()
-	}
-	wg.Wait()
-	close(errc)
-	for err := range errc {
-		t.Fatal(err)
-	}
+			if err := st.Write(ctx, batch); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	for _, se := range series {
 		from, to := t0, t0.Add(3*time.Hour)
 		got, err := st.Aggregate(ctx, se, from, to, time.Hour)
@@ -836,5 +814,25 @@ func concurrentRewrites(t *testing.T, st tsdb.Store) {
 		if want := expectBuckets(all(t, st, se), from, to, time.Hour); !sameBucketsOK(got, want) {
 			t.Fatalf("%s: aggregates %+v, from the points %+v", se.Key, got, want)
 		}
+	}
+}
+
+// inParallel runs write(0), ..., write(n-1) at once and fails the test with
+// the first error any of them returns.
+func inParallel(t *testing.T, n int, write func(w int) error) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errc := make(chan error, n)
+	for w := range n {
+		wg.Go(func() {
+			if err := write(w); err != nil {
+				errc <- err
+			}
+		})
+	}
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		t.Fatal(err)
 	}
 }
