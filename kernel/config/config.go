@@ -28,6 +28,7 @@ type Config struct {
 	InfluxURL        string        // INFLUX_URL: InfluxDB for the time series; unset keeps them in the SQL database
 	MQTTURL          string        // MQTT_URL: the broker ChirpStack v4 publishes to; unset turns the MQTT subscriber off
 	MQTTClientID     string        // MQTT_CLIENT_ID: the subscriber's client id, under which the broker keeps its session
+	OutboundPrivate  bool          // FIELDHUB_OUTBOUND_PRIVATE: addresses companies configure may be loopback, private or link-local
 	MailFrom         string        // FIELDHUB_MAIL_FROM
 	ContactEmail     string        // FIELDHUB_CONTACT_EMAIL: where the contact form writes to
 	OpenRegistration bool          // FIELDHUB_OPEN_REGISTRATION: anyone may register a user
@@ -135,6 +136,7 @@ var options = []option{
 		c.MQTTClientID = v
 		return nil
 	}},
+	{"FIELDHUB_OUTBOUND_PRIVATE", "false", "allow requests to addresses companies configure (The Things Stack downlink URLs) to reach loopback, private and link-local networks; leave off when companies you do not control use the portal", false, boolSetter(func(c *Config, b bool) { c.OutboundPrivate = b })},
 	{"FIELDHUB_MAIL_FROM", "Fieldhub <noreply@fieldhub.local>", "sender address of outgoing mail", false, func(c *Config, v string) error {
 		if _, err := mail.ParseAddress(v); err != nil {
 			return fmt.Errorf("want an e-mail address")

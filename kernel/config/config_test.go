@@ -14,7 +14,7 @@ func TestLoadDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Addr != "127.0.0.1:8080" || c.DatabaseURL != filepath.Join("data", "fieldhub.db") || c.PublicURL != "http://127.0.0.1:8080" ||
-		!c.OpenRegistration || c.AccessTokenTTL != 15*time.Minute || c.IsPostgres() || c.MQTTURL != "" || c.MQTTClientID != "fieldhub" {
+		!c.OpenRegistration || c.AccessTokenTTL != 15*time.Minute || c.IsPostgres() || c.MQTTURL != "" || c.MQTTClientID != "fieldhub" || c.OutboundPrivate {
 		t.Errorf("defaults: %+v", c)
 	}
 }
@@ -50,6 +50,7 @@ func TestBadValueNamesTheOption(t *testing.T) {
 		{"MQTT_CLIENT_ID", "a/b"},
 		{"FIELDHUB_MAIL_FROM", "not an address"},
 		{"FIELDHUB_OPEN_REGISTRATION", "maybe"},
+		{"FIELDHUB_OUTBOUND_PRIVATE", "lan"},
 		{"FIELDHUB_LOG_LEVEL", "loud"},
 		{"FIELDHUB_LOG_FORMAT", "xml"},
 		{"FIELDHUB_MAX_BODY_BYTES", "12"},

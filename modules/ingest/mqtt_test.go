@@ -219,7 +219,10 @@ type mqttEnv struct {
 func newMQTTEnv(t *testing.T, d db.Dialect) *mqttEnv {
 	t.Helper()
 	e := &mqttEnv{broker: broker(t), csApp: uuid.NewString(), devEUI: randomHex(8)}
-	e.cfg = kerneltest.Config(t, d, map[string]string{"MQTT_URL": e.broker, "MQTT_CLIENT_ID": "fieldhub-test-" + randomHex(6)})
+	// The fake The Things Stack listens on 127.0.0.1, which companies may
+	// reach only with FIELDHUB_OUTBOUND_PRIVATE.
+	e.cfg = kerneltest.Config(t, d, map[string]string{"MQTT_URL": e.broker, "MQTT_CLIENT_ID": "fieldhub-test-" + randomHex(6),
+		"FIELDHUB_OUTBOUND_PRIVATE": "true"})
 	forgetSession(t, e.broker, e.cfg.MQTTClientID) // registered first, so it runs after the portal has stopped
 	acc := e.start(t)
 	if err := acc.CreateSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
@@ -710,5 +713,43 @@ func TestChirpStackDownlinkWithoutBroker(t *testing.T) {
 	}
 	if g := status(e.id["cs"], generic); g["status"] != "queued" || g["attempts"] != 0.0 || g["detail"] != "" {
 		t.Errorf("the generic application's downlink was touched: %v", g)
+	}
+}
+
+// TestTTSDownlinkToPrivateAddress: without FIELDHUB_OUTBOUND_PRIVATE a
+// company's The Things Stack downlink URL may not lead to the portal's own
+// host: the downlink fails at once with the reason, and nothing reaches the
+// server listening there.
+func TestTTSDownlinkToPrivateAddress(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, db.SQLite)
+	tts := newFakeTTS(t)
+	acme := e.id["acme"]
+	app := e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/applications/%d", acme), map[string]any{
+		"name": "Stable", "networkServer": "tts", "ttsApiKey": fakeTTSKey,
+		"ttsDownlinkUrl": tts.URL + "/api/v3/as/applications/acme-app/webhooks/fieldhub/devices/{devId}/down/push",
+	}, http.StatusCreated).Num("id")
+	tag := e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/applications/%d/tag", app),
+		map[string]any{"name": "Gate", "deveui": randomHex(8)}, http.StatusCreated).Num("id")
+	id := e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/downlink/%d", tag),
+		map[string]any{"port": 1, "payload": "01", "payloadType": "hex"}, http.StatusCreated).Num("id")
+	var dl map[string]any
+	eventually(t, func() bool {
+		for _, d := range e.must(t, e.admin["acme"], "GET", fmt.Sprintf("/api/downlink/tag/%d", tag), nil, http.StatusOK).List() {
+			if d.(map[string]any)["id"] == float64(id) {
+				dl = d.(map[string]any)
+			}
+		}
+		return dl["status"] == "failed"
+	}, func() string { return fmt.Sprint(dl) })
+	detail, _ := dl["detail"].(string)
+	if dl["attempts"] != 1.0 || dl["retryAt"] != nil || !strings.Contains(detail, "127.0.0.1 is a loopback address") ||
+		!strings.Contains(detail, "not allowed for outbound requests") || !strings.Contains(detail, "FIELDHUB_OUTBOUND_PRIVATE=true") {
+		t.Errorf("downlink %v", dl)
+	}
+	tts.mu.Lock()
+	defer tts.mu.Unlock()
+	if len(tts.reqs) != 0 {
+		t.Errorf("the server on 127.0.0.1 got %d requests", len(tts.reqs))
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/fieldhub/fieldhub/kernel/egress"
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 )
@@ -212,7 +213,8 @@ type ttsDownlink struct {
 
 // sendTTS pushes d to the end of the device's queue at The Things Stack.
 // 200 is success; a refusal (4xx but 408, 425 and 429) is final, with The
-// Things Stack's reason; other failures may pass.
+// Things Stack's reason, and so is an address the portal may not reach
+// (kernel/egress); other failures may pass.
 func (m *Module) sendTTS(ctx context.Context, t *target, d *nodes.Downlink) error {
 	switch {
 	case t.app.TTSDownlinkURL == "":
@@ -235,6 +237,10 @@ func (m *Module) sendTTS(ctx context.Context, t *target, d *nodes.Downlink) erro
 	req.Header.Set("User-Agent", "Fieldhub")
 	res, err := m.bg.http.Do(req)
 	if err != nil {
+		var refused *egress.RefusedError
+		if errors.As(err, &refused) {
+			return final("The Things Stack downlink URL: %v", refused)
+		}
 		var ue *url.Error
 		if errors.As(err, &ue) {
 			err = ue.Err // not the address again, which the application shows

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fieldhub/fieldhub/kernel/egress"
 	"github.com/fieldhub/fieldhub/kernel/events"
 )
 
@@ -24,12 +25,13 @@ type background struct {
 // subscriber. All end when ctx is done.
 func (m *Module) Start(ctx context.Context) error {
 	m.batches.start(ctx, committers)
-	m.bg.http = &http.Client{
-		Timeout: sendTimeout,
-		// A redirect would turn the POST into a GET, or send the API key
-		// elsewhere: the downlink URL must be the push address itself.
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}
+	// Companies choose the downlink URLs: the client refuses loopback,
+	// private and link-local addresses unless FIELDHUB_OUTBOUND_PRIVATE is
+	// set, and follows no redirect (one would turn the POST into a GET, or
+	// send the API key elsewhere: the downlink URL must be the push address
+	// itself).
+	m.bg.http = egress.Client(m.host.Config.OutboundPrivate)
+	m.bg.http.Timeout = sendTimeout
 	if url := m.host.Config.MQTTURL; url != "" {
 		cfg, err := parseMQTTURL(url, m.host.Config.MQTTClientID)
 		if err != nil {
