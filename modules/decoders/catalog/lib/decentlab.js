@@ -4,6 +4,15 @@
 // of them), and its decodeUplink returns dlDecode(input).
 
 function dlParameters(variables) {
+  // Most nodes set no variables: the defaults then serve as they are (the
+  // conversions only read them), which spares an interpreter a copy per uplink.
+  if (!variables) return DL_PARAMETERS;
+  var any = false;
+  for (var k in variables) {
+    any = true;
+    break;
+  }
+  if (!any) return DL_PARAMETERS;
   var p = {};
   for (var name in DL_PARAMETERS) {
     p[name] = DL_PARAMETERS[name];
