@@ -126,7 +126,11 @@ describe("decoder page", () => {
     const decoderSelect = page.getByLabel(msg(lang, "page.tag.field.decoder"), { exact: true });
     await decoderSelect.selectOption({ label: tf(lang, "decoders.option.custom", { name: "Tank level" }) });
     await page.getByRole("button", { name: msg(lang, "page.tag.save"), exact: true }).click();
-    await page.waitForURL(`**/tagdetails/${DEVEUI}`);
+    // The save leads back to this very URL, so waiting for the URL returns at
+    // once; the toast comes with the page the save led to. Navigating on
+    // before it interrupted that navigation (a CI failure).
+    await page.locator("#snackbar.visible").getByText(tf(lang, "page.tag.updated", { name: "Tank node" })).waitFor();
+    await page.waitForLoadState("load");
     const tags = await server.api("GET", `/api/tag/company/${acme.id}`, { token: adminToken });
     assert.equal(tags.find((n) => n.deveui === DEVEUI)?.decoder, `custom:${id}`);
     const up = await server.api("POST", "/api/ingest/generic", { token: ingestToken, body: { devEui: DEVEUI, fPort: 1, data: "BQ==" } });
