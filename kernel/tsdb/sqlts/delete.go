@@ -120,22 +120,24 @@ func (s *Store) Prune(ctx context.Context, before time.Time) (int64, error) {
 // prunePartialHour deletes the points in [hb, bt) and summarises the hour
 // hb again for every series that has points there.
 func (s *Store) prunePartialHour(ctx context.Context, tx *sql.Tx, hb, bt int64) (int64, error) {
-	// One lookup of the primary key of tsdb_hours per series, rather than a
-	// scan of it for one hour. On PostgreSQL the hours' rows are locked, as
-	// writePG's re-summarising does: a writer still under way merges its
-	// points into what this leaves.
-	query := `SELECT s.id FROM tsdb_series s
-		WHERE EXISTS (SELECT 1 FROM tsdb_hours h WHERE h.series_id = s.id AND h.hour = ?) ORDER BY s.id`
-	if s.pg {
-		query = `SELECT h.series_id FROM tsdb_series s JOIN tsdb_hours h ON h.series_id = s.id AND h.hour = ?
-			ORDER BY h.series_id FOR UPDATE OF h`
-	}
-	ids, err := s.ids(ctx, tx, query, hb)
+	// EXISTS per series keeps both dialects on the primary key of
+	// tsdb_hours rather than a scan of it for one hour.
+	ids, err := s.ids(ctx, tx, `SELECT s.id FROM tsdb_series s
+		WHERE EXISTS (SELECT 1 FROM tsdb_hours h WHERE h.series_id = s.id AND h.hour = ?) ORDER BY s.id`, hb)
 	if err != nil {
 		return 0, fmt.Errorf("prune: %w", err)
 	}
 	if len(ids) == 0 {
 		return 0, nil
+	}
+	// On PostgreSQL the hour's rows are locked, in series order as writers
+	// lock them, as writePG's re-summarising does: a writer still under way
+	// merges its points into what this leaves.
+	if s.pg {
+		if _, err := s.ids(ctx, tx, `SELECT series_id FROM tsdb_hours WHERE series_id = ANY(?) AND hour = ?
+			ORDER BY series_id FOR UPDATE`, ids, hb); err != nil {
+			return 0, fmt.Errorf("prune: lock hours: %w", err)
+		}
 	}
 	var n int64
 	del := func(series string, id any) error {
