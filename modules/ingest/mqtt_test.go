@@ -718,17 +718,29 @@ func TestChirpStackDownlinkWithoutBroker(t *testing.T) {
 
 // TestTTSDownlinkToPrivateAddress: without FIELDHUB_OUTBOUND_PRIVATE a
 // company's The Things Stack downlink URL may not lead to the portal's own
-// host: the downlink fails at once with the reason, and nothing reaches the
+// host. An address is refused when the application is saved; one that gets
+// there anyway (a name that resolves to it, an application saved before the
+// check) fails the downlink at once with the reason, and nothing reaches the
 // server listening there.
 func TestTTSDownlinkToPrivateAddress(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, db.SQLite)
 	tts := newFakeTTS(t)
 	acme := e.id["acme"]
+	private := tts.URL + "/api/v3/as/applications/acme-app/webhooks/fieldhub/devices/{devId}/down/push"
+	fields := e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/applications/%d", acme), map[string]any{
+		"name": "Stable", "networkServer": "tts", "ttsApiKey": fakeTTSKey, "ttsDownlinkUrl": private,
+	}, http.StatusBadRequest).Body
+	if !strings.Contains(string(fields), "not on the public internet") {
+		t.Errorf("saving a loopback downlink URL: %s", fields)
+	}
 	app := e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/applications/%d", acme), map[string]any{
 		"name": "Stable", "networkServer": "tts", "ttsApiKey": fakeTTSKey,
-		"ttsDownlinkUrl": tts.URL + "/api/v3/as/applications/acme-app/webhooks/fieldhub/devices/{devId}/down/push",
+		"ttsDownlinkUrl": "https://eu1.cloud.thethings.network/api/v3/as/applications/acme-app/webhooks/fieldhub/devices/{devId}/down/push",
 	}, http.StatusCreated).Num("id")
+	if _, err := e.k.Host().DB.NewRaw("UPDATE applications SET tts_downlink_url = ? WHERE id = ?", private, app).Exec(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	tag := e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/applications/%d/tag", app),
 		map[string]any{"name": "Gate", "deveui": randomHex(8)}, http.StatusCreated).Num("id")
 	id := e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/downlink/%d", tag),

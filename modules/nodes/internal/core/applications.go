@@ -58,8 +58,12 @@ func (m *Module) applyApplication(a *Application, in applicationInput, all bool)
 	}
 	if all || in.TTSDownlinkURL != nil {
 		a.TTSDownlinkURL = strings.TrimSpace(str(in.TTSDownlinkURL))
-		if a.TTSDownlinkURL != "" && !validHTTPURL(a.TTSDownlinkURL) {
+		switch {
+		case a.TTSDownlinkURL == "":
+		case !validHTTPURL(a.TTSDownlinkURL):
 			v.Add("ttsDownlinkUrl", msgAppTTSURL)
+		case !m.host.Config.OutboundPrivate && !publicHost(a.TTSDownlinkURL):
+			v.Add("ttsDownlinkUrl", msgAppTTSPrivate)
 		}
 	}
 	if all || in.TTSAPIKey != nil {

@@ -4,12 +4,14 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"net/netip"
 	"net/url"
 	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/fieldhub/fieldhub/kernel/egress"
 	"github.com/fieldhub/fieldhub/kernel/errs"
 )
 
@@ -21,6 +23,7 @@ const (
 	msgAppNetworkServer  = "nodes.application.networkServer"
 	msgAppChirpStackID   = "nodes.application.chirpstackId"
 	msgAppTTSURL         = "nodes.application.ttsUrl"
+	msgAppTTSPrivate     = "nodes.application.ttsUrlPrivate"
 	msgAppHasTags        = "nodes.application.hasTags"
 	msgAppUnknown        = "nodes.application.unknown"
 	msgDevEUIFormat      = "nodes.deveui.format"
@@ -123,6 +126,23 @@ func validKey(k string) bool { return keyPattern.MatchString(k) }
 func validHTTPURL(s string) bool {
 	u, err := url.Parse(s)
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && len(s) <= maxURL && cleanText(s)
+}
+
+// publicHost reports whether an http(s) URL's host may be on the public
+// internet: a name ("localhost" aside), which is resolved and checked at
+// each delivery (kernel/egress), or an address egress allows. Telling a
+// literal private address at once saves a company a downlink that fails.
+func publicHost(s string) bool {
+	u, err := url.Parse(s)
+	if err != nil {
+		return false
+	}
+	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return false
+	}
+	a, err := netip.ParseAddr(host)
+	return err != nil || egress.Check(a) == nil
 }
 
 // payloadMessage is the message for a payload that is not of its type.
