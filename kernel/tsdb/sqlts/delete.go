@@ -167,22 +167,8 @@ func (s *Store) prunePartialHour(ctx context.Context, tx *sql.Tx, hb, bt int64) 
 	for i, id := range ids {
 		keys[i] = hourKey{id, hb}
 	}
-	sums, err := s.summarise(ctx, tx, keys)
-	if err != nil {
-		return 0, err
-	}
-	var keep []summary
-	for _, k := range keys {
-		if h, ok := sums[k]; ok {
-			keep = append(keep, *h)
-			continue
-		}
-		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM tsdb_hours WHERE series_id = ? AND hour = ?`), k.seriesID, k.hour); err != nil {
-			return 0, fmt.Errorf("prune hours: %w", err)
-		}
-	}
-	if err := s.upsertHours(ctx, tx, keep); err != nil {
-		return 0, err
+	if err := s.replaceHours(ctx, tx, keys); err != nil {
+		return 0, fmt.Errorf("prune: %w", err)
 	}
 	return n, nil
 }

@@ -356,11 +356,12 @@ const pgInsertPoints = `INSERT INTO tsdb_points (series_id, ts, value, text_valu
 func pointArrays(ids map[tsdb.Series]int64, pts []tsdb.Point) []any {
 	n := len(pts)
 	order := make([]int, n)
+	of := make([]int64, n) // the series id of each point, looked up once
 	for i := range order {
-		order[i] = i
+		order[i], of[i] = i, ids[pts[i].Series]
 	}
 	slices.SortFunc(order, func(a, b int) int {
-		return cmp.Or(cmp.Compare(ids[pts[a].Series], ids[pts[b].Series]), pts[a].Time.Compare(pts[b].Time))
+		return cmp.Or(cmp.Compare(of[a], of[b]), pts[a].Time.Compare(pts[b].Time))
 	})
 	sids := make([]int64, n)
 	ts := make([]int64, n)
@@ -368,7 +369,7 @@ func pointArrays(ids map[tsdb.Series]int64, pts []tsdb.Point) []any {
 	texts := make([]*string, n)
 	for i, j := range order {
 		p := &pts[j]
-		sids[i], ts[i] = ids[p.Series], tsdb.Micros(p.Time)
+		sids[i], ts[i] = of[j], tsdb.Micros(p.Time)
 		if p.IsText {
 			texts[i] = &p.Text
 		} else {
@@ -478,6 +479,27 @@ func (s *Store) summarise(ctx context.Context, q queryer, keys []hourKey) (map[h
 		}
 	}
 	return out, nil
+}
+
+// replaceHours summarises keys anew from their points and replaces their
+// rows; an hour left without points loses its row, since a row exists only
+// for an hour that holds points.
+func (s *Store) replaceHours(ctx context.Context, tx *sql.Tx, keys []hourKey) error {
+	again, err := s.summarise(ctx, tx, keys)
+	if err != nil {
+		return err
+	}
+	sums := make([]summary, 0, len(again))
+	for _, k := range keys {
+		if h, ok := again[k]; ok {
+			sums = append(sums, *h)
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM tsdb_hours WHERE series_id = ? AND hour = ?`), k.seriesID, k.hour); err != nil {
+			return fmt.Errorf("delete empty hour: %w", err)
+		}
+	}
+	return s.upsertHours(ctx, tx, sums)
 }
 
 // The parts of the statements that write summary rows, replacing those of

@@ -126,31 +126,7 @@ func (s *Store) resummarise(ctx context.Context, tx *sql.Tx, keys []hourKey) err
 		ON CONFLICT (series_id, hour) DO UPDATE SET points = tsdb_hours.points`, sids, hours); err != nil {
 		return fmt.Errorf("write points: lock hours: %w", err)
 	}
-	again, err := s.summarise(ctx, tx, keys)
-	if err != nil {
-		return err
-	}
-	sums := make([]summary, 0, len(again))
-	var empty []hourKey
-	for _, k := range keys {
-		if h, ok := again[k]; ok {
-			sums = append(sums, *h)
-		} else {
-			empty = append(empty, k)
-		}
-	}
-	if err := s.upsertHours(ctx, tx, sums); err != nil {
-		return err
-	}
-	// A row exists only for an hour that holds points.
-	if len(empty) > 0 {
-		sids, hours := keyColumns(empty)
-		if _, err := tx.ExecContext(ctx, `DELETE FROM tsdb_hours
-			WHERE (series_id, hour) IN (SELECT * FROM unnest($1::bigint[], $2::bigint[]))`, sids, hours); err != nil {
-			return fmt.Errorf("write points: delete empty hours: %w", err)
-		}
-	}
-	return nil
+	return s.replaceHours(ctx, tx, keys)
 }
 
 // hoursMerge is the ON CONFLICT clause that merges a batch's summary of an
