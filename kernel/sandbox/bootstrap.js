@@ -1,17 +1,20 @@
 // The sandbox's own script, evaluated once per engine before any codec, as a
 // global script. Its value is a function that the host calls with the host's
 // log function and the size of the input buffer; it returns
-// [io, install, run, describe]:
+// [io, install, run, describe, encode]:
 //
 //   io        a Uint8Array whose bytes the host writes each call's input into
 //   install   install(found) records the codec's functions (found is the
 //             probe array, one entry per form, undefined where the codec
 //             defines none) and returns the bit mask of the forms defined
-//   run       run(form, variablesJSON, dataJSON, maxOutput, fPort, length,
-//             recvDays, recvMillis) calls one form on the payload of that
-//             length in io and returns JSON.stringify of its result, or -1
-//             when that JSON is longer than maxOutput characters
+//   run       run(form, variablesJSON, dataJSON, maxOutput, fPort, bytes,
+//             recvDays, recvMillis, asIs) calls one form with bytes (an
+//             Array the host made) and returns encode of its result, or the
+//             result itself when asIs is true (the host serialises it)
 //   describe  describe(thrown) returns {"name","message","stack"} as JSON
+//   encode    encode(value, maxOutput) returns JSON.stringify of value
+//             ("null" for undefined), or -1 when that JSON is longer than
+//             maxOutput characters
 //
 // What the host relies on (JSON.stringify, JSON.parse, Date, the DataView
 // readers) is captured here, before a codec runs, so that a codec replacing
@@ -31,7 +34,6 @@
   var slice = uncurry(String.prototype.slice);
   var getTime = uncurry(Date.prototype.getTime);
   var toISOString = uncurry(Date.prototype.toISOString);
-  var arraySlice = uncurry(Array.prototype.slice);
   var split = uncurry(String.prototype.split);
   var indexOf = uncurry(String.prototype.indexOf);
   // errorStack gives an error's stack without the sandbox's own frames.
@@ -52,10 +54,9 @@
     }
   };
 
-  // The host writes the payload at HEADER; the rest of the input comes as
-  // arguments of run.
+  // The host writes what the QuickJS API reads through pointers here; the
+  // input itself comes as arguments of run.
   var io = new Uint8Array(ioSize);
-  var HEADER = 16;
 
   var maxLine = 1024;
   function show(v) {
@@ -118,25 +119,25 @@
     return mask;
   }
 
-  // payload copies the call's bytes out of io into a plain array, in C:
-  // Array.prototype.slice on a typed array makes an Array.
-  function payload(n) {
-    return arraySlice(io, HEADER, HEADER + n);
+  function encode(value, maxOutput) {
+    var out = JSONstringify(value);
+    if (out === undefined) return "null";
+    return out.length > maxOutput ? -1 : out;
   }
 
-  function run(form, variablesJSON, dataJSON, maxOutput, fPort, n, recvDays, recvMillis) {
+  function run(form, variablesJSON, dataJSON, maxOutput, fPort, bytes, recvDays, recvMillis, asIs) {
     var variables = variablesJSON === undefined ? {} : JSONparse(variablesJSON);
     var fn = fns[form];
     var result;
     switch (form) {
       case 0: // decodeUplink({bytes, fPort, recvTime, variables})
-        result = fn({ bytes: payload(n), fPort: fPort, recvTime: new PDate(recvDays * 86400000 + recvMillis), variables: variables });
+        result = fn({ bytes: bytes, fPort: fPort, recvTime: new PDate(recvDays * 86400000 + recvMillis), variables: variables });
         break;
       case 1: // ChirpStack v3 Decode(fPort, bytes, variables)
-        result = fn(fPort, payload(n), variables);
+        result = fn(fPort, bytes, variables);
         break;
       case 2: // The Things Network v2 Decoder(bytes, port)
-        result = fn(payload(n), fPort);
+        result = fn(bytes, fPort);
         break;
       case 3: // encodeDownlink({data, variables})
         result = fn({ data: JSONparse(dataJSON), variables: variables });
@@ -148,14 +149,12 @@
         result = fn(JSONparse(dataJSON), fPort);
         break;
       case 6: // decodeDownlink({bytes, fPort, variables})
-        result = fn({ bytes: payload(n), fPort: fPort, variables: variables });
+        result = fn({ bytes: bytes, fPort: fPort, variables: variables });
         break;
       default:
         throw new PError("unknown form " + form);
     }
-    var out = JSONstringify(result);
-    if (out === undefined) return "null";
-    return out.length > maxOutput ? -1 : out;
+    return asIs ? result : encode(result, maxOutput);
   }
 
   function describe(e) {
@@ -175,5 +174,5 @@
     }
   }
 
-  return [io, install, run, describe];
+  return [io, install, run, describe, encode];
 })

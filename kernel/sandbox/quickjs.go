@@ -41,10 +41,10 @@ const (
 	// ioHeader is where the payload starts.
 	ioHeader = 16
 	// The last 128 bytes of the buffer hold what the QuickJS API reads
-	// through pointers: the arguments of run (8 JSValues), the argument of
-	// describe and install, and two size_t out-parameters.
+	// through pointers: the arguments of run (9 JSValues) or encode, the
+	// argument of describe and install, and two size_t out-parameters.
 	ioRunArgv  = ioSize - 128
-	runArgs    = 8
+	runArgs    = 9
 	ioOneArgv  = ioSize - 32
 	ioLen      = ioSize - 16
 	ioLogLen   = ioSize - 8
@@ -76,7 +76,11 @@ const (
 	tagString    = -7
 )
 
-const jsUndefined = uint64(3) << 32
+const (
+	jsUndefined = uint64(3) << 32
+	jsTrue      = uint64(1)<<32 | 1
+	jsFalse     = uint64(1) << 32
+)
 
 func jsInt(v int32) uint64 { return uint64(uint32(v)) }
 
@@ -124,6 +128,12 @@ type jsRuntime struct {
 	install  uint64
 	run      uint64
 	describe uint64
+	encode   uint64
+
+	// atoms caches the names of QuickJS's predefined atoms, which the
+	// binary object format writes as numbers (bjson.go): id → string, or
+	// false for a symbol.
+	atoms sync.Map
 }
 
 // jsEngine is quickjs.wasm compiled in one wazero runtime.
@@ -216,7 +226,7 @@ type jsVM struct {
 
 	jsCall, toCString, newString, setMemLimit, getException, freeCString api.Function
 	dupValue, eval, isException, malloc, free, runGC, getPropU32, getU8  api.Function
-	freeValue                                                            api.Function
+	freeValue, newArrayFrom, writeObject, jsFree, atomToValue            api.Function
 
 	// sinceRestore counts the calls since the image was last copied back
 	// (trusted codecs only; see Codec.run).
@@ -416,7 +426,8 @@ func (js *jsRuntime) newInstance(ctx context.Context, img *jsImage, trusted bool
 		{&vm.dupValue, "qjs_dup_value"}, {&vm.eval, "qjs_eval"}, {&vm.isException, "qjs_is_exception"},
 		{&vm.malloc, "wasm_malloc"}, {&vm.free, "wasm_free"}, {&vm.runGC, "qjs_run_gc"},
 		{&vm.getPropU32, "JS_GetPropertyUint32"}, {&vm.getU8, "JS_GetUint8Array"},
-		{&vm.freeValue, "JS_FreeValue"},
+		{&vm.freeValue, "JS_FreeValue"}, {&vm.newArrayFrom, "JS_NewArrayFrom"}, {&vm.writeObject, "JS_WriteObject"},
+		{&vm.jsFree, "js_free"}, {&vm.atomToValue, "JS_AtomToValue"},
 	} {
 		if *f.fn = mod.ExportedFunction(f.name); *f.fn == nil {
 			mod.Close(ctx)
@@ -691,13 +702,13 @@ func (js *jsRuntime) makeBase(ctx context.Context) error {
 	if err != nil || jsTag(arr) == tagException {
 		return fmt.Errorf("bootstrap call: %w", err)
 	}
-	var parts [4]uint64
+	var parts [5]uint64
 	for i := range parts {
 		if parts[i], err = vm.call(cctx, vm.getPropU32, uint64(js.ctxPtr), arr, uint64(i)); err != nil {
 			return err
 		}
 	}
-	js.install, js.run, js.describe = parts[1], parts[2], parts[3]
+	js.install, js.run, js.describe, js.encode = parts[1], parts[2], parts[3], parts[4]
 	io, err := vm.call(cctx, vm.getU8, uint64(js.ctxPtr), argv, parts[0])
 	if err != nil || io == 0 {
 		return fmt.Errorf("io buffer: %w", err)
@@ -804,10 +815,15 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (raw []b
 	if !ok {
 		return nil, nil, 0, false, errors.New("io buffer out of range")
 	}
-	if ioHeader+len(in.bytes)+len(in.variables)+len(in.data) > ioDataEnds {
-		return nil, nil, 0, true, &Error{Kind: KindInput, Message: fmt.Sprintf("the input is larger than the %d bytes the sandbox takes", ioDataEnds-ioHeader)}
+	// The payload goes in as JSValues (8 bytes each) for JS_NewArrayFrom.
+	if ioHeader+8*len(in.bytes)+len(in.variables)+len(in.data) > ioDataEnds {
+		return nil, nil, 0, true, &Error{Kind: KindInput, Message: fmt.Sprintf("the input is larger than the sandbox takes (%d bytes of payload, variables and data together)", (ioDataEnds-ioHeader)/8)}
 	}
-	off := ioHeader + copy(io[ioHeader:], in.bytes)
+	off := ioHeader
+	for _, b := range in.bytes {
+		binary.LittleEndian.PutUint64(io[off:], jsInt(int32(b)))
+		off += 8
+	}
 
 	start := time.Now()
 	clock := in.recvTime
@@ -832,6 +848,9 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (raw []b
 			}
 		}
 	}()
+	if err := vm.setMemoryLimit(cctx, lim.Memory); err != nil {
+		return nil, nil, 0, false, err
+	}
 
 	// Days and milliseconds into the day: a time in milliseconds does not
 	// fit the 32-bit integers a JSValue holds without boxing a double.
@@ -844,9 +863,24 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (raw []b
 		}
 		recvDays, recvMillis = int32(days), int32(ms-days*msPerDay)
 	}
+	// A trusted codec's result comes back as it is, for bjsonToJSON.
+	asIs := !vm.eng.guarded
 	argv := [runArgs]uint64{
 		jsInt(int32(in.form)), jsUndefined, jsUndefined, jsInt(int32(opts.MaxOutput)),
-		jsInt(int32(in.fPort)), jsInt(int32(len(in.bytes))), jsInt(recvDays), jsInt(recvMillis),
+		jsInt(int32(in.fPort)), jsUndefined, jsInt(recvDays), jsInt(recvMillis), jsFalse,
+	}
+	if asIs {
+		argv[8] = jsTrue
+	}
+	if in.form.decodes() {
+		v, err := vm.call(cctx, vm.newArrayFrom, uint64(vm.js.ctxPtr), uint64(len(in.bytes)), uint64(vm.js.ioPtr+ioHeader))
+		if err != nil {
+			return nil, nil, 0, false, err
+		}
+		if jsTag(v) == tagException {
+			return nil, nil, 0, true, memoryLimitError(lim)
+		}
+		argv[5] = v
 	}
 	for i, s := range [][]byte{in.variables, in.data} {
 		if s == nil {
@@ -866,13 +900,23 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (raw []b
 	for i, a := range argv {
 		binary.LittleEndian.PutUint64(io[ioRunArgv+8*i:], a)
 	}
-	if err := vm.setMemoryLimit(cctx, lim.Memory); err != nil {
-		return nil, nil, 0, false, err
-	}
 	res, err := vm.call(cctx, vm.jsCall, uint64(vm.js.ctxPtr), vm.js.run, jsUndefined, runArgs, uint64(vm.js.ioPtr+ioRunArgv))
 	dur = time.Since(start)
 	if err != nil {
 		return nil, nil, dur, false, err
+	}
+	if asIs && jsTag(res) != tagException {
+		var b []byte
+		if b, res, err = vm.serialise(cctx, res, opts.MaxOutput); err != nil {
+			return nil, nil, dur, false, err
+		}
+		if b != nil {
+			if len(b) > opts.MaxOutput {
+				return nil, nil, dur, true, outputLimitError(opts.MaxOutput)
+			}
+			return b, nil, dur, true, vm.freeCall(cctx, argv[1], argv[2], argv[5])
+		}
+		// res is now what encode gave.
 	}
 	switch jsTag(res) {
 	case tagString:
@@ -886,17 +930,8 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (raw []b
 		if len(b) > opts.MaxOutput {
 			return nil, nil, dur, true, outputLimitError(opts.MaxOutput)
 		}
-		if !vm.eng.guarded {
-			// A trusted codec's instance may go on without the image being
-			// restored (Codec.run): what the call made must be freed.
-			for _, v := range [...]uint64{res, argv[1], argv[2]} {
-				if jsTag(v) == tagString {
-					if _, err := vm.call(cctx, vm.freeValue, uint64(vm.js.ctxPtr), v); err != nil {
-						return nil, nil, dur, false, err
-					}
-				}
-			}
-			vm.clean = true
+		if asIs {
+			return b, nil, dur, true, vm.freeCall(cctx, res, argv[1], argv[2], argv[5])
 		}
 		return b, nil, dur, true, nil
 	case tagInt:
@@ -919,6 +954,97 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (raw []b
 		return nil, nil, dur, true, e
 	}
 	return nil, nil, dur, true, fmt.Errorf("run returned a value of tag %d", jsTag(res))
+}
+
+// freeCall frees the values a trusted codec's call made, so that its
+// instance may go on without the image being restored (Codec.run), and
+// marks the instance clean. Its error ends the instance.
+func (vm *jsVM) freeCall(ctx context.Context, vals ...uint64) error {
+	for _, v := range vals {
+		// Negative tags are the reference-counted values.
+		if jsTag(v) < 0 {
+			if _, err := vm.call(ctx, vm.freeValue, uint64(vm.js.ctxPtr), v); err != nil {
+				return err
+			}
+		}
+	}
+	vm.clean = true
+	return nil
+}
+
+// serialise turns a trusted codec's result into JSON through QuickJS's
+// binary object writer (bjson.go), and frees it. When the result is not
+// plain data it returns no JSON but what the bootstrap's encode (that is,
+// JSON.stringify) made of it: a string, -1 when too long, or an exception.
+func (vm *jsVM) serialise(ctx context.Context, v uint64, maxOutput int) (out []byte, next uint64, err error) {
+	c := uint64(vm.js.ctxPtr)
+	p, err := vm.call(ctx, vm.writeObject, c, uint64(vm.js.ioPtr+ioLen), v, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	if p != 0 {
+		n, _ := vm.mem.ReadUint32Le(vm.js.ioPtr + ioLen)
+		buf, ok := vm.mem.Read(uint32(p), n)
+		if !ok {
+			return nil, 0, errors.New("serialised value out of range")
+		}
+		out, err = bjsonToJSON(buf, make([]byte, 0, 2*n+16), maxOutput, func(id uint32) (string, bool) { return vm.atomName(ctx, id) })
+		if _, ferr := vm.call(ctx, vm.jsFree, c, p); ferr != nil {
+			return nil, 0, ferr
+		}
+		switch {
+		case err == nil:
+			_, err = vm.call(ctx, vm.freeValue, c, v)
+			return out, 0, err
+		case errors.Is(err, errTooLong):
+			// Let encode measure it as the guarded runtime does.
+		case !errors.Is(err, errNotPlain):
+			return nil, 0, err
+		}
+	} else {
+		// The writer refused the value (a function, an accessor, a
+		// cycle): its exception is dropped, JSON.stringify decides.
+		exc, err := vm.call(ctx, vm.getException, c)
+		if err != nil {
+			return nil, 0, err
+		}
+		if _, err := vm.call(ctx, vm.freeValue, c, exc); err != nil {
+			return nil, 0, err
+		}
+	}
+	vm.mem.WriteUint64Le(vm.js.ioPtr+ioRunArgv, v)
+	vm.mem.WriteUint64Le(vm.js.ioPtr+ioRunArgv+8, jsInt(int32(maxOutput)))
+	next, err = vm.call(ctx, vm.jsCall, c, vm.js.encode, jsUndefined, 2, uint64(vm.js.ioPtr+ioRunArgv))
+	if err != nil {
+		return nil, 0, err
+	}
+	_, err = vm.call(ctx, vm.freeValue, c, v)
+	return nil, next, err
+}
+
+// atomName names a predefined atom for the binary reader; ok is false for
+// a symbol or an atom QuickJS cannot name.
+func (vm *jsVM) atomName(ctx context.Context, id uint32) (string, bool) {
+	if v, ok := vm.js.atoms.Load(id); ok {
+		name, isString := v.(string)
+		return name, isString
+	}
+	c := uint64(vm.js.ctxPtr)
+	val, err := vm.call(ctx, vm.atomToValue, c, uint64(id))
+	if err != nil {
+		return "", false
+	}
+	defer func() { _, _ = vm.call(ctx, vm.freeValue, c, val) }()
+	if jsTag(val) != tagString {
+		vm.js.atoms.Store(id, false)
+		return "", false
+	}
+	b, ok, err := vm.readString(ctx, val, ioLogLen)
+	if err != nil || !ok {
+		return "", false
+	}
+	vm.js.atoms.Store(id, string(b))
+	return string(b), true
 }
 
 // outerGrace is how long after the time limit the watchdog stops a call:

@@ -155,6 +155,11 @@ func (f Form) String() string {
 	return formNames[f]
 }
 
+// decodes reports whether the form takes a payload (bytes).
+func (f Form) decodes() bool {
+	return f == FormDecodeUplink || f == FormDecode || f == FormDecoder || f == FormDecodeDownlink
+}
+
 // Operation is what a call asks of a codec.
 type Operation int
 
