@@ -129,11 +129,9 @@ type jsRuntime struct {
 	run      uint64
 	describe uint64
 	encode   uint64
-
-	// atoms caches the names of QuickJS's predefined atoms, which the
-	// binary object format writes as numbers (bjson.go): id → string, or
-	// false for a symbol.
-	atoms sync.Map
+	// atomToJSON is the atom "toJSON", predefined and so the same in every
+	// instance (walk.go).
+	atomToJSON uint32
 }
 
 // jsEngine is quickjs.wasm compiled in one wazero runtime.
@@ -226,7 +224,8 @@ type jsVM struct {
 
 	jsCall, toCString, newString, setMemLimit, getException, freeCString api.Function
 	dupValue, eval, isException, malloc, free, runGC, getPropU32, getU8  api.Function
-	freeValue, newArrayFrom, writeObject, jsFree, atomToValue            api.Function
+	freeValue, newArrayFrom, getClassID, getProperty, getLength          api.Function
+	getOwnPropertyNames, freePropertyEnum, atomToCString                 api.Function
 
 	// sinceRestore counts the calls since the image was last copied back
 	// (trusted codecs only; see Codec.run).
@@ -234,10 +233,11 @@ type jsVM struct {
 	// clean is set by a call of a trusted codec that freed all it made.
 	clean bool
 
-	stack  [8]uint64
-	hstack [8]uint64
-	st     callState
-	wd     watchdog
+	stack    [8]uint64
+	hstack   [8]uint64
+	walkPath []uint32 // reused by walkJSON
+	st       callState
+	wd       watchdog
 }
 
 func newJSRuntime(ctx context.Context, opts *Options, cache wazero.CompilationCache, wasmBytes []byte) (*jsRuntime, error) {
@@ -426,8 +426,9 @@ func (js *jsRuntime) newInstance(ctx context.Context, img *jsImage, trusted bool
 		{&vm.dupValue, "qjs_dup_value"}, {&vm.eval, "qjs_eval"}, {&vm.isException, "qjs_is_exception"},
 		{&vm.malloc, "wasm_malloc"}, {&vm.free, "wasm_free"}, {&vm.runGC, "qjs_run_gc"},
 		{&vm.getPropU32, "JS_GetPropertyUint32"}, {&vm.getU8, "JS_GetUint8Array"},
-		{&vm.freeValue, "JS_FreeValue"}, {&vm.newArrayFrom, "JS_NewArrayFrom"}, {&vm.writeObject, "JS_WriteObject"},
-		{&vm.jsFree, "js_free"}, {&vm.atomToValue, "JS_AtomToValue"},
+		{&vm.freeValue, "JS_FreeValue"}, {&vm.newArrayFrom, "JS_NewArrayFrom"}, {&vm.getClassID, "JS_GetClassID"},
+		{&vm.getProperty, "JS_GetProperty"}, {&vm.getLength, "JS_GetLength"}, {&vm.getOwnPropertyNames, "JS_GetOwnPropertyNames"},
+		{&vm.freePropertyEnum, "JS_FreePropertyEnum"}, {&vm.atomToCString, "JS_AtomToCStringLen"},
 	} {
 		if *f.fn = mod.ExportedFunction(f.name); *f.fn == nil {
 			mod.Close(ctx)
@@ -709,6 +710,15 @@ func (js *jsRuntime) makeBase(ctx context.Context) error {
 		}
 	}
 	js.install, js.run, js.describe, js.encode = parts[1], parts[2], parts[3], parts[4]
+	name, err := vm.writeString(cctx, "toJSON")
+	if err != nil {
+		return err
+	}
+	atom, err := vm.call(cctx, vm.mod.ExportedFunction("JS_NewAtomLen"), uint64(js.ctxPtr), uint64(name), uint64(len("toJSON")))
+	if err != nil || atom == 0 {
+		return fmt.Errorf("atom toJSON: %w", err)
+	}
+	js.atomToJSON = uint32(atom)
 	io, err := vm.call(cctx, vm.getU8, uint64(js.ctxPtr), argv, parts[0])
 	if err != nil || io == 0 {
 		return fmt.Errorf("io buffer: %w", err)
@@ -972,45 +982,23 @@ func (vm *jsVM) freeCall(ctx context.Context, vals ...uint64) error {
 	return nil
 }
 
-// serialise turns a trusted codec's result into JSON through QuickJS's
-// binary object writer (bjson.go), and frees it. When the result is not
-// plain data it returns no JSON but what the bootstrap's encode (that is,
-// JSON.stringify) made of it: a string, -1 when too long, or an exception.
+// serialise turns a trusted codec's result into JSON by walking it
+// (walk.go), and frees it. When the result is not plain data it returns no
+// JSON but what the bootstrap's encode (that is, JSON.stringify) made of
+// it: a string, -1 when too long, or an exception.
 func (vm *jsVM) serialise(ctx context.Context, v uint64, maxOutput int) (out []byte, next uint64, err error) {
 	c := uint64(vm.js.ctxPtr)
-	p, err := vm.call(ctx, vm.writeObject, c, uint64(vm.js.ioPtr+ioLen), v, 0)
-	if err != nil {
-		return nil, 0, err
-	}
-	if p != 0 {
-		n, _ := vm.mem.ReadUint32Le(vm.js.ioPtr + ioLen)
-		buf, ok := vm.mem.Read(uint32(p), n)
-		if !ok {
-			return nil, 0, errors.New("serialised value out of range")
-		}
-		out, err = bjsonToJSON(buf, make([]byte, 0, 2*n+16), maxOutput, func(id uint32) (string, bool) { return vm.atomName(ctx, id) })
-		if _, ferr := vm.call(ctx, vm.jsFree, c, p); ferr != nil {
-			return nil, 0, ferr
-		}
-		switch {
-		case err == nil:
+	out, err = vm.walkJSON(ctx, v, make([]byte, 0, 256), maxOutput)
+	switch {
+	case err == nil:
+		if jsTag(v) < 0 {
 			_, err = vm.call(ctx, vm.freeValue, c, v)
-			return out, 0, err
-		case errors.Is(err, errTooLong):
-			// Let encode measure it as the guarded runtime does.
-		case !errors.Is(err, errNotPlain):
-			return nil, 0, err
 		}
-	} else {
-		// The writer refused the value (a function, an accessor, a
-		// cycle): its exception is dropped, JSON.stringify decides.
-		exc, err := vm.call(ctx, vm.getException, c)
-		if err != nil {
-			return nil, 0, err
-		}
-		if _, err := vm.call(ctx, vm.freeValue, c, exc); err != nil {
-			return nil, 0, err
-		}
+		return out, 0, err
+	case errors.Is(err, errNotPlain), errors.Is(err, errTooLong):
+		// encode decides, and measures, as in the guarded runtime.
+	default:
+		return nil, 0, err
 	}
 	vm.mem.WriteUint64Le(vm.js.ioPtr+ioRunArgv, v)
 	vm.mem.WriteUint64Le(vm.js.ioPtr+ioRunArgv+8, jsInt(int32(maxOutput)))
@@ -1018,33 +1006,10 @@ func (vm *jsVM) serialise(ctx context.Context, v uint64, maxOutput int) (out []b
 	if err != nil {
 		return nil, 0, err
 	}
-	_, err = vm.call(ctx, vm.freeValue, c, v)
+	if jsTag(v) < 0 {
+		_, err = vm.call(ctx, vm.freeValue, c, v)
+	}
 	return nil, next, err
-}
-
-// atomName names a predefined atom for the binary reader; ok is false for
-// a symbol or an atom QuickJS cannot name.
-func (vm *jsVM) atomName(ctx context.Context, id uint32) (string, bool) {
-	if v, ok := vm.js.atoms.Load(id); ok {
-		name, isString := v.(string)
-		return name, isString
-	}
-	c := uint64(vm.js.ctxPtr)
-	val, err := vm.call(ctx, vm.atomToValue, c, uint64(id))
-	if err != nil {
-		return "", false
-	}
-	defer func() { _, _ = vm.call(ctx, vm.freeValue, c, val) }()
-	if jsTag(val) != tagString {
-		vm.js.atoms.Store(id, false)
-		return "", false
-	}
-	b, ok, err := vm.readString(ctx, val, ioLogLen)
-	if err != nil || !ok {
-		return "", false
-	}
-	vm.js.atoms.Store(id, string(b))
-	return string(b), true
 }
 
 // outerGrace is how long after the time limit the watchdog stops a call:

@@ -1,0 +1,428 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"math"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/tetratelabs/wazero/api"
+)
+
+// A trusted codec's result is turned into JSON by walking it from Go
+// through the QuickJS API, to the text JSON.stringify would make of it.
+// Inside QuickJS, JSON.stringify costs a few microseconds a call plus one or
+// two a property (it lists each object's keys as new strings and formats
+// each number as one), which made it the largest part of a small codec's
+// call; JS_WriteObject, the binary writer, zeroes an array as long as the
+// highest atom number of the result's keys on every call, which costs as
+// much. The walk reads numbers and booleans from the JSValues themselves and
+// makes three calls into the instance for each key.
+//
+// Only plain data is walked: objects of class Object and Array without a
+// toJSON method, strings, numbers, booleans, null and undefined. Anything
+// else (Dates, boxed primitives, typed arrays, functions, symbols, BigInts,
+// Proxies, cycles, a getter that throws) returns errNotPlain, and the host
+// asks JSON.stringify instead, so that such results come out as they always
+// did.
+
+// errNotPlain: the value holds something only JSON.stringify serialises
+// faithfully.
+var errNotPlain = errors.New("result is not plain data")
+
+// errTooLong: the JSON would be longer than the output limit.
+var errTooLong = errors.New("result too long")
+
+// JSValue tags of QuickJS-NG on wasm32 that the walk reads (see tagInt).
+const (
+	tagFirst      = -9 // JS_TAG_FIRST
+	tagObject     = -1
+	tagStringRope = -6
+	tagBool       = 1
+	tagNull       = 2
+	tagUndef      = 3
+	tagFloat64    = 8
+	// float64Addend turns a NaN-boxed JSValue back into its double.
+	float64Addend = uint64(0x7ff80000-tagFirst+1) << 32
+)
+
+// Class ids (JS_CLASS_*) and property-listing flags (JS_GPN_*).
+const (
+	classObject   = 1
+	classArray    = 2
+	gpnStringMask = 1 << 0
+	gpnEnumOnly   = 1 << 4
+)
+
+// walkMaxDepth bounds the nesting the walk follows; deeper results go to
+// JSON.stringify, which has its own limits.
+const walkMaxDepth = 256
+
+// jsonWalk is one walk over a result.
+type jsonWalk struct {
+	vm   *jsVM
+	ctx  context.Context
+	out  []byte
+	max  int
+	path []uint32 // the objects being walked, to find cycles
+}
+
+// walkJSON appends the JSON of v (which stays the caller's) to out.
+func (vm *jsVM) walkJSON(ctx context.Context, v uint64, out []byte, max int) ([]byte, error) {
+	w := jsonWalk{vm: vm, ctx: ctx, out: out, max: len(out) + max, path: vm.walkPath[:0]}
+	if jsTag(v) == tagUndef {
+		return append(out, "null"...), nil
+	}
+	_, err := w.value(v, true)
+	vm.walkPath = w.path[:0]
+	return w.out, err
+}
+
+func (w *jsonWalk) call(f api.Function, args ...uint64) (uint64, error) {
+	return w.vm.call(w.ctx, f, args...)
+}
+
+// value appends v; omitted reports a value JSON leaves out of an object
+// (undefined), which inArray writes as null.
+func (w *jsonWalk) value(v uint64, inArray bool) (omitted bool, err error) {
+	if len(w.out) > w.max {
+		return false, errTooLong
+	}
+	tag := jsTag(v)
+	switch {
+	case tag == tagInt:
+		w.out = strconv.AppendInt(w.out, int64(int32(uint32(v))), 10)
+	case tag == tagBool:
+		if uint32(v) != 0 {
+			w.out = append(w.out, "true"...)
+		} else {
+			w.out = append(w.out, "false"...)
+		}
+	case tag == tagNull:
+		w.out = append(w.out, "null"...)
+	case tag == tagUndef:
+		if !inArray {
+			return true, nil
+		}
+		w.out = append(w.out, "null"...)
+	case uint32(tag-tagFirst) >= tagFloat64-tagFirst:
+		w.out = appendJSNumber(w.out, math.Float64frombits(v+float64Addend))
+	case tag == tagString || tag == tagStringRope:
+		return false, w.string(v)
+	case tag == tagObject:
+		return false, w.object(v)
+	default:
+		return false, errNotPlain
+	}
+	return false, nil
+}
+
+func (w *jsonWalk) string(v uint64) error {
+	vm := w.vm
+	c := uint64(vm.js.ctxPtr)
+	p, err := w.call(vm.toCString, c, uint64(vm.js.ioPtr+ioLen), v, 0)
+	if err != nil {
+		return err
+	}
+	if uint32(p) == 0 {
+		return w.dropException()
+	}
+	n, _ := vm.mem.ReadUint32Le(vm.js.ioPtr + ioLen)
+	b, ok := vm.mem.Read(uint32(p), n)
+	if !ok {
+		return errors.New("string out of range")
+	}
+	w.out = appendJSONUTF8(w.out, b)
+	_, err = w.call(vm.freeCString, c, p)
+	return err
+}
+
+// dropException clears what QuickJS threw while the walk read a value (a
+// getter's throw, say); JSON.stringify will meet it again.
+func (w *jsonWalk) dropException() error {
+	c := uint64(w.vm.js.ctxPtr)
+	exc, err := w.call(w.vm.getException, c)
+	if err != nil {
+		return err
+	}
+	if _, err := w.call(w.vm.freeValue, c, exc); err != nil {
+		return err
+	}
+	return errNotPlain
+}
+
+// child appends a value the walk read (a new reference) and frees it.
+func (w *jsonWalk) child(v uint64, inArray bool) (bool, error) {
+	if jsTag(v) == tagException {
+		return false, w.dropException()
+	}
+	omitted, err := w.value(v, inArray)
+	if jsTag(v) < 0 {
+		if _, ferr := w.call(w.vm.freeValue, uint64(w.vm.js.ctxPtr), v); ferr != nil {
+			return false, ferr
+		}
+	}
+	return omitted, err
+}
+
+func (w *jsonWalk) object(v uint64) error {
+	vm := w.vm
+	c := uint64(vm.js.ctxPtr)
+	ptr := uint32(v)
+	for _, p := range w.path {
+		if p == ptr {
+			return errNotPlain // a cycle: JSON.stringify throws
+		}
+	}
+	if len(w.path) >= walkMaxDepth {
+		return errNotPlain
+	}
+	class, err := w.call(vm.getClassID, v)
+	if err != nil {
+		return err
+	}
+	if uint32(class) != classObject && uint32(class) != classArray {
+		return errNotPlain
+	}
+	toJSON, err := w.call(vm.getProperty, c, v, uint64(vm.js.atomToJSON))
+	if err != nil {
+		return err
+	}
+	if jsTag(toJSON) != tagUndef {
+		if jsTag(toJSON) == tagException {
+			return w.dropException()
+		}
+		if jsTag(toJSON) < 0 {
+			if _, err := w.call(vm.freeValue, c, toJSON); err != nil {
+				return err
+			}
+		}
+		return errNotPlain
+	}
+	w.path = append(w.path, ptr)
+	if uint32(class) == classArray {
+		err = w.array(v)
+	} else {
+		err = w.properties(v)
+	}
+	w.path = w.path[:len(w.path)-1]
+	return err
+}
+
+func (w *jsonWalk) array(v uint64) error {
+	vm := w.vm
+	c := uint64(vm.js.ctxPtr)
+	rc, err := w.call(vm.getLength, c, v, uint64(vm.js.ioPtr+ioLogLen))
+	if err != nil {
+		return err
+	}
+	if int32(rc) < 0 {
+		return w.dropException()
+	}
+	n, _ := vm.mem.ReadUint64Le(vm.js.ioPtr + ioLogLen)
+	w.out = append(w.out, '[')
+	for i := uint64(0); i < n; i++ {
+		if i > 0 {
+			w.out = append(w.out, ',')
+		}
+		e, err := w.call(vm.getPropU32, c, v, i)
+		if err != nil {
+			return err
+		}
+		if _, err := w.child(e, true); err != nil {
+			return err
+		}
+	}
+	w.out = append(w.out, ']')
+	return nil
+}
+
+// properties appends an object's own enumerable string-keyed properties in
+// the order JSON.stringify takes them (integer keys first).
+func (w *jsonWalk) properties(v uint64) error {
+	vm := w.vm
+	c := uint64(vm.js.ctxPtr)
+	rc, err := w.call(vm.getOwnPropertyNames, c, uint64(vm.js.ioPtr+ioLen), uint64(vm.js.ioPtr+ioLen+4), v, gpnStringMask|gpnEnumOnly)
+	if err != nil {
+		return err
+	}
+	if int32(rc) < 0 {
+		return w.dropException()
+	}
+	tab, _ := vm.mem.ReadUint32Le(vm.js.ioPtr + ioLen)
+	n, _ := vm.mem.ReadUint32Le(vm.js.ioPtr + ioLen + 4)
+	err = w.members(v, tab, n)
+	if _, ferr := w.call(vm.freePropertyEnum, c, uint64(tab), uint64(n)); ferr != nil && err == nil {
+		err = ferr
+	}
+	return err
+}
+
+// members appends the properties listed in tab, n JSPropertyEnum entries
+// ({bool is_enumerable; JSAtom atom}, 8 bytes each).
+func (w *jsonWalk) members(v uint64, tab, n uint32) error {
+	vm := w.vm
+	c := uint64(vm.js.ctxPtr)
+	entries, ok := vm.mem.Read(tab, 8*n)
+	if !ok && n > 0 {
+		return errors.New("property list out of range")
+	}
+	w.out = append(w.out, '{')
+	first := true
+	for i := uint32(0); i < n; i++ {
+		atom := binary.LittleEndian.Uint32(entries[8*i+4:])
+		mark := len(w.out)
+		if !first {
+			w.out = append(w.out, ',')
+		}
+		if err := w.key(atom); err != nil {
+			return err
+		}
+		w.out = append(w.out, ':')
+		val, err := w.call(vm.getProperty, c, v, uint64(atom))
+		if err != nil {
+			return err
+		}
+		omitted, err := w.child(val, false)
+		if err != nil {
+			return err
+		}
+		if omitted {
+			w.out = w.out[:mark]
+			continue
+		}
+		first = false
+	}
+	w.out = append(w.out, '}')
+	return nil
+}
+
+// atomIsInt marks an atom that is an integer key (JS_ATOM_TAG_INT).
+const atomIsInt = 1 << 31
+
+func (w *jsonWalk) key(atom uint32) error {
+	if atom&atomIsInt != 0 {
+		w.out = append(w.out, '"')
+		w.out = strconv.AppendUint(w.out, uint64(atom&^atomIsInt), 10)
+		w.out = append(w.out, '"')
+		return nil
+	}
+	vm := w.vm
+	c := uint64(vm.js.ctxPtr)
+	p, err := w.call(vm.atomToCString, c, uint64(vm.js.ioPtr+ioLen), uint64(atom))
+	if err != nil {
+		return err
+	}
+	if uint32(p) == 0 {
+		return w.dropException()
+	}
+	n, _ := vm.mem.ReadUint32Le(vm.js.ioPtr + ioLen)
+	b, ok := vm.mem.Read(uint32(p), n)
+	if !ok {
+		return errors.New("key out of range")
+	}
+	w.out = appendJSONUTF8(w.out, b)
+	_, err = w.call(vm.freeCString, c, p)
+	return err
+}
+
+// appendJSONUTF8 appends a string QuickJS gave as UTF-8 (JS_ToCStringLen2),
+// quoted as JSON.stringify quotes it. QuickJS writes a surrogate code unit
+// without its pair as a three-byte sequence (ED A0-BF xx), which JSON
+// escapes as \uXXXX; a pair written that way is joined.
+func appendJSONUTF8(out []byte, b []byte) []byte {
+	out = append(out, '"')
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			out = appendJSONByte(out, c)
+			i++
+			continue
+		}
+		if s, ok := surrogate(b[i:]); ok {
+			if s < 0xdc00 {
+				if t, ok := surrogate(b[i+3:]); ok && t >= 0xdc00 {
+					out = utf8.AppendRune(out, (rune(s)-0xd800)<<10+(rune(t)-0xdc00)+0x10000)
+					i += 6
+					continue
+				}
+			}
+			out = appendUnicodeEscape(out, s)
+			i += 3
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			out = utf8.AppendRune(out, utf8.RuneError)
+		} else {
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	return append(out, '"')
+}
+
+// surrogate reads a surrogate code unit encoded as three UTF-8 bytes.
+func surrogate(b []byte) (uint16, bool) {
+	if len(b) < 3 || b[0] != 0xed || b[1] < 0xa0 || b[1] > 0xbf || b[2]&0xc0 != 0x80 {
+		return 0, false
+	}
+	return 0xd000 | uint16(b[1]&0x3f)<<6 | uint16(b[2]&0x3f), true
+}
+
+// appendJSONByte appends one byte of a string, escaped as JSON.stringify
+// escapes it; bytes of multi-byte UTF-8 sequences pass as they are.
+func appendJSONByte(out []byte, c byte) []byte {
+	switch c {
+	case '"':
+		return append(out, '\\', '"')
+	case '\\':
+		return append(out, '\\', '\\')
+	case '\b':
+		return append(out, '\\', 'b')
+	case '\f':
+		return append(out, '\\', 'f')
+	case '\n':
+		return append(out, '\\', 'n')
+	case '\r':
+		return append(out, '\\', 'r')
+	case '\t':
+		return append(out, '\\', 't')
+	}
+	if c < 0x20 {
+		return appendUnicodeEscape(out, uint16(c))
+	}
+	return append(out, c)
+}
+
+func appendUnicodeEscape(out []byte, c uint16) []byte {
+	const hex = "0123456789abcdef"
+	return append(out, '\\', 'u', hex[c>>12], hex[c>>8&0xf], hex[c>>4&0xf], hex[c&0xf])
+}
+
+// appendJSNumber appends f as JavaScript's Number::toString, which
+// JSON.stringify uses for finite numbers (the shortest decimal that reads
+// back as f; exponents below 1e-6 and from 1e21); NaN and the infinities
+// are null in JSON, and -0 is 0.
+func appendJSNumber(out []byte, f float64) []byte {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return append(out, "null"...)
+	}
+	if f == 0 {
+		return append(out, '0')
+	}
+	abs := math.Abs(f)
+	if abs >= 1e-6 && abs < 1e21 {
+		return strconv.AppendFloat(out, f, 'f', -1, 64)
+	}
+	out = strconv.AppendFloat(out, f, 'e', -1, 64)
+	// Go writes e-07 and e+21 where JavaScript writes e-7 and e+21.
+	n := len(out)
+	if n >= 4 && out[n-4] == 'e' && out[n-2] == '0' {
+		out[n-2] = out[n-1]
+		out = out[:n-1]
+	}
+	return out
+}
