@@ -139,13 +139,13 @@ func (c *Codec) decode(ctx context.Context, op Operation, in Input, lim Limits) 
 	if err != nil {
 		return Result{}, err
 	}
-	raw, log, dur, err := c.run(ctx, op, jsCallInput{form: form, recvTime: in.RecvTime, fPort: in.FPort, bytes: in.Bytes, variables: vars}, c.e.Limits(lim))
+	out, log, dur, err := c.run(ctx, op, jsCallInput{form: form, recvTime: in.RecvTime, fPort: in.FPort, bytes: in.Bytes, variables: vars}, c.e.Limits(lim))
 	res := Result{Log: log, Duration: dur, Form: form}
 	if err != nil {
 		return res, err
 	}
-	res.Raw = raw
-	return res, res.fill(form, raw)
+	res.Raw = out.raw
+	return res, res.fill(form, out)
 }
 
 // EncodeDownlink encodes a downlink with encodeDownlink, Encode or Encoder,
@@ -167,28 +167,47 @@ func (c *Codec) EncodeDownlink(ctx context.Context, in DownlinkInput, lim Limits
 	if err != nil {
 		return EncodeResult{}, fmt.Errorf("encode downlink data: %w", err)
 	}
-	raw, log, dur, err := c.run(ctx, OpEncodeDownlink, jsCallInput{form: form, fPort: in.FPort, variables: vars, data: dataJSON}, c.e.Limits(lim))
+	out, log, dur, err := c.run(ctx, OpEncodeDownlink, jsCallInput{form: form, fPort: in.FPort, variables: vars, data: dataJSON}, c.e.Limits(lim))
 	res := EncodeResult{Log: log, Duration: dur, Form: form, FPort: in.FPort}
 	if err != nil {
 		return res, err
 	}
-	res.Raw = raw
-	return res, res.fill(form, raw)
+	res.Raw = out.raw
+	return res, res.fill(form, out)
 }
 
-func (c *Codec) run(ctx context.Context, op Operation, in jsCallInput, lim Limits) ([]byte, []string, time.Duration, error) {
+// output is a call's result: its JSON, and the value that JSON reads as
+// when the call already made it (parsed).
+type output struct {
+	raw    []byte
+	value  any
+	parsed bool
+}
+
+// read gives the value of the result's JSON.
+func (o output) read() (any, error) {
+	if o.parsed {
+		return o.value, nil
+	}
+	var v any
+	err := json.Unmarshal(o.raw, &v)
+	return v, err
+}
+
+func (c *Codec) run(ctx context.Context, op Operation, in jsCallInput, lim Limits) (output, []string, time.Duration, error) {
 	if c.e.closed.Load() {
-		return nil, nil, 0, ErrClosed
+		return output{}, nil, 0, ErrClosed
 	}
 	defer c.touch()
 	if c.wasm != nil {
-		return c.wasm.call(ctx, op, in, lim)
+		raw, log, dur, err := c.wasm.call(ctx, op, in, lim)
+		return output{raw: raw}, log, dur, err
 	}
 	vm, err := c.pool.get(ctx)
 	if err != nil {
-		return nil, nil, 0, err
+		return output{}, nil, 0, err
 	}
-	raw, log, dur, keep, err := vm.invoke(ctx, in, lim)
+	out, log, dur, keep, err := vm.invoke(ctx, in, lim)
 	if keep && !vm.reuse() {
 		if rerr := vm.restore(c.img, false); rerr != nil {
 			keep = false
@@ -200,7 +219,7 @@ func (c *Codec) run(ctx context.Context, op Operation, in jsCallInput, lim Limit
 		c.pool.discard(vm)
 		c.e.log.Debug("closed a codec instance after a failed call", "codec", c.hash[:12], "error", err)
 	}
-	return raw, log, dur, err
+	return out, log, dur, err
 }
 
 func variablesJSON(v map[string]string) ([]byte, error) {
@@ -220,9 +239,9 @@ func badResult(form Form, format string, args ...any) *Error {
 
 // fill reads a decode result: {data, warnings, errors} from decodeUplink and
 // decodeDownlink, the data object itself from Decode and Decoder.
-func (r *Result) fill(form Form, raw []byte) error {
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
+func (r *Result) fill(form Form, out output) error {
+	v, err := out.read()
+	if err != nil {
 		return badResult(form, "returned JSON that does not parse: %v", err)
 	}
 	if form == FormDecode || form == FormDecoder {
@@ -237,7 +256,6 @@ func (r *Result) fill(form Form, raw []byte) error {
 	if !ok {
 		return badResult(form, "returned %s, not an object {data, warnings, errors}", describeJSON(v))
 	}
-	var err error
 	if r.Warnings, err = stringList(form, "warnings", obj["warnings"]); err != nil {
 		return err
 	}
@@ -259,9 +277,9 @@ func (r *Result) fill(form Form, raw []byte) error {
 
 // fill reads an encode result: {bytes, fPort, warnings, errors} from
 // encodeDownlink, the bytes themselves from Encode and Encoder.
-func (r *EncodeResult) fill(form Form, raw []byte) error {
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
+func (r *EncodeResult) fill(form Form, out output) error {
+	v, err := out.read()
+	if err != nil {
 		return badResult(form, "returned JSON that does not parse: %v", err)
 	}
 	if form == FormEncode || form == FormEncoder {
@@ -273,7 +291,6 @@ func (r *EncodeResult) fill(form Form, raw []byte) error {
 	if !ok {
 		return badResult(form, "returned %s, not an object {bytes, fPort, warnings, errors}", describeJSON(v))
 	}
-	var err error
 	if r.Warnings, err = stringList(form, "warnings", obj["warnings"]); err != nil {
 		return err
 	}

@@ -819,15 +819,15 @@ type jsCallInput struct {
 
 // invoke runs one call. The instance must be reset before its next call,
 // whatever invoke returns; keep reports whether it may be (false: close it).
-func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (raw []byte, log []string, dur time.Duration, keep bool, err error) {
+func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (out output, log []string, dur time.Duration, keep bool, err error) {
 	opts := vm.js.opts
 	io, ok := vm.mem.Read(vm.js.ioPtr, ioSize)
 	if !ok {
-		return nil, nil, 0, false, errors.New("io buffer out of range")
+		return output{}, nil, 0, false, errors.New("io buffer out of range")
 	}
 	// The payload goes in as JSValues (8 bytes each) for JS_NewArrayFrom.
 	if ioHeader+8*len(in.bytes)+len(in.variables)+len(in.data) > ioDataEnds {
-		return nil, nil, 0, true, &Error{Kind: KindInput, Message: fmt.Sprintf("the input is larger than the sandbox takes (%d bytes of payload, variables and data together)", (ioDataEnds-ioHeader)/8)}
+		return output{}, nil, 0, true, &Error{Kind: KindInput, Message: fmt.Sprintf("the input is larger than the sandbox takes (%d bytes of payload, variables and data together)", (ioDataEnds-ioHeader)/8)}
 	}
 	off := ioHeader
 	for _, b := range in.bytes {
@@ -859,7 +859,7 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (raw []b
 		}
 	}()
 	if err := vm.setMemoryLimit(cctx, lim.Memory); err != nil {
-		return nil, nil, 0, false, err
+		return output{}, nil, 0, false, err
 	}
 
 	// Days and milliseconds into the day: a time in milliseconds does not
@@ -885,10 +885,10 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (raw []b
 	if in.form.decodes() {
 		v, err := vm.call(cctx, vm.newArrayFrom, uint64(vm.js.ctxPtr), uint64(len(in.bytes)), uint64(vm.js.ioPtr+ioHeader))
 		if err != nil {
-			return nil, nil, 0, false, err
+			return output{}, nil, 0, false, err
 		}
 		if jsTag(v) == tagException {
-			return nil, nil, 0, true, memoryLimitError(lim)
+			return output{}, nil, 0, true, memoryLimitError(lim)
 		}
 		argv[5] = v
 	}
@@ -899,10 +899,10 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (raw []b
 		copy(io[off:], s)
 		v, err := vm.call(cctx, vm.newString, uint64(vm.js.ctxPtr), uint64(vm.js.ioPtr)+uint64(off), uint64(len(s)))
 		if err != nil {
-			return nil, nil, 0, false, err
+			return output{}, nil, 0, false, err
 		}
 		if jsTag(v) == tagException {
-			return nil, nil, 0, true, memoryLimitError(lim)
+			return output{}, nil, 0, true, memoryLimitError(lim)
 		}
 		argv[1+i] = v
 		off += len(s)
@@ -913,18 +913,18 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (raw []b
 	res, err := vm.call(cctx, vm.jsCall, uint64(vm.js.ctxPtr), vm.js.run, jsUndefined, runArgs, uint64(vm.js.ioPtr+ioRunArgv))
 	dur = time.Since(start)
 	if err != nil {
-		return nil, nil, dur, false, err
+		return output{}, nil, dur, false, err
 	}
 	if asIs && jsTag(res) != tagException {
-		var b []byte
-		if b, res, err = vm.serialise(cctx, res, opts.MaxOutput); err != nil {
-			return nil, nil, dur, false, err
+		var o output
+		if o, res, err = vm.serialise(cctx, res, opts.MaxOutput); err != nil {
+			return output{}, nil, dur, false, err
 		}
-		if b != nil {
-			if len(b) > opts.MaxOutput {
-				return nil, nil, dur, true, outputLimitError(opts.MaxOutput)
+		if o.parsed {
+			if len(o.raw) > opts.MaxOutput {
+				return output{}, nil, dur, true, outputLimitError(opts.MaxOutput)
 			}
-			return b, nil, dur, true, vm.freeCall(cctx, argv[1], argv[2], argv[5])
+			return o, nil, dur, true, vm.freeCall(cctx, argv[1], argv[2], argv[5])
 		}
 		// res is now what encode gave.
 	}
@@ -932,38 +932,38 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (raw []b
 	case tagString:
 		b, ok, err := vm.readString(cctx, res, ioLen)
 		if err != nil {
-			return nil, nil, dur, false, err
+			return output{}, nil, dur, false, err
 		}
 		if !ok {
-			return nil, nil, dur, true, memoryLimitError(lim)
+			return output{}, nil, dur, true, memoryLimitError(lim)
 		}
 		if len(b) > opts.MaxOutput {
-			return nil, nil, dur, true, outputLimitError(opts.MaxOutput)
+			return output{}, nil, dur, true, outputLimitError(opts.MaxOutput)
 		}
 		if asIs {
-			return b, nil, dur, true, vm.freeCall(cctx, res, argv[1], argv[2], argv[5])
+			return output{raw: b}, nil, dur, true, vm.freeCall(cctx, res, argv[1], argv[2], argv[5])
 		}
-		return b, nil, dur, true, nil
+		return output{raw: b}, nil, dur, true, nil
 	case tagInt:
-		return nil, nil, dur, true, outputLimitError(opts.MaxOutput)
+		return output{}, nil, dur, true, outputLimitError(opts.MaxOutput)
 	case tagException:
 		if vm.st.interrupted {
 			if ctx.Err() != nil {
-				return nil, nil, dur, true, ctx.Err()
+				return output{}, nil, dur, true, ctx.Err()
 			}
-			return nil, nil, dur, true, timeLimitError(lim)
+			return output{}, nil, dur, true, timeLimitError(lim)
 		}
 		exc, err := vm.call(cctx, vm.getException, uint64(vm.js.ctxPtr))
 		if err != nil {
-			return nil, nil, dur, false, err
+			return output{}, nil, dur, false, err
 		}
 		e, err := vm.describeThrown(cctx, exc, lim)
 		if err != nil {
-			return nil, nil, dur, false, err
+			return output{}, nil, dur, false, err
 		}
-		return nil, nil, dur, true, e
+		return output{}, nil, dur, true, e
 	}
-	return nil, nil, dur, true, fmt.Errorf("run returned a value of tag %d", jsTag(res))
+	return output{}, nil, dur, true, fmt.Errorf("run returned a value of tag %d", jsTag(res))
 }
 
 // freeCall frees the values a trusted codec's call made, so that its
@@ -982,34 +982,34 @@ func (vm *jsVM) freeCall(ctx context.Context, vals ...uint64) error {
 	return nil
 }
 
-// serialise turns a trusted codec's result into JSON by walking it
-// (walk.go), and frees it. When the result is not plain data it returns no
-// JSON but what the bootstrap's encode (that is, JSON.stringify) made of
-// it: a string, -1 when too long, or an exception.
-func (vm *jsVM) serialise(ctx context.Context, v uint64, maxOutput int) (out []byte, next uint64, err error) {
+// serialise turns a trusted codec's result into JSON and the value it reads
+// as by walking it (walk.go), and frees it. When the result is not plain
+// data it returns no output but what the bootstrap's encode (that is,
+// JSON.stringify) made of it: a string, -1 when too long, or an exception.
+func (vm *jsVM) serialise(ctx context.Context, v uint64, maxOutput int) (out output, next uint64, err error) {
 	c := uint64(vm.js.ctxPtr)
-	out, err = vm.walkJSON(ctx, v, make([]byte, 0, 256), maxOutput)
+	raw, x, err := vm.walkJSON(ctx, v, make([]byte, 0, 256), maxOutput)
 	switch {
 	case err == nil:
 		if jsTag(v) < 0 {
 			_, err = vm.call(ctx, vm.freeValue, c, v)
 		}
-		return out, 0, err
+		return output{raw: raw, value: x, parsed: true}, 0, err
 	case errors.Is(err, errNotPlain), errors.Is(err, errTooLong):
 		// encode decides, and measures, as in the guarded runtime.
 	default:
-		return nil, 0, err
+		return output{}, 0, err
 	}
 	vm.mem.WriteUint64Le(vm.js.ioPtr+ioRunArgv, v)
 	vm.mem.WriteUint64Le(vm.js.ioPtr+ioRunArgv+8, jsInt(int32(maxOutput)))
 	next, err = vm.call(ctx, vm.jsCall, c, vm.js.encode, jsUndefined, 2, uint64(vm.js.ioPtr+ioRunArgv))
 	if err != nil {
-		return nil, 0, err
+		return output{}, 0, err
 	}
 	if jsTag(v) < 0 {
 		_, err = vm.call(ctx, vm.freeValue, c, v)
 	}
-	return nil, next, err
+	return output{}, next, err
 }
 
 // outerGrace is how long after the time limit the watchdog stops a call:

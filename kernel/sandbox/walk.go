@@ -69,74 +69,91 @@ type jsonWalk struct {
 	path []uint32 // the objects being walked, to find cycles
 }
 
-// walkJSON appends the JSON of v (which stays the caller's) to out.
-func (vm *jsVM) walkJSON(ctx context.Context, v uint64, out []byte, max int) ([]byte, error) {
+// walkJSON appends the JSON of v (which stays the caller's) to out, and
+// gives the value that JSON reads as with encoding/json (float64 numbers,
+// map[string]any objects), which spares the host parsing it.
+func (vm *jsVM) walkJSON(ctx context.Context, v uint64, out []byte, max int) ([]byte, any, error) {
 	w := jsonWalk{vm: vm, ctx: ctx, out: out, max: len(out) + max, path: vm.walkPath[:0]}
 	if jsTag(v) == tagUndef {
-		return append(out, "null"...), nil
+		return append(out, "null"...), nil, nil
 	}
-	_, err := w.value(v, true)
+	x, _, err := w.value(v, true)
 	vm.walkPath = w.path[:0]
-	return w.out, err
+	return w.out, x, err
 }
 
 func (w *jsonWalk) call(f api.Function, args ...uint64) (uint64, error) {
 	return w.vm.call(w.ctx, f, args...)
 }
 
-// value appends v; omitted reports a value JSON leaves out of an object
-// (undefined), which inArray writes as null.
-func (w *jsonWalk) value(v uint64, inArray bool) (omitted bool, err error) {
+// value appends v and returns what it reads as; omitted reports a value
+// JSON leaves out of an object (undefined), which inArray writes as null.
+func (w *jsonWalk) value(v uint64, inArray bool) (x any, omitted bool, err error) {
 	if len(w.out) > w.max {
-		return false, errTooLong
+		return nil, false, errTooLong
 	}
 	tag := jsTag(v)
 	switch {
 	case tag == tagInt:
-		w.out = strconv.AppendInt(w.out, int64(int32(uint32(v))), 10)
+		n := int32(uint32(v))
+		w.out = strconv.AppendInt(w.out, int64(n), 10)
+		return float64(n), false, nil
 	case tag == tagBool:
-		if uint32(v) != 0 {
-			w.out = append(w.out, "true"...)
-		} else {
-			w.out = append(w.out, "false"...)
-		}
+		b := uint32(v) != 0
+		w.out = strconv.AppendBool(w.out, b)
+		return b, false, nil
 	case tag == tagNull:
 		w.out = append(w.out, "null"...)
 	case tag == tagUndef:
 		if !inArray {
-			return true, nil
+			return nil, true, nil
 		}
 		w.out = append(w.out, "null"...)
 	case uint32(tag-tagFirst) >= tagFloat64-tagFirst:
-		w.out = appendJSNumber(w.out, math.Float64frombits(v+float64Addend))
+		f := math.Float64frombits(v + float64Addend)
+		w.out = appendJSNumber(w.out, f)
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, false, nil
+		}
+		return f + 0, false, nil // -0 is written 0, and reads back as 0
 	case tag == tagString || tag == tagStringRope:
-		return false, w.string(v)
+		x, err := w.string(v)
+		return x, false, err
 	case tag == tagObject:
-		return false, w.object(v)
+		x, err := w.object(v)
+		return x, false, err
 	default:
-		return false, errNotPlain
+		return nil, false, errNotPlain
 	}
-	return false, nil
+	return nil, false, nil
 }
 
-func (w *jsonWalk) string(v uint64) error {
+func (w *jsonWalk) string(v uint64) (string, error) {
 	vm := w.vm
 	c := uint64(vm.js.ctxPtr)
 	p, err := w.call(vm.toCString, c, uint64(vm.js.ioPtr+ioLen), v, 0)
 	if err != nil {
-		return err
+		return "", err
 	}
+	return w.cString(p)
+}
+
+// cString appends and returns the string QuickJS gave at p (the length at
+// ioLen), and frees it.
+func (w *jsonWalk) cString(p uint64) (string, error) {
+	vm := w.vm
 	if uint32(p) == 0 {
-		return w.dropException()
+		return "", w.dropException()
 	}
 	n, _ := vm.mem.ReadUint32Le(vm.js.ioPtr + ioLen)
 	b, ok := vm.mem.Read(uint32(p), n)
 	if !ok {
-		return errors.New("string out of range")
+		return "", errors.New("string out of range")
 	}
 	w.out = appendJSONUTF8(w.out, b)
-	_, err = w.call(vm.freeCString, c, p)
-	return err
+	s := goString(b)
+	_, err := w.call(vm.freeCString, uint64(vm.js.ctxPtr), p)
+	return s, err
 }
 
 // dropException clears what QuickJS threw while the walk read a value (a
@@ -154,121 +171,127 @@ func (w *jsonWalk) dropException() error {
 }
 
 // child appends a value the walk read (a new reference) and frees it.
-func (w *jsonWalk) child(v uint64, inArray bool) (bool, error) {
+func (w *jsonWalk) child(v uint64, inArray bool) (any, bool, error) {
 	if jsTag(v) == tagException {
-		return false, w.dropException()
+		return nil, false, w.dropException()
 	}
-	omitted, err := w.value(v, inArray)
+	x, omitted, err := w.value(v, inArray)
 	if jsTag(v) < 0 {
 		if _, ferr := w.call(w.vm.freeValue, uint64(w.vm.js.ctxPtr), v); ferr != nil {
-			return false, ferr
+			return nil, false, ferr
 		}
 	}
-	return omitted, err
+	return x, omitted, err
 }
 
-func (w *jsonWalk) object(v uint64) error {
+func (w *jsonWalk) object(v uint64) (any, error) {
 	vm := w.vm
 	c := uint64(vm.js.ctxPtr)
 	ptr := uint32(v)
 	for _, p := range w.path {
 		if p == ptr {
-			return errNotPlain // a cycle: JSON.stringify throws
+			return nil, errNotPlain // a cycle: JSON.stringify throws
 		}
 	}
 	if len(w.path) >= walkMaxDepth {
-		return errNotPlain
+		return nil, errNotPlain
 	}
 	class, err := w.call(vm.getClassID, v)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if uint32(class) != classObject && uint32(class) != classArray {
-		return errNotPlain
+		return nil, errNotPlain
 	}
 	toJSON, err := w.call(vm.getProperty, c, v, uint64(vm.js.atomToJSON))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if jsTag(toJSON) != tagUndef {
 		if jsTag(toJSON) == tagException {
-			return w.dropException()
+			return nil, w.dropException()
 		}
 		if jsTag(toJSON) < 0 {
 			if _, err := w.call(vm.freeValue, c, toJSON); err != nil {
-				return err
+				return nil, err
 			}
 		}
-		return errNotPlain
+		return nil, errNotPlain
 	}
 	w.path = append(w.path, ptr)
+	var x any
 	if uint32(class) == classArray {
-		err = w.array(v)
+		x, err = w.array(v)
 	} else {
-		err = w.properties(v)
+		x, err = w.properties(v)
 	}
 	w.path = w.path[:len(w.path)-1]
-	return err
+	return x, err
 }
 
-func (w *jsonWalk) array(v uint64) error {
+func (w *jsonWalk) array(v uint64) ([]any, error) {
 	vm := w.vm
 	c := uint64(vm.js.ctxPtr)
 	rc, err := w.call(vm.getLength, c, v, uint64(vm.js.ioPtr+ioLogLen))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if int32(rc) < 0 {
-		return w.dropException()
+		return nil, w.dropException()
 	}
 	n, _ := vm.mem.ReadUint64Le(vm.js.ioPtr + ioLogLen)
+	if n > uint64(w.max) {
+		return nil, errTooLong // each element takes a byte at least
+	}
+	l := make([]any, n)
 	w.out = append(w.out, '[')
-	for i := uint64(0); i < n; i++ {
+	for i := range l {
 		if i > 0 {
 			w.out = append(w.out, ',')
 		}
-		e, err := w.call(vm.getPropU32, c, v, i)
+		e, err := w.call(vm.getPropU32, c, v, uint64(i))
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if _, err := w.child(e, true); err != nil {
-			return err
+		if l[i], _, err = w.child(e, true); err != nil {
+			return nil, err
 		}
 	}
 	w.out = append(w.out, ']')
-	return nil
+	return l, nil
 }
 
 // properties appends an object's own enumerable string-keyed properties in
 // the order JSON.stringify takes them (integer keys first).
-func (w *jsonWalk) properties(v uint64) error {
+func (w *jsonWalk) properties(v uint64) (map[string]any, error) {
 	vm := w.vm
 	c := uint64(vm.js.ctxPtr)
 	rc, err := w.call(vm.getOwnPropertyNames, c, uint64(vm.js.ioPtr+ioLen), uint64(vm.js.ioPtr+ioLen+4), v, gpnStringMask|gpnEnumOnly)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if int32(rc) < 0 {
-		return w.dropException()
+		return nil, w.dropException()
 	}
 	tab, _ := vm.mem.ReadUint32Le(vm.js.ioPtr + ioLen)
 	n, _ := vm.mem.ReadUint32Le(vm.js.ioPtr + ioLen + 4)
-	err = w.members(v, tab, n)
+	m, err := w.members(v, tab, n)
 	if _, ferr := w.call(vm.freePropertyEnum, c, uint64(tab), uint64(n)); ferr != nil && err == nil {
 		err = ferr
 	}
-	return err
+	return m, err
 }
 
 // members appends the properties listed in tab, n JSPropertyEnum entries
 // ({bool is_enumerable; JSAtom atom}, 8 bytes each).
-func (w *jsonWalk) members(v uint64, tab, n uint32) error {
+func (w *jsonWalk) members(v uint64, tab, n uint32) (map[string]any, error) {
 	vm := w.vm
 	c := uint64(vm.js.ctxPtr)
 	entries, ok := vm.mem.Read(tab, 8*n)
 	if !ok && n > 0 {
-		return errors.New("property list out of range")
+		return nil, errors.New("property list out of range")
 	}
+	m := make(map[string]any, n)
 	w.out = append(w.out, '{')
 	first := true
 	for i := uint32(0); i < n; i++ {
@@ -277,55 +300,45 @@ func (w *jsonWalk) members(v uint64, tab, n uint32) error {
 		if !first {
 			w.out = append(w.out, ',')
 		}
-		if err := w.key(atom); err != nil {
-			return err
+		k, err := w.key(atom)
+		if err != nil {
+			return nil, err
 		}
 		w.out = append(w.out, ':')
 		val, err := w.call(vm.getProperty, c, v, uint64(atom))
 		if err != nil {
-			return err
+			return nil, err
 		}
-		omitted, err := w.child(val, false)
+		x, omitted, err := w.child(val, false)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if omitted {
 			w.out = w.out[:mark]
 			continue
 		}
+		m[k] = x
 		first = false
 	}
 	w.out = append(w.out, '}')
-	return nil
+	return m, nil
 }
 
 // atomIsInt marks an atom that is an integer key (JS_ATOM_TAG_INT).
 const atomIsInt = 1 << 31
 
-func (w *jsonWalk) key(atom uint32) error {
+func (w *jsonWalk) key(atom uint32) (string, error) {
 	if atom&atomIsInt != 0 {
-		w.out = append(w.out, '"')
-		w.out = strconv.AppendUint(w.out, uint64(atom&^atomIsInt), 10)
-		w.out = append(w.out, '"')
-		return nil
+		k := strconv.FormatUint(uint64(atom&^atomIsInt), 10)
+		w.out = append(append(append(w.out, '"'), k...), '"')
+		return k, nil
 	}
 	vm := w.vm
-	c := uint64(vm.js.ctxPtr)
-	p, err := w.call(vm.atomToCString, c, uint64(vm.js.ioPtr+ioLen), uint64(atom))
+	p, err := w.call(vm.atomToCString, uint64(vm.js.ctxPtr), uint64(vm.js.ioPtr+ioLen), uint64(atom))
 	if err != nil {
-		return err
+		return "", err
 	}
-	if uint32(p) == 0 {
-		return w.dropException()
-	}
-	n, _ := vm.mem.ReadUint32Le(vm.js.ioPtr + ioLen)
-	b, ok := vm.mem.Read(uint32(p), n)
-	if !ok {
-		return errors.New("key out of range")
-	}
-	w.out = appendJSONUTF8(w.out, b)
-	_, err = w.call(vm.freeCString, c, p)
-	return err
+	return w.cString(p)
 }
 
 // appendJSONUTF8 appends a string QuickJS gave as UTF-8 (JS_ToCStringLen2),
@@ -370,6 +383,34 @@ func surrogate(b []byte) (uint16, bool) {
 		return 0, false
 	}
 	return 0xd000 | uint16(b[1]&0x3f)<<6 | uint16(b[2]&0x3f), true
+}
+
+// goString reads a string QuickJS gave as UTF-8 as encoding/json reads its
+// JSON: a surrogate without its pair, or a byte that is no UTF-8, becomes
+// U+FFFD.
+func goString(b []byte) string {
+	if utf8.Valid(b) { // Go's UTF-8 has no surrogates
+		return string(b)
+	}
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); {
+		if s, ok := surrogate(b[i:]); ok {
+			if s < 0xdc00 {
+				if t, ok := surrogate(b[i+3:]); ok && t >= 0xdc00 {
+					out = utf8.AppendRune(out, (rune(s)-0xd800)<<10+(rune(t)-0xdc00)+0x10000)
+					i += 6
+					continue
+				}
+			}
+			out = utf8.AppendRune(out, utf8.RuneError)
+			i += 3
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		out = utf8.AppendRune(out, r)
+		i += size
+	}
+	return string(out)
 }
 
 // appendJSONByte appends one byte of a string, escaped as JSON.stringify

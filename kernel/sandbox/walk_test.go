@@ -3,16 +3,17 @@ package sandbox_test
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/fieldhub/fieldhub/kernel/sandbox"
 )
 
 // TestTrustedResultsSerialiseAsJSONStringify checks that a trusted codec's
-// result, which reaches the host through QuickJS's binary object writer,
-// comes out as the JSON that JSON.stringify makes of it in the guarded
-// runtime: byte for byte, and with the same error where JSON.stringify
-// throws.
+// result, which the host walks through the QuickJS API (walk.go), comes out
+// as the JSON that JSON.stringify makes of it in the guarded runtime: byte
+// for byte, with the same data, and with the same error where
+// JSON.stringify throws.
 func TestTrustedResultsSerialiseAsJSONStringify(t *testing.T) {
 	e := newEngine(t, sandbox.Options{})
 	results := []struct{ name, expr string }{
@@ -47,6 +48,10 @@ func TestTrustedResultsSerialiseAsJSONStringify(t *testing.T) {
 		{"undefined result", `undefined`},
 		{"null result", `null`},
 		{"rope", `{a: Array(50).join("ab") + "c"}`},
+		{"proxy", `{a: new Proxy({b: 1}, {})}`},
+		{"throwing getter", `{get a() { throw new Error("no"); }}`},
+		{"arguments", `(function () { return {a: arguments}; })(1, 2)`},
+		{"nested undefined and arrays of objects", `{a: [{b: undefined, c: [{}, []]}, {d: -0.5}], e: {f: {g: {h: "deep"}}}}`},
 		{"many keys", `(function () { var o = {}; for (var i = 0; i < 100; i++) o["k" + i] = i * 1.25; return o; })()`},
 	}
 	ctx := context.Background()
@@ -65,6 +70,11 @@ func TestTrustedResultsSerialiseAsJSONStringify(t *testing.T) {
 				got, gerr := trusted.DecodeUplink(ctx, in, roomy)
 				if string(got.Raw) != string(want.Raw) || fmt.Sprint(gerr) != fmt.Sprint(werr) {
 					t.Fatalf("call %d: trusted gave %s (%v), JSON.stringify %s (%v)", i, got.Raw, gerr, want.Raw, werr)
+				}
+				// The walk also gives the data, which the guarded runtime
+				// reads from the JSON.
+				if !reflect.DeepEqual(got.Data, want.Data) {
+					t.Fatalf("call %d: trusted data %#v, from the JSON %#v", i, got.Data, want.Data)
 				}
 			}
 		})
