@@ -8,9 +8,10 @@
 //             probe array, one entry per form, undefined where the codec
 //             defines none) and returns the bit mask of the forms defined
 //   run       run(form, variablesJSON, dataJSON, maxOutput, fPort, bytes,
-//             recvDays, recvMillis, asIs) calls one form with bytes (an
-//             Array the host made) and returns encode of its result, or the
-//             result itself when asIs is true (the host serialises it)
+//             recvTime, asIs) calls one form with bytes (an Array) and
+//             recvTime (a Date), which the host made, and returns encode of
+//             its result, or the result itself when asIs is true (the host
+//             serialises it)
 //   describe  describe(thrown) returns {"name","message","stack"} as JSON
 //   encode    encode(value, maxOutput) returns JSON.stringify of value
 //             ("null" for undefined), or -1 when that JSON is longer than
@@ -125,13 +126,13 @@
     return out.length > maxOutput ? -1 : out;
   }
 
-  function run(form, variablesJSON, dataJSON, maxOutput, fPort, bytes, recvDays, recvMillis, asIs) {
+  function run(form, variablesJSON, dataJSON, maxOutput, fPort, bytes, recvTime, asIs) {
     var variables = variablesJSON === undefined ? {} : JSONparse(variablesJSON);
     var fn = fns[form];
     var result;
     switch (form) {
       case 0: // decodeUplink({bytes, fPort, recvTime, variables})
-        result = fn({ bytes: bytes, fPort: fPort, recvTime: new PDate(recvDays * 86400000 + recvMillis), variables: variables });
+        result = fn({ bytes: bytes, fPort: fPort, recvTime: recvTime, variables: variables });
         break;
       case 1: // ChirpStack v3 Decode(fPort, bytes, variables)
         result = fn(fPort, bytes, variables);

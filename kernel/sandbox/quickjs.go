@@ -41,10 +41,10 @@ const (
 	// ioHeader is where the payload starts.
 	ioHeader = 16
 	// The last 128 bytes of the buffer hold what the QuickJS API reads
-	// through pointers: the arguments of run (9 JSValues) or encode, the
+	// through pointers: the arguments of run (8 JSValues) or encode, the
 	// argument of describe and install, and two size_t out-parameters.
 	ioRunArgv  = ioSize - 128
-	runArgs    = 9
+	runArgs    = 8
 	ioOneArgv  = ioSize - 32
 	ioLen      = ioSize - 16
 	ioLogLen   = ioSize - 8
@@ -62,8 +62,6 @@ const (
 	// exception, which runs the thrower's getters.
 	describeTime   = 20 * time.Millisecond
 	describeMemory = 1 << 20
-
-	msPerDay = 24 * 60 * 60 * 1000
 
 	hostLogName = "fieldhub_log"
 	codecFile   = "codec.js"
@@ -225,7 +223,7 @@ type jsVM struct {
 	jsCall, toCString, newString, setMemLimit, getException, freeCString api.Function
 	dupValue, eval, isException, malloc, free, runGC, getPropU32, getU8  api.Function
 	freeValue, newArrayFrom, getClassID, getProperty, getLength          api.Function
-	getOwnPropertyNames, freePropertyEnum, atomToCString                 api.Function
+	getOwnPropertyNames, freePropertyEnum, atomToCString, newDate        api.Function
 
 	// sinceRestore counts the calls since the image was last copied back
 	// (trusted codecs only; see Codec.run).
@@ -429,6 +427,7 @@ func (js *jsRuntime) newInstance(ctx context.Context, img *jsImage, trusted bool
 		{&vm.freeValue, "JS_FreeValue"}, {&vm.newArrayFrom, "JS_NewArrayFrom"}, {&vm.getClassID, "JS_GetClassID"},
 		{&vm.getProperty, "JS_GetProperty"}, {&vm.getLength, "JS_GetLength"}, {&vm.getOwnPropertyNames, "JS_GetOwnPropertyNames"},
 		{&vm.freePropertyEnum, "JS_FreePropertyEnum"}, {&vm.atomToCString, "JS_AtomToCStringLen"},
+		{&vm.newDate, "JS_NewDate"},
 	} {
 		if *f.fn = mod.ExportedFunction(f.name); *f.fn == nil {
 			mod.Close(ctx)
@@ -862,35 +861,35 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (out out
 		return output{}, nil, 0, false, err
 	}
 
-	// Days and milliseconds into the day: a time in milliseconds does not
-	// fit the 32-bit integers a JSValue holds without boxing a double.
-	var recvDays, recvMillis int32
-	if !in.recvTime.IsZero() {
-		ms := in.recvTime.UnixMilli()
-		days := ms / msPerDay
-		if ms%msPerDay < 0 {
-			days--
-		}
-		recvDays, recvMillis = int32(days), int32(ms-days*msPerDay)
-	}
-	// A trusted codec's result comes back as it is, for bjsonToJSON.
+	// A trusted codec's result comes back as it is, for serialise.
 	asIs := !vm.eng.guarded
 	argv := [runArgs]uint64{
 		jsInt(int32(in.form)), jsUndefined, jsUndefined, jsInt(int32(opts.MaxOutput)),
-		jsInt(int32(in.fPort)), jsUndefined, jsInt(recvDays), jsInt(recvMillis), jsFalse,
+		jsInt(int32(in.fPort)), jsUndefined, jsUndefined, jsFalse,
 	}
 	if asIs {
-		argv[8] = jsTrue
+		argv[7] = jsTrue
+	}
+	// The payload and the reception time are made through the API, which
+	// is cheaper than making them in JavaScript.
+	made := func(i int, v uint64, err error) error {
+		if err == nil && jsTag(v) == tagException {
+			return memoryLimitError(lim)
+		}
+		argv[i] = v
+		return err
 	}
 	if in.form.decodes() {
 		v, err := vm.call(cctx, vm.newArrayFrom, uint64(vm.js.ctxPtr), uint64(len(in.bytes)), uint64(vm.js.ioPtr+ioHeader))
-		if err != nil {
-			return output{}, nil, 0, false, err
+		if err := made(5, v, err); err != nil {
+			return output{}, nil, 0, errors.As(err, new(*Error)), err
 		}
-		if jsTag(v) == tagException {
-			return output{}, nil, 0, true, memoryLimitError(lim)
+	}
+	if in.form == FormDecodeUplink {
+		v, err := vm.call(cctx, vm.newDate, uint64(vm.js.ctxPtr), api.EncodeF64(float64(in.recvTime.UnixMilli())))
+		if err := made(6, v, err); err != nil {
+			return output{}, nil, 0, errors.As(err, new(*Error)), err
 		}
-		argv[5] = v
 	}
 	for i, s := range [][]byte{in.variables, in.data} {
 		if s == nil {
@@ -924,7 +923,7 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (out out
 			if len(o.raw) > opts.MaxOutput {
 				return output{}, nil, dur, true, outputLimitError(opts.MaxOutput)
 			}
-			return o, nil, dur, true, vm.freeCall(cctx, argv[1], argv[2], argv[5])
+			return o, nil, dur, true, vm.freeCall(cctx, argv[1], argv[2], argv[5], argv[6])
 		}
 		// res is now what encode gave.
 	}
@@ -941,7 +940,7 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (out out
 			return output{}, nil, dur, true, outputLimitError(opts.MaxOutput)
 		}
 		if asIs {
-			return output{raw: b}, nil, dur, true, vm.freeCall(cctx, res, argv[1], argv[2], argv[5])
+			return output{raw: b}, nil, dur, true, vm.freeCall(cctx, res, argv[1], argv[2], argv[5], argv[6])
 		}
 		return output{raw: b}, nil, dur, true, nil
 	case tagInt:
