@@ -224,6 +224,7 @@ type jsVM struct {
 	dupValue, eval, isException, malloc, free, runGC, getPropU32, getU8  api.Function
 	freeValue, newArrayFrom, getClassID, getProperty, getLength          api.Function
 	getOwnPropertyNames, freePropertyEnum, atomToCString, newDate        api.Function
+	dupAtom                                                              api.Function
 
 	// sinceRestore counts the calls since the image was last copied back
 	// (trusted codecs only; see Codec.run).
@@ -233,7 +234,8 @@ type jsVM struct {
 
 	stack    [8]uint64
 	hstack   [8]uint64
-	walkPath []uint32 // reused by walkJSON
+	walkPath []uint32             // reused by walkJSON
+	keys     map[uint32]cachedKey // property names by atom (walk.go)
 	st       callState
 	wd       watchdog
 }
@@ -427,7 +429,7 @@ func (js *jsRuntime) newInstance(ctx context.Context, img *jsImage, trusted bool
 		{&vm.freeValue, "JS_FreeValue"}, {&vm.newArrayFrom, "JS_NewArrayFrom"}, {&vm.getClassID, "JS_GetClassID"},
 		{&vm.getProperty, "JS_GetProperty"}, {&vm.getLength, "JS_GetLength"}, {&vm.getOwnPropertyNames, "JS_GetOwnPropertyNames"},
 		{&vm.freePropertyEnum, "JS_FreePropertyEnum"}, {&vm.atomToCString, "JS_AtomToCStringLen"},
-		{&vm.newDate, "JS_NewDate"},
+		{&vm.newDate, "JS_NewDate"}, {&vm.dupAtom, "JS_DupAtom"},
 	} {
 		if *f.fn = mod.ExportedFunction(f.name); *f.fn == nil {
 			mod.Close(ctx)
@@ -473,6 +475,8 @@ func (vm *jsVM) restore(img *jsImage, grow bool) error {
 	}
 	vm.sp.Set(img.sp)
 	vm.img = img
+	// The atoms the walk pinned are gone with the memory they were in.
+	clear(vm.keys)
 	// Every image was taken with the default limit in force.
 	vm.st.memLimit = vm.js.opts.Limits.Memory
 	return nil

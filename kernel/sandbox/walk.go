@@ -327,6 +327,19 @@ func (w *jsonWalk) members(v uint64, tab, n uint32) (map[string]any, error) {
 // atomIsInt marks an atom that is an integer key (JS_ATOM_TAG_INT).
 const atomIsInt = 1 << 31
 
+// keyCacheSize bounds the keys an instance remembers (jsVM.keys).
+const keyCacheSize = 256
+
+// cachedKey is a property name the instance resolved before, and its JSON.
+type cachedKey struct {
+	name   string
+	quoted []byte
+}
+
+// key appends a property name. Names are remembered per instance, keyed by
+// atom: the instance takes a reference to each atom it remembers, so that
+// QuickJS never frees it and never gives its number to another string, and
+// forgets them all when its memory is restored from an image.
 func (w *jsonWalk) key(atom uint32) (string, error) {
 	if atom&atomIsInt != 0 {
 		k := strconv.FormatUint(uint64(atom&^atomIsInt), 10)
@@ -334,11 +347,28 @@ func (w *jsonWalk) key(atom uint32) (string, error) {
 		return k, nil
 	}
 	vm := w.vm
-	p, err := w.call(vm.atomToCString, uint64(vm.js.ctxPtr), uint64(vm.js.ioPtr+ioLen), uint64(atom))
+	if k, ok := vm.keys[atom]; ok {
+		w.out = append(w.out, k.quoted...)
+		return k.name, nil
+	}
+	c := uint64(vm.js.ctxPtr)
+	p, err := w.call(vm.atomToCString, c, uint64(vm.js.ioPtr+ioLen), uint64(atom))
 	if err != nil {
 		return "", err
 	}
-	return w.cString(p)
+	start := len(w.out)
+	name, err := w.cString(p)
+	if err != nil || len(vm.keys) >= keyCacheSize {
+		return name, err
+	}
+	if _, err := w.call(vm.dupAtom, c, uint64(atom)); err != nil {
+		return "", err
+	}
+	if vm.keys == nil {
+		vm.keys = make(map[uint32]cachedKey)
+	}
+	vm.keys[atom] = cachedKey{name: name, quoted: append([]byte(nil), w.out[start:]...)}
+	return name, nil
 }
 
 // appendJSONUTF8 appends a string QuickJS gave as UTF-8 (JS_ToCStringLen2),

@@ -80,3 +80,25 @@ func TestTrustedResultsSerialiseAsJSONStringify(t *testing.T) {
 		})
 	}
 }
+
+// TestTrustedResultKeysFollowTheirAtoms calls a trusted codec whose keys are
+// made anew by every call: QuickJS frees such a key's atom after the call
+// and may give its number to the next call's key, which the walk's cache of
+// names by atom must not confuse (more keys than the cache holds, too).
+func TestTrustedResultKeysFollowTheirAtoms(t *testing.T) {
+	e := newEngine(t, sandbox.Options{PoolSize: 1})
+	ctx := context.Background()
+	c, err := e.TrustedCodec(ctx, `function Decoder(bytes) { var o = {}; o["key" + (bytes[0] * 256 + bytes[1])] = bytes[1]; return o; }`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 600; i++ {
+		r, err := c.DecodeUplink(ctx, sandbox.Input{Bytes: []byte{byte(i >> 8), byte(i)}}, roomy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprintf(`{"key%d":%d}`, i, i&0xff); string(r.Raw) != want {
+			t.Fatalf("call %d gave %s, want %s", i, r.Raw, want)
+		}
+	}
+}
