@@ -77,7 +77,14 @@ func (c *Codec) key() string { return c.kind + ":" + c.hash }
 // Trusted reports whether the codec runs in the fast runtime (TrustedCodec).
 func (c *Codec) Trusted() bool { return c.kind == "js-trusted" }
 
-func (c *Codec) touch() { c.lastUsed.Store(time.Now().UnixNano()) }
+// touch records a use. It writes only when the last record is a second
+// old: calls on other cores would otherwise bounce the line on every call.
+func (c *Codec) touch() {
+	now := time.Now().UnixNano()
+	if now-c.lastUsed.Load() > int64(time.Second) {
+		c.lastUsed.Store(now)
+	}
+}
 
 func (c *Codec) trim(cutoff time.Time) int {
 	if c.wasm != nil {

@@ -33,12 +33,15 @@
 // decodeDownlink(input). input.bytes is a plain array of numbers,
 // input.recvTime a Date. The result is read as JSON.stringify gives it, so it
 // is what Node would give: undefined dropped, NaN null, a Date its ISO text.
+// (A trusted codec's plain result is walked through the QuickJS API instead,
+// which gives the same JSON faster; see walk.go.)
 //
 // Each call starts from the state the codec was in right after loading: the
 // linear memory above the stack is copied back after every call (about
 // 0.4 MB, a few microseconds), so globals, prototype changes and garbage of
 // one call never reach the next, and a call that broke a limit leaves nothing
-// behind. Memory: QuickJS's allocation limit, and wazero's page limit
+// behind. A trusted codec's instance goes on after a call that ended well,
+// with what the call made freed, and is restored every 1,000 calls. Memory: QuickJS's allocation limit, and wazero's page limit
 // (Options.MaxMemory) beneath it. Recursion: QuickJS's stack limit (512 KiB
 // of the 1 MiB stack). Time: QuickJS's interrupt handler stops the codec's
 // own code at the deadline. Some of QuickJS's native code never reaches the
