@@ -372,47 +372,25 @@ func (w *jsonWalk) key(atom uint32) (string, error) {
 }
 
 // appendJSONUTF8 appends a string QuickJS gave as UTF-8 (JS_ToCStringLen2),
-// quoted as JSON.stringify quotes it. QuickJS writes a surrogate code unit
-// without its pair as a three-byte sequence (ED A0-BF xx), which JSON
-// escapes as \uXXXX; a pair written that way is joined.
+// quoted as JSON.stringify quotes it: a surrogate code unit without its
+// pair is escaped as \uXXXX (see nextChar).
 func appendJSONUTF8(out []byte, b []byte) []byte {
 	out = append(out, '"')
 	for i := 0; i < len(b); {
-		c := b[i]
-		if c < utf8.RuneSelf {
+		if c := b[i]; c < utf8.RuneSelf {
 			out = appendJSONByte(out, c)
 			i++
 			continue
 		}
-		if s, ok := surrogate(b[i:]); ok {
-			if s < 0xdc00 {
-				if t, ok := surrogate(b[i+3:]); ok && t >= 0xdc00 {
-					out = utf8.AppendRune(out, (rune(s)-0xd800)<<10+(rune(t)-0xdc00)+0x10000)
-					i += 6
-					continue
-				}
-			}
-			out = appendUnicodeEscape(out, s)
-			i += 3
-			continue
-		}
-		r, size := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && size == 1 {
-			out = utf8.AppendRune(out, utf8.RuneError)
+		r, size, lone := nextChar(b[i:])
+		if lone {
+			out = appendUnicodeEscape(out, uint16(r))
 		} else {
-			out = append(out, b[i:i+size]...)
+			out = utf8.AppendRune(out, r)
 		}
 		i += size
 	}
 	return append(out, '"')
-}
-
-// surrogate reads a surrogate code unit encoded as three UTF-8 bytes.
-func surrogate(b []byte) (uint16, bool) {
-	if len(b) < 3 || b[0] != 0xed || b[1] < 0xa0 || b[1] > 0xbf || b[2]&0xc0 != 0x80 {
-		return 0, false
-	}
-	return 0xd000 | uint16(b[1]&0x3f)<<6 | uint16(b[2]&0x3f), true
 }
 
 // goString reads a string QuickJS gave as UTF-8 as encoding/json reads its
@@ -424,43 +402,49 @@ func goString(b []byte) string {
 	}
 	out := make([]byte, 0, len(b))
 	for i := 0; i < len(b); {
-		if s, ok := surrogate(b[i:]); ok {
-			if s < 0xdc00 {
-				if t, ok := surrogate(b[i+3:]); ok && t >= 0xdc00 {
-					out = utf8.AppendRune(out, (rune(s)-0xd800)<<10+(rune(t)-0xdc00)+0x10000)
-					i += 6
-					continue
-				}
-			}
-			out = utf8.AppendRune(out, utf8.RuneError)
-			i += 3
-			continue
+		r, size, lone := nextChar(b[i:])
+		if lone {
+			r = utf8.RuneError
 		}
-		r, size := utf8.DecodeRune(b[i:])
 		out = utf8.AppendRune(out, r)
 		i += size
 	}
 	return string(out)
 }
 
-// appendJSONByte appends one byte of a string, escaped as JSON.stringify
-// escapes it; bytes of multi-byte UTF-8 sequences pass as they are.
+// nextChar reads the character b starts with: a rune and its length in
+// bytes (U+FFFD for a byte that is no UTF-8). QuickJS writes a surrogate
+// code unit as three bytes (ED A0-BF xx); a pair written that way is joined
+// into its rune, and a unit without its pair is returned as lone.
+func nextChar(b []byte) (r rune, size int, lone bool) {
+	if s, ok := surrogate(b); ok {
+		if s < 0xdc00 {
+			if t, ok := surrogate(b[3:]); ok && t >= 0xdc00 {
+				return (rune(s)-0xd800)<<10 + (rune(t) - 0xdc00) + 0x10000, 6, false
+			}
+		}
+		return rune(s), 3, true
+	}
+	r, size = utf8.DecodeRune(b)
+	return r, size, false
+}
+
+// surrogate reads a surrogate code unit encoded as three UTF-8 bytes.
+func surrogate(b []byte) (uint16, bool) {
+	if len(b) < 3 || b[0] != 0xed || b[1] < 0xa0 || b[1] > 0xbf || b[2]&0xc0 != 0x80 {
+		return 0, false
+	}
+	return 0xd000 | uint16(b[1]&0x3f)<<6 | uint16(b[2]&0x3f), true
+}
+
+// jsonEscapes are the characters JSON.stringify escapes with a letter.
+var jsonEscapes = [0x60]byte{'"': '"', '\\': '\\', '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't'}
+
+// appendJSONByte appends an ASCII character of a string, escaped as
+// JSON.stringify escapes it.
 func appendJSONByte(out []byte, c byte) []byte {
-	switch c {
-	case '"':
-		return append(out, '\\', '"')
-	case '\\':
-		return append(out, '\\', '\\')
-	case '\b':
-		return append(out, '\\', 'b')
-	case '\f':
-		return append(out, '\\', 'f')
-	case '\n':
-		return append(out, '\\', 'n')
-	case '\r':
-		return append(out, '\\', 'r')
-	case '\t':
-		return append(out, '\\', 't')
+	if c < byte(len(jsonEscapes)) && jsonEscapes[c] != 0 {
+		return append(out, '\\', jsonEscapes[c])
 	}
 	if c < 0x20 {
 		return appendUnicodeEscape(out, uint16(c))
