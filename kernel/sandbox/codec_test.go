@@ -497,3 +497,41 @@ func TestStats(t *testing.T) {
 		t.Errorf("stats %+v", s)
 	}
 }
+
+// TestLargePayloadsReachTheCodec decodes payloads up to the ingest's 4 KiB in
+// both runtimes. Making such a payload's array can grow the instance's
+// memory, which moves it: the call's arguments must be written to the
+// memory as it is after that, not through a view taken before (a fuzzed
+// 1,140-byte payload once reached the codec with garbage arguments).
+func TestLargePayloadsReachTheCodec(t *testing.T) {
+	e := newEngine(t, sandbox.Options{})
+	ctx := context.Background()
+	src := `function decodeUplink(input) {
+  var sum = 0;
+  for (var i = 0; i < input.bytes.length; i++) sum += input.bytes[i];
+  return {data: {n: input.bytes.length, sum: sum, fPort: input.fPort, t: input.recvTime.getTime(), v: input.variables.k}};
+}`
+	for _, trusted := range []bool{false, true} {
+		load := e.Codec
+		if trusted {
+			load = e.TrustedCodec
+		}
+		c, err := load(ctx, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{1, 1140, 2048, 4096} {
+			payload := make([]byte, n)
+			sum := 0
+			for i := range payload {
+				payload[i] = byte(i*7 + 3)
+				sum += int(payload[i])
+			}
+			r, err := c.DecodeUplink(ctx, sandbox.Input{Bytes: payload, FPort: 9, RecvTime: recv, Variables: map[string]string{"k": "x"}}, roomy)
+			want := fmt.Sprintf(`{"data":{"n":%d,"sum":%d,"fPort":9,"t":%d,"v":"x"}}`, n, sum, recv.UnixMilli())
+			if err != nil || string(r.Raw) != want {
+				t.Errorf("trusted %v, %d bytes: %s %v, want %s", trusted, n, r.Raw, err, want)
+			}
+		}
+	}
+}

@@ -824,6 +824,8 @@ type jsCallInput struct {
 // whatever invoke returns; keep reports whether it may be (false: close it).
 func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (out output, log []string, dur time.Duration, keep bool, err error) {
 	opts := vm.js.opts
+	// io is a view of the instance's memory, good until the next call into
+	// the instance: a call may grow the memory, and so move it.
 	io, ok := vm.mem.Read(vm.js.ioPtr, ioSize)
 	if !ok {
 		return output{}, nil, 0, false, errors.New("io buffer out of range")
@@ -899,19 +901,17 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (out out
 		if s == nil {
 			continue
 		}
-		copy(io[off:], s)
+		// Every call above may have grown the memory, which moves it: io
+		// is read again rather than written through a stale view.
+		vm.mem.Write(vm.js.ioPtr+uint32(off), s)
 		v, err := vm.call(cctx, vm.newString, uint64(vm.js.ctxPtr), uint64(vm.js.ioPtr)+uint64(off), uint64(len(s)))
-		if err != nil {
-			return output{}, nil, 0, false, err
+		if err := made(1+i, v, err); err != nil {
+			return output{}, nil, 0, errors.As(err, new(*Error)), err
 		}
-		if jsTag(v) == tagException {
-			return output{}, nil, 0, true, memoryLimitError(lim)
-		}
-		argv[1+i] = v
 		off += len(s)
 	}
 	for i, a := range argv {
-		binary.LittleEndian.PutUint64(io[ioRunArgv+8*i:], a)
+		vm.mem.WriteUint64Le(vm.js.ioPtr+ioRunArgv+uint32(8*i), a)
 	}
 	res, err := vm.call(cctx, vm.jsCall, uint64(vm.js.ctxPtr), vm.js.run, jsUndefined, runArgs, uint64(vm.js.ioPtr+ioRunArgv))
 	dur = time.Since(start)

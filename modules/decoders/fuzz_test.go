@@ -11,12 +11,16 @@ import (
 	"github.com/fieldhub/fieldhub/modules/ingest"
 )
 
+// maxLoRaWANPayload is the largest application payload of a LoRaWAN uplink
+// (242 bytes at the fastest data rates, regional parameters).
+const maxLoRaWANPayload = 242
+
 // FuzzBuiltinDecoders decodes arbitrary payloads on arbitrary ports with
 // every built-in decoder, through Decode and ingest.Flatten: the raw-bytes
 // path of an uplink. The first argument picks the decoder; the seeds are
 // the documentation vectors. A decoder may answer errors, never fail to
 // run, never give up on its time limit (a second here) and never return
-// values the ingest cannot store.
+// values the ingest cannot store from a frame a LoRaWAN uplink can carry.
 //
 //	go test ./modules/decoders -run '^$' -fuzz FuzzBuiltinDecoders -fuzztime 1m
 func FuzzBuiltinDecoders(f *testing.F) {
@@ -67,7 +71,11 @@ func FuzzBuiltinDecoders(f *testing.F) {
 		if _, err := json.Marshal(out.Data); err != nil {
 			t.Fatalf("%s, fPort %d, payload %x: data %v: %v", key, fPort, payload, out.Data, err)
 		}
-		if _, err := ingest.Flatten(out.Data); err != nil {
+		// A frame longer than LoRaWAN carries cannot come from these
+		// devices; a decoder may then give more values than an uplink may
+		// hold (a history of hundreds of samples), which the ingest answers
+		// by keeping the payload raw. Real frames must always be storable.
+		if _, err := ingest.Flatten(out.Data); err != nil && len(payload) <= maxLoRaWANPayload {
 			t.Fatalf("%s, fPort %d, payload %x: data the ingest cannot store: %v", key, fPort, payload, err)
 		}
 	})
