@@ -68,10 +68,21 @@ const (
 )
 
 // JSValue tags of QuickJS-NG on wasm32 (NaN boxing): the upper 32 bits.
+// Negative tags are the reference-counted values; tags from tagFloat64 up,
+// and below tagFirst, are doubles.
 const (
-	tagInt       = 0
-	tagException = 6
-	tagString    = -7
+	tagFirst      = -9 // JS_TAG_FIRST
+	tagString     = -7
+	tagStringRope = -6
+	tagObject     = -1
+	tagInt        = 0
+	tagBool       = 1
+	tagNull       = 2
+	tagUndef      = 3
+	tagException  = 6
+	tagFloat64    = 8
+	// float64Addend turns a NaN-boxed JSValue back into its double.
+	float64Addend = uint64(0x7ff80000-tagFirst+1) << 32
 )
 
 const (
@@ -832,7 +843,7 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (out out
 	}
 	// The payload goes in as JSValues (8 bytes each) for JS_NewArrayFrom.
 	if ioHeader+8*len(in.bytes)+len(in.variables)+len(in.data) > ioDataEnds {
-		return output{}, nil, 0, true, &Error{Kind: KindInput, Message: fmt.Sprintf("the input is larger than the sandbox takes (%d bytes of payload, variables and data together)", (ioDataEnds-ioHeader)/8)}
+		return output{}, nil, 0, true, &Error{Kind: KindInput, Message: fmt.Sprintf("the input is larger than the sandbox takes (a payload of at most %d bytes, less with variables)", (ioDataEnds-ioHeader)/8)}
 	}
 	off := ioHeader
 	for _, b := range in.bytes {
@@ -915,6 +926,8 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (out out
 	}
 	res, err := vm.call(cctx, vm.jsCall, uint64(vm.js.ctxPtr), vm.js.run, jsUndefined, runArgs, uint64(vm.js.ioPtr+ioRunArgv))
 	dur = time.Since(start)
+	// What the call made, which a trusted codec's call frees (freeCall).
+	owned := [...]uint64{argv[1], argv[2], argv[5], argv[6]}
 	if err != nil {
 		return output{}, nil, dur, false, err
 	}
@@ -927,7 +940,7 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (out out
 			if len(o.raw) > opts.MaxOutput {
 				return output{}, nil, dur, true, outputLimitError(opts.MaxOutput)
 			}
-			return o, nil, dur, true, vm.freeCall(cctx, argv[1], argv[2], argv[5], argv[6])
+			return o, nil, dur, true, vm.freeCall(cctx, owned[:]...)
 		}
 		// res is now what encode gave.
 	}
@@ -944,7 +957,7 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (out out
 			return output{}, nil, dur, true, outputLimitError(opts.MaxOutput)
 		}
 		if asIs {
-			return output{raw: b}, nil, dur, true, vm.freeCall(cctx, res, argv[1], argv[2], argv[5], argv[6])
+			return output{raw: b}, nil, dur, true, vm.freeCall(cctx, append(owned[:], res)...)
 		}
 		return output{raw: b}, nil, dur, true, nil
 	case tagInt:
@@ -973,15 +986,23 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (out out
 // instance may go on without the image being restored (Codec.run), and
 // marks the instance clean. Its error ends the instance.
 func (vm *jsVM) freeCall(ctx context.Context, vals ...uint64) error {
+	if err := vm.freeValues(ctx, vals...); err != nil {
+		return err
+	}
+	vm.clean = true
+	return nil
+}
+
+// freeValues gives back references to vals; values without a reference
+// count (numbers, booleans, undefined) need none.
+func (vm *jsVM) freeValues(ctx context.Context, vals ...uint64) error {
 	for _, v := range vals {
-		// Negative tags are the reference-counted values.
 		if jsTag(v) < 0 {
 			if _, err := vm.call(ctx, vm.freeValue, uint64(vm.js.ctxPtr), v); err != nil {
 				return err
 			}
 		}
 	}
-	vm.clean = true
 	return nil
 }
 
@@ -994,10 +1015,7 @@ func (vm *jsVM) serialise(ctx context.Context, v uint64, maxOutput int) (out out
 	raw, x, err := vm.walkJSON(ctx, v, make([]byte, 0, 256), maxOutput)
 	switch {
 	case err == nil:
-		if jsTag(v) < 0 {
-			_, err = vm.call(ctx, vm.freeValue, c, v)
-		}
-		return output{raw: raw, value: x, parsed: true}, 0, err
+		return output{raw: raw, value: x, parsed: true}, 0, vm.freeValues(ctx, v)
 	case errors.Is(err, errNotPlain), errors.Is(err, errTooLong):
 		// encode decides, and measures, as in the guarded runtime.
 	default:
@@ -1009,10 +1027,7 @@ func (vm *jsVM) serialise(ctx context.Context, v uint64, maxOutput int) (out out
 	if err != nil {
 		return output{}, 0, err
 	}
-	if jsTag(v) < 0 {
-		_, err = vm.call(ctx, vm.freeValue, c, v)
-	}
-	return output{}, next, err
+	return output{}, next, vm.freeValues(ctx, v)
 }
 
 // outerGrace is how long after the time limit the watchdog stops a call:

@@ -35,19 +35,6 @@ var errNotPlain = errors.New("result is not plain data")
 // errTooLong: the JSON would be longer than the output limit.
 var errTooLong = errors.New("result too long")
 
-// JSValue tags of QuickJS-NG on wasm32 that the walk reads (see tagInt).
-const (
-	tagFirst      = -9 // JS_TAG_FIRST
-	tagObject     = -1
-	tagStringRope = -6
-	tagBool       = 1
-	tagNull       = 2
-	tagUndef      = 3
-	tagFloat64    = 8
-	// float64Addend turns a NaN-boxed JSValue back into its double.
-	float64Addend = uint64(0x7ff80000-tagFirst+1) << 32
-)
-
 // Class ids (JS_CLASS_*) and property-listing flags (JS_GPN_*).
 const (
 	classObject   = 1
@@ -176,10 +163,8 @@ func (w *jsonWalk) child(v uint64, inArray bool) (any, bool, error) {
 		return nil, false, w.dropException()
 	}
 	x, omitted, err := w.value(v, inArray)
-	if jsTag(v) < 0 {
-		if _, ferr := w.call(w.vm.freeValue, uint64(w.vm.js.ctxPtr), v); ferr != nil {
-			return nil, false, ferr
-		}
+	if ferr := w.vm.freeValues(w.ctx, v); ferr != nil {
+		return nil, false, ferr
 	}
 	return x, omitted, err
 }
@@ -211,10 +196,8 @@ func (w *jsonWalk) object(v uint64) (any, error) {
 		if jsTag(toJSON) == tagException {
 			return nil, w.dropException()
 		}
-		if jsTag(toJSON) < 0 {
-			if _, err := w.call(vm.freeValue, c, toJSON); err != nil {
-				return nil, err
-			}
+		if err := vm.freeValues(w.ctx, toJSON); err != nil {
+			return nil, err
 		}
 		return nil, errNotPlain
 	}
