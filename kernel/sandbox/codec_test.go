@@ -383,6 +383,49 @@ func TestCallsStartClean(t *testing.T) {
 	}
 }
 
+// A trusted codec's decodeUplink gets the same input object at every call;
+// nothing a call does to it may reach the next call.
+func TestTrustedCodecsLeaveNothingOnTheirInput(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, sandbox.Options{PoolSize: 1})
+	c, err := e.TrustedCodec(context.Background(), `
+		function decodeUplink(input) {
+			var seen = {
+				keys: Object.keys(input).join(","),
+				fPort: input.fPort,
+				bytes: input.bytes.join(","),
+				variables: JSON.stringify(input.variables),
+				time: input.recvTime.getTime(),
+			};
+			input.extra = "left behind";
+			input.fPort = -1;
+			input.bytes.push(99);
+			input.variables.added = true;
+			return {data: seen};
+		}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		in := sandbox.Input{Bytes: []byte{byte(i), 7}, FPort: 10 + i, RecvTime: recv.Add(time.Duration(i) * time.Second)}
+		want := map[string]any{
+			"keys": "bytes,fPort,recvTime,variables", "fPort": float64(10 + i), "bytes": fmt.Sprintf("%d,7", i),
+			"variables": "{}", "time": float64(in.RecvTime.UnixMilli()),
+		}
+		if i == 2 {
+			in.Variables = map[string]string{"k": "v"}
+			want["variables"] = `{"k":"v"}`
+		}
+		r, err := c.DecodeUplink(context.Background(), in, roomy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(r.Data, want) {
+			t.Errorf("call %d saw %v, want %v", i, r.Data, want)
+		}
+	}
+}
+
 func TestCodecsAreSharedByTheirSource(t *testing.T) {
 	t.Parallel()
 	e := newEngine(t, sandbox.Options{})

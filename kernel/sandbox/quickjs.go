@@ -174,12 +174,13 @@ type callState struct {
 // takes a stack frame writes below address 0 and traps, which ends the call
 // (the instance is closed afterwards). Native code that loops without
 // calling such a function goes on until it ends by itself. The lock keeps
-// the watchdog from touching an instance whose call has ended.
+// the watchdog from touching an instance whose call has ended. One timer
+// serves all of an instance's calls.
 type watchdog struct {
-	mu    sync.Mutex
-	gen   uint64
-	armed bool
-	fired bool
+	mu       sync.Mutex
+	timer    *time.Timer
+	deadline time.Time // of the call being guarded; zero between calls
+	fired    bool
 }
 
 // guard starts the outer guard of a call that must end within d: the
@@ -200,25 +201,36 @@ func (vm *jsVM) guard(ctx context.Context, d time.Duration) (context.Context, fu
 	}
 	w := &vm.wd
 	w.mu.Lock()
-	w.gen++
-	gen := w.gen
-	w.armed, w.fired = true, false
+	w.deadline, w.fired = time.Now().Add(d), false
 	w.mu.Unlock()
-	t := time.AfterFunc(d, func() {
-		w.mu.Lock()
-		defer w.mu.Unlock()
-		if w.armed && w.gen == gen {
-			w.fired = true
-			vm.sp.Set(0)
-		}
-	})
-	return ctx, func() bool {
-		t.Stop()
-		w.mu.Lock()
-		defer w.mu.Unlock()
-		w.armed = false
-		return w.fired
+	if w.timer == nil {
+		w.timer = time.AfterFunc(d, vm.fireWatchdog)
+		vm.disarm = vm.disarmWatchdog // made once: a method value allocates
+	} else {
+		w.timer.Reset(d)
 	}
+	return ctx, vm.disarm
+}
+
+func (vm *jsVM) fireWatchdog() {
+	w := &vm.wd
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	// A timer that fired just as the call it guarded ended finds no
+	// deadline, or the next call's, which has not passed.
+	if !w.deadline.IsZero() && !time.Now().Before(w.deadline) {
+		w.fired = true
+		vm.sp.Set(0)
+	}
+}
+
+func (vm *jsVM) disarmWatchdog() bool {
+	w := &vm.wd
+	w.timer.Stop()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.deadline = time.Time{}
+	return w.fired
 }
 
 // jsVM is one QuickJS instance.
@@ -249,6 +261,7 @@ type jsVM struct {
 	keys     map[uint32]cachedKey // property names by atom (walk.go)
 	st       callState
 	wd       watchdog
+	disarm   func() bool // vm.disarmWatchdog
 }
 
 func newJSRuntime(ctx context.Context, opts *Options, cache wazero.CompilationCache, wasmBytes []byte) (*jsRuntime, error) {
