@@ -35,6 +35,8 @@ var DL_SENSORS = [
   }
 ];
 
+var dlSensors = dlCompile(DL_PARAMETERS, DL_SENSORS);
+
 function decodeUplink(input) {
-  return dlDecode(input);
+  return dlDecode(input, dlSensors);
 }
