@@ -122,6 +122,8 @@ type Store struct {
 	// rereads counts the hours that writes summarised by reading their
 	// points back, for the tests of the incremental path.
 	rereads atomic.Int64
+	// known holds ids of series found committed (write.go, seriesIDs).
+	known seriesCache
 }
 
 var _ tsdb.Store = (*Store)(nil)

@@ -143,14 +143,27 @@ type run struct {
 // seriesIDs returns the ids of series (sorted, distinct), creating the
 // missing ones. Writers take no lock on them (writePG says why none is
 // needed); DeleteNode keeps the rows, so an id a writer holds stays valid.
+//
+// A series' row is never deleted and its id never changes, so the ids found
+// committed are kept in memory (s.known), valid on every instance, and a
+// batch of known series skips the lookup. Ids of rows this transaction
+// creates are not kept: it may yet roll back.
 func (s *Store) seriesIDs(ctx context.Context, tx *sql.Tx, series []tsdb.Series) (map[tsdb.Series]int64, error) {
 	ids := make(map[tsdb.Series]int64, len(series))
-	if err := s.findSeries(ctx, tx, series, ids); err != nil {
+	unknown := s.known.lookUp(series, ids)
+	if len(unknown) == 0 {
+		return ids, nil
+	}
+	found := make(map[tsdb.Series]int64, len(unknown))
+	if err := s.findSeries(ctx, tx, unknown, found); err != nil {
 		return nil, err
 	}
+	s.known.add(found)
 	var missing []tsdb.Series
-	for _, se := range series {
-		if _, ok := ids[se]; !ok {
+	for _, se := range unknown {
+		if id, ok := found[se]; ok {
+			ids[se] = id
+		} else {
 			missing = append(missing, se)
 		}
 	}
