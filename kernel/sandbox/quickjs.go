@@ -847,23 +847,10 @@ type jsCallInput struct {
 // invoke runs one call. The instance must be reset before its next call,
 // whatever invoke returns; keep reports whether it may be (false: close it).
 func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (out output, log []string, dur time.Duration, keep bool, err error) {
-	opts := vm.js.opts
-	// io is a view of the instance's memory, good until the next call into
-	// the instance: a call may grow the memory, and so move it.
-	io, ok := vm.mem.Read(vm.js.ioPtr, ioSize)
-	if !ok {
-		return output{}, nil, 0, false, errors.New("io buffer out of range")
+	off, keep, err := vm.writePayload(in)
+	if err != nil {
+		return output{}, nil, 0, keep, err
 	}
-	// The payload goes in as JSValues (8 bytes each) for JS_NewArrayFrom.
-	if ioHeader+8*len(in.bytes)+len(in.variables)+len(in.data) > ioDataEnds {
-		return output{}, nil, 0, true, &Error{Kind: KindInput, Message: fmt.Sprintf("the input is larger than the sandbox takes (a payload of at most %d bytes, less with variables)", (ioDataEnds-ioHeader)/8)}
-	}
-	off := ioHeader
-	for _, b := range in.bytes {
-		binary.LittleEndian.PutUint64(io[off:], jsInt(int32(b)))
-		off += 8
-	}
-
 	start := time.Now()
 	clock := in.recvTime
 	if clock.IsZero() {
@@ -890,18 +877,60 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (out out
 	if err := vm.setMemoryLimit(cctx, lim.Memory); err != nil {
 		return output{}, nil, 0, false, err
 	}
+	argv, err := vm.makeRunArgs(cctx, in, off, lim)
+	if err != nil {
+		return output{}, nil, 0, errors.As(err, new(*Error)), err
+	}
+	for i, a := range argv {
+		vm.mem.WriteUint64Le(vm.js.ioPtr+ioRunArgv+uint32(8*i), a)
+	}
+	res, err := vm.call(cctx, vm.jsCall, uint64(vm.js.ctxPtr), vm.js.run, jsUndefined, runArgs, uint64(vm.js.ioPtr+ioRunArgv))
+	dur = time.Since(start)
+	if err != nil {
+		return output{}, nil, dur, false, err
+	}
+	// What the call made, which a trusted codec's call frees (freeCall).
+	owned := [...]uint64{argv[1], argv[2], argv[5], argv[6]}
+	out, keep, err = vm.readResult(ctx, cctx, res, owned, lim)
+	return out, nil, dur, keep, err
+}
 
+// writePayload writes in's payload into the io buffer as JSValues (8 bytes
+// each, for JS_NewArrayFrom) and returns the offset after it. An input too
+// large for the buffer is the caller's error (keep is true then).
+func (vm *jsVM) writePayload(in jsCallInput) (off int, keep bool, err error) {
+	// io is a view of the instance's memory, good until the next call into
+	// the instance: a call may grow the memory, and so move it.
+	io, ok := vm.mem.Read(vm.js.ioPtr, ioSize)
+	if !ok {
+		return 0, false, errors.New("io buffer out of range")
+	}
+	if ioHeader+8*len(in.bytes)+len(in.variables)+len(in.data) > ioDataEnds {
+		return 0, true, &Error{Kind: KindInput, Message: fmt.Sprintf("the input is larger than the sandbox takes (a payload of at most %d bytes, less with variables)", (ioDataEnds-ioHeader)/8)}
+	}
+	off = ioHeader
+	for _, b := range in.bytes {
+		binary.LittleEndian.PutUint64(io[off:], jsInt(int32(b)))
+		off += 8
+	}
+	return off, true, nil
+}
+
+// makeRunArgs makes the arguments of run (see bootstrap.js): the payload
+// array and the reception time through the API, which is cheaper than
+// making them in JavaScript, and the variables' and data's JSON strings,
+// written into the io buffer from off. A value QuickJS could not make is a
+// memory limit *Error.
+func (vm *jsVM) makeRunArgs(ctx context.Context, in jsCallInput, off int, lim Limits) ([runArgs]uint64, error) {
 	// A trusted codec's result comes back as it is, for serialise.
-	asIs := !vm.eng.guarded
+	asIs := jsFalse
+	if !vm.eng.guarded {
+		asIs = jsTrue
+	}
 	argv := [runArgs]uint64{
-		jsInt(int32(in.form)), jsUndefined, jsUndefined, jsInt(int32(opts.MaxOutput)),
-		jsInt(int32(in.fPort)), jsUndefined, jsUndefined, jsFalse,
+		jsInt(int32(in.form)), jsUndefined, jsUndefined, jsInt(int32(vm.js.opts.MaxOutput)),
+		jsInt(int32(in.fPort)), jsUndefined, jsUndefined, asIs,
 	}
-	if asIs {
-		argv[7] = jsTrue
-	}
-	// The payload and the reception time are made through the API, which
-	// is cheaper than making them in JavaScript.
 	made := func(i int, v uint64, err error) error {
 		if err == nil && jsTag(v) == tagException {
 			return memoryLimitError(lim)
@@ -909,51 +938,52 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (out out
 		argv[i] = v
 		return err
 	}
+	c := uint64(vm.js.ctxPtr)
 	if in.form.decodes() {
-		v, err := vm.call(cctx, vm.newArrayFrom, uint64(vm.js.ctxPtr), uint64(len(in.bytes)), uint64(vm.js.ioPtr+ioHeader))
+		v, err := vm.call(ctx, vm.newArrayFrom, c, uint64(len(in.bytes)), uint64(vm.js.ioPtr+ioHeader))
 		if err := made(5, v, err); err != nil {
-			return output{}, nil, 0, errors.As(err, new(*Error)), err
+			return argv, err
 		}
 	}
 	if in.form == FormDecodeUplink {
-		v, err := vm.call(cctx, vm.newDate, uint64(vm.js.ctxPtr), api.EncodeF64(float64(in.recvTime.UnixMilli())))
+		v, err := vm.call(ctx, vm.newDate, c, api.EncodeF64(float64(in.recvTime.UnixMilli())))
 		if err := made(6, v, err); err != nil {
-			return output{}, nil, 0, errors.As(err, new(*Error)), err
+			return argv, err
 		}
 	}
 	for i, s := range [][]byte{in.variables, in.data} {
 		if s == nil {
 			continue
 		}
-		// Every call above may have grown the memory, which moves it: io
-		// is read again rather than written through a stale view.
+		// Every call above may have grown the memory, which moves it: the
+		// memory is written through the API, not through an older view.
 		vm.mem.Write(vm.js.ioPtr+uint32(off), s)
-		v, err := vm.call(cctx, vm.newString, uint64(vm.js.ctxPtr), uint64(vm.js.ioPtr)+uint64(off), uint64(len(s)))
+		v, err := vm.call(ctx, vm.newString, c, uint64(vm.js.ioPtr)+uint64(off), uint64(len(s)))
 		if err := made(1+i, v, err); err != nil {
-			return output{}, nil, 0, errors.As(err, new(*Error)), err
+			return argv, err
 		}
 		off += len(s)
 	}
-	for i, a := range argv {
-		vm.mem.WriteUint64Le(vm.js.ioPtr+ioRunArgv+uint32(8*i), a)
-	}
-	res, err := vm.call(cctx, vm.jsCall, uint64(vm.js.ctxPtr), vm.js.run, jsUndefined, runArgs, uint64(vm.js.ioPtr+ioRunArgv))
-	dur = time.Since(start)
-	// What the call made, which a trusted codec's call frees (freeCall).
-	owned := [...]uint64{argv[1], argv[2], argv[5], argv[6]}
-	if err != nil {
-		return output{}, nil, dur, false, err
-	}
+	return argv, nil
+}
+
+// readResult reads what run returned: a trusted codec's result (walked by
+// serialise), encode's JSON string or -1 (too long), or an exception. owned
+// are the values the call made, which a trusted codec's call frees. keep is
+// as for invoke.
+func (vm *jsVM) readResult(ctx, cctx context.Context, res uint64, owned [4]uint64, lim Limits) (out output, keep bool, err error) {
+	maxOutput := vm.js.opts.MaxOutput
+	asIs := !vm.eng.guarded
 	if asIs && jsTag(res) != tagException {
 		var o output
-		if o, res, err = vm.serialise(cctx, res, opts.MaxOutput); err != nil {
-			return output{}, nil, dur, false, err
+		if o, res, err = vm.serialise(cctx, res, maxOutput); err != nil {
+			return output{}, false, err
 		}
 		if o.parsed {
-			if len(o.raw) > opts.MaxOutput {
-				return output{}, nil, dur, true, outputLimitError(opts.MaxOutput)
+			if len(o.raw) > maxOutput {
+				return output{}, true, outputLimitError(maxOutput)
 			}
-			return o, nil, dur, true, vm.freeCall(cctx, owned[:]...)
+			return o, true, vm.freeCall(cctx, owned[:]...)
 		}
 		// res is now what encode gave.
 	}
@@ -961,38 +991,38 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (out out
 	case tagString:
 		b, ok, err := vm.readString(cctx, res, ioLen)
 		if err != nil {
-			return output{}, nil, dur, false, err
+			return output{}, false, err
 		}
 		if !ok {
-			return output{}, nil, dur, true, memoryLimitError(lim)
+			return output{}, true, memoryLimitError(lim)
 		}
-		if len(b) > opts.MaxOutput {
-			return output{}, nil, dur, true, outputLimitError(opts.MaxOutput)
+		if len(b) > maxOutput {
+			return output{}, true, outputLimitError(maxOutput)
 		}
 		if asIs {
-			return output{raw: b}, nil, dur, true, vm.freeCall(cctx, append(owned[:], res)...)
+			return output{raw: b}, true, vm.freeCall(cctx, append(owned[:], res)...)
 		}
-		return output{raw: b}, nil, dur, true, nil
+		return output{raw: b}, true, nil
 	case tagInt:
-		return output{}, nil, dur, true, outputLimitError(opts.MaxOutput)
+		return output{}, true, outputLimitError(maxOutput)
 	case tagException:
 		if vm.st.interrupted {
 			if ctx.Err() != nil {
-				return output{}, nil, dur, true, ctx.Err()
+				return output{}, true, ctx.Err()
 			}
-			return output{}, nil, dur, true, timeLimitError(lim)
+			return output{}, true, timeLimitError(lim)
 		}
 		exc, err := vm.call(cctx, vm.getException, uint64(vm.js.ctxPtr))
 		if err != nil {
-			return output{}, nil, dur, false, err
+			return output{}, false, err
 		}
 		e, err := vm.describeThrown(cctx, exc, lim)
 		if err != nil {
-			return output{}, nil, dur, false, err
+			return output{}, false, err
 		}
-		return output{}, nil, dur, true, e
+		return output{}, true, e
 	}
-	return output{}, nil, dur, true, fmt.Errorf("run returned a value of tag %d", jsTag(res))
+	return output{}, true, fmt.Errorf("run returned a value of tag %d", jsTag(res))
 }
 
 // freeCall frees the values a trusted codec's call made, so that its
