@@ -41,7 +41,9 @@
 // 0.4 MB, a few microseconds), so globals, prototype changes and garbage of
 // one call never reach the next, and a call that broke a limit leaves nothing
 // behind. A trusted codec's instance goes on after a call that ended well,
-// with what the call made freed, and is restored every 1,000 calls. Memory: QuickJS's allocation limit, and wazero's page limit
+// with what the call made freed, and is restored every 1,000 calls; its
+// decodeUplink gets the same sealed input object at every call, with the
+// call's values (bootstrap.js). Memory: QuickJS's allocation limit, and wazero's page limit
 // (Options.MaxMemory) beneath it. Recursion: QuickJS's stack limit (512 KiB
 // of the 1 MiB stack). Time: QuickJS's interrupt handler stops the codec's
 // own code at the deadline. Some of QuickJS's native code never reaches the
