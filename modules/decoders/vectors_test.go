@@ -244,3 +244,50 @@ func TestCatalogCodecsKeepNoState(t *testing.T) {
 		}
 	}
 }
+
+// TestDecentlabCompiledConversions: the Decentlab library computes a
+// conversion's returned expression in place only where that gives what
+// calling it gives; a conversion that reads a global named like a variable
+// of the compiled code, or this, or takes other parameters, is called.
+func TestDecentlabCompiledConversions(t *testing.T) {
+	t.Parallel()
+	lib, err := os.ReadFile("catalog/lib/decentlab.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := sandbox.New(context.Background(), sandbox.Options{PoolSize: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	src := string(lib) + `
+var n = 3, p = 5, data = 7, C = 11;
+var DL_PARAMETERS = { k: 2 };
+var DL_SENSORS = [{
+  length: 1,
+  values: [
+    ["plain", function (x, p) { return x[0] * p.k; }],
+    ["global_n", function (x) { return n * x[0]; }],
+    ["global_p", function (x) { return p * x[0]; }],
+    ["global_data", function (x) { return data + C; }],
+    ["this", function (x) { return this === undefined ? -1 : 1; }],
+    ["other_name", function (w) { return w[0] + 1; }],
+    ["two_statements", function (x) { var y = x[0]; return y - 1; }],
+    ["not_finite", function (x) { return x[0] / 0; }]
+  ]
+}];
+var dlSensors = dlCompile(DL_PARAMETERS, DL_SENSORS);
+function decodeUplink(input) { return dlDecode(input, dlSensors); }`
+	c, err := e.TrustedCodec(context.Background(), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := c.DecodeUplink(context.Background(), sandbox.Input{Bytes: []byte{2, 0, 1, 0, 1, 0, 10}}, sandbox.Limits{Time: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"data":{"protocol_version":2,"device_id":1,"plain":20,"global_n":30,"global_p":50,"global_data":18,"this":1,"other_name":11,"two_statements":9,"not_finite":null}}`
+	if string(r.Raw) != want {
+		t.Errorf("got  %s\nwant %s", r.Raw, want)
+	}
+}

@@ -95,11 +95,15 @@ function dlCompile(parameters, sensors) {
 // function (x) { return expression; } or function (x, p) { ... }, and
 // otherwise null. The compiled code computes such an expression in place,
 // which spares QuickJS a call per value (V8 makes that saving by itself); the
-// expression sees x and p as the conversion did, and the same globals.
+// expression sees x and p as the conversion did, and the same globals. One
+// that names this, arguments or a variable of the compiled code (other than
+// x, and p where the conversion takes it) would see something else there,
+// and is called instead.
 function dlReturned(conversion) {
-  var m = /^function\s*\(\s*x\s*(?:,\s*p\s*)?\)\s*\{\s*return\s+([^;{}]+?);?\s*\}$/.exec(String(conversion));
-  if (m === null || /\b(?:this|arguments)\b/.test(m[1])) return null;
-  return m[1];
+  var m = /^function\s*\(\s*x\s*(,\s*p\s*)?\)\s*\{\s*return\s+([^;{}]+?);?\s*\}$/.exec(String(conversion));
+  if (m === null) return null;
+  var taken = m[1] ? /(?:^|[^.\w$])(?:this|arguments|bytes|n|flags|variables|data|v|pos|P|C)(?![\w$])/ : /(?:^|[^.\w$])(?:this|arguments|bytes|n|flags|variables|data|v|pos|P|C|p)(?![\w$])/;
+  return taken.test(m[2]) ? null : m[2];
 }
 
 // dlMember is name as a JavaScript member expression: .name, or ["name"]
