@@ -102,8 +102,8 @@ function dlCompile(parameters, sensors) {
 function dlReturned(conversion) {
   var m = /^function\s*\(\s*x\s*(,\s*p\s*)?\)\s*\{\s*return\s+([^;{}]+?);?\s*\}$/.exec(String(conversion));
   if (m === null) return null;
-  var taken = m[1] ? /(?:^|[^.\w$])(?:this|arguments|bytes|n|flags|variables|data|v|pos|P|C)(?![\w$])/ : /(?:^|[^.\w$])(?:this|arguments|bytes|n|flags|variables|data|v|pos|P|C|p)(?![\w$])/;
-  return taken.test(m[2]) ? null : m[2];
+  var taken = "this|arguments|bytes|n|flags|variables|data|v|pos|P|C" + (m[1] ? "" : "|p");
+  return new RegExp("(?:^|[^.\\w$])(?:" + taken + ")(?![\\w$])").test(m[2]) ? null : m[2];
 }
 
 // dlMember is name as a JavaScript member expression: .name, or ["name"]
