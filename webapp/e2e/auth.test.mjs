@@ -2,7 +2,7 @@
 // server (SPEC.md sections 2, 4 and 8).
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { assertSnackbar, focusFromTop, frame, launchBrowser, newContext, openMenu, readSnackbar, signIn, tr, watchPage } from "./lib/browser.mjs";
+import { assertSnackbar, focusFromTop, frame, launchBrowser, newContext, openMenu, readSnackbar, signIn, tr, waitForSwapSettled, watchPage } from "./lib/browser.mjs";
 import { t } from "./lib/env.mjs";
 import { startMailbox } from "./lib/mailbox.mjs";
 import { linkIn } from "./lib/pages.mjs";
@@ -173,14 +173,14 @@ describe("forgot password", () => {
     await page.getByLabel(en("field.confirmPassword")).fill(newPassword + "x");
     await page.getByRole("button", { name: en("page.reset.submit") }).click();
     await page.getByText(en("accounts.password.mismatch")).waitFor();
+    await waitForSwapSettled(page);
     const confirm = page.getByLabel(en("field.confirmPassword"));
     assert.equal(await confirm.getAttribute("aria-invalid"), "true", "the refused field is marked invalid");
 
     await page.getByLabel(en("field.newPassword")).fill(newPassword);
     await confirm.fill(newPassword);
     await page.getByRole("button", { name: en("page.reset.submit") }).click();
-    // This once timed out in CI with the default 15 s: give it more and, if
-    // it happens again, say where the page was and what the form showed.
+    // If this times out, say where the page was and what the form showed.
     await page.waitForURL("/login", { timeout: 30000 }).catch(async (err) => {
       const form = await page.locator("main").innerText().catch(() => "(unreadable)");
       throw new Error(`the reset did not lead to /login: the page is ${page.url()} and shows ${JSON.stringify(form)}`, { cause: err });

@@ -3,7 +3,7 @@
 // finds it and opens it.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { frame, launchBrowser, newContext, openMenu, pageLang, signIn, watchPage } from "./lib/browser.mjs";
+import { frame, launchBrowser, newContext, openMenu, pageLang, signIn, waitForSwapSettled, watchPage } from "./lib/browser.mjs";
 import { t as msg, tf } from "./lib/env.mjs";
 import { PASSWORD, startFieldhub } from "./lib/server.mjs";
 
@@ -93,6 +93,7 @@ describe("CompanyAdmin", () => {
     await name.fill("");
     await form.getByRole("button", { name: msg(lang, "page.company.edit.submit") }).click();
     await form.getByText(msg(lang, "accounts.company.name.required")).waitFor();
+    await waitForSwapSettled(page);
     // The form was swapped: find the field again.
     const refused = page.locator('form[action="/company/edit"]').getByLabel(msg(lang, "field.companyName"), { exact: true });
     assert.equal(await refused.getAttribute("aria-invalid"), "true");

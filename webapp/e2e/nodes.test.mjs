@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { checkA11y } from "./lib/axe.mjs";
-import { launchBrowser, newContext, pageLang, readSnackbar, assertSnackbar, setTheme, signIn, watchPage } from "./lib/browser.mjs";
+import { launchBrowser, newContext, pageLang, readSnackbar, assertSnackbar, setTheme, signIn, waitForSwapSettled, watchPage } from "./lib/browser.mjs";
 import { artifactPath, t as msg, tf } from "./lib/env.mjs";
 import { startFieldhub } from "./lib/server.mjs";
 
@@ -90,6 +90,7 @@ describe("CompanyAdmin", () => {
     await field("page.tag.field.deveui").fill("70B3D57ED005A1C3");
     await tagForm.getByRole("button", { name: msg(lang, "page.tag.create.submit") }).click();
     await tagForm.locator("#e-deveui", { hasText: msg(lang, "nodes.deveui.taken") }).waitFor();
+    await waitForSwapSettled(page);
     assert.equal(await field("page.tag.field.deveui").getAttribute("aria-invalid"), "true");
     await axeBothThemes(page, "node form with errors");
 

@@ -211,3 +211,15 @@ export async function waitForIslands(page) {
     ),
   );
 }
+
+/**
+ * waitForSwapSettled waits until htmx has finished with content it swapped
+ * in. htmx binds the new content's hx- attributes and moves the focus to its
+ * [autofocus] field only when it settles, 20 ms after the swap: a test that
+ * types into a swapped form before then can have its text land in the field
+ * that takes the focus (a reset form once got "Passwords do not match" for two
+ * equal passwords that way), or submit the form without htmx.
+ */
+export async function waitForSwapSettled(page) {
+  await page.waitForFunction(() => document.querySelector(".htmx-request, .htmx-swapping, .htmx-added, .htmx-settling") === null);
+}
