@@ -178,6 +178,7 @@ type Nodes interface {
 	Tag(ctx context.Context, id int64) (*nodes.Tag, error)
 	TagByDevEUI(ctx context.Context, deveui string) (*nodes.Tag, error)
 	TagsByDevEUI(ctx context.Context, deveuis []string) (map[string]*nodes.Tag, error)
+	CachedTagsByDevEUI(ctx context.Context, deveuis []string) (map[string]*nodes.Tag, error)
 	AddToPool(ctx context.Context, deveui, source string) error
 	EnsureKeys(ctx context.Context, tagID int64, keys []string) error
 	EnsureKeysOfTags(ctx context.Context, keys map[int64][]string) error

@@ -104,6 +104,12 @@ type Service interface {
 	// case, NormaliseEUI). A DevEUI without a tag, or one that is not a
 	// DevEUI, is absent from the map; that is not an error.
 	TagsByDevEUI(ctx context.Context, deveuis []string) (map[string]*Tag, error)
+	// CachedTagsByDevEUI is TagsByDevEUI from memory, for the ingest: each
+	// tag's identity, decoder and keys are as committed when the call
+	// began, on any instance, but its state (latest data and time,
+	// battery, signal, alarm) and AppKey are empty. The tags are shared:
+	// callers must not change them.
+	CachedTagsByDevEUI(ctx context.Context, deveuis []string) (map[string]*Tag, error)
 	// TagKeys lists the registered data keys of a tag with their labels,
 	// units and default flag, by key. An unknown tag has none.
 	TagKeys(ctx context.Context, tagID int64) ([]Key, error)

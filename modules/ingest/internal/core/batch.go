@@ -97,28 +97,42 @@ func stepContext() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), batchTimeout)
 }
 
-// lookUp finds the jobs' tags in one query and prepares the jobs of the
-// company's tags; the others are finished at once, as is a job that cannot
-// be prepared.
+// lookUp finds the jobs' tags and prepares the jobs of the company's tags;
+// the others are finished at once, as is a job that cannot be prepared.
+// An uplink needs the tag's identity, decoder and keys, which the nodes
+// module keeps in memory; a device status reads the tag's latest data too
+// (prepare), so its tag is read from the database.
 func (m *Module) lookUp(batch []*job) []*job {
 	ctx, cancel := stepContext()
 	defer cancel()
-	euis := make([]string, 0, len(batch))
+	var uplinks, statuses []string
 	for _, j := range batch {
-		if eui := j.devEUI(); eui != "" {
-			euis = append(euis, eui)
+		switch eui := j.devEUI(); {
+		case eui == "":
+		case j.msg.Kind == parse.KindUplink:
+			uplinks = append(uplinks, eui)
+		default:
+			statuses = append(statuses, eui)
 		}
 	}
-	tags, err := m.deps.Nodes.TagsByDevEUI(ctx, euis)
+	cached, err := m.deps.Nodes.CachedTagsByDevEUI(ctx, uplinks)
+	fresh := map[string]*nodes.Tag{}
+	if err == nil && len(statuses) > 0 {
+		fresh, err = m.deps.Nodes.TagsByDevEUI(ctx, statuses)
+	}
 	if err != nil {
 		for _, j := range batch {
-			j.finish(fmt.Errorf("look up the tags of %d DevEUIs: %w", len(euis), err))
+			j.finish(fmt.Errorf("look up the tags of %d DevEUIs: %w", len(uplinks)+len(statuses), err))
 		}
 		return nil
 	}
 	live := make([]*job, 0, len(batch))
 	for _, j := range batch {
 		eui := j.devEUI()
+		tags := cached
+		if j.msg.Kind != parse.KindUplink {
+			tags = fresh
+		}
 		t := tags[nodes.NormaliseEUI(eui)]
 		// A DevEUI without a tag and one of another company's tag look the
 		// same, so that a token learns nothing about other companies.

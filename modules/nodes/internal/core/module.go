@@ -57,6 +57,8 @@ type Module struct {
 	store store
 	// tokens keeps recently presented integration tokens (tokens.go).
 	tokens tokenCache
+	// tagCache keeps the tags the ingest looks up (tagcache.go).
+	tagCache tagCache
 }
 
 // New builds the module; with a UI it adds its side menu entries.
