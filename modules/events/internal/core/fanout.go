@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -135,25 +136,22 @@ func (f *pgFanout) send(ctx context.Context) {
 }
 
 // notify sends a batch in order: the small events in one statement, each
-// large one through its row.
+// large one through its row. The payloads go as a text array, which pgx
+// sends as it is, where a JSON array of them had every quote of every event
+// escaped here and unescaped by PostgreSQL.
 func (f *pgFanout) notify(ctx context.Context, batch []outgoing) error {
 	var inline []string
 	flush := func() error {
 		if len(inline) == 0 {
 			return nil
 		}
-		list, _ := json.Marshal(inline)
+		_, err := f.db.DB.ExecContext(ctx, "SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p", channel, inline)
 		inline = inline[:0]
-		_, err := f.db.NewRaw("SELECT pg_notify(?, p) FROM json_array_elements_text(?::json) AS p", channel, string(list)).Exec(ctx)
 		return err
 	}
 	for _, o := range batch {
-		payload, err := json.Marshal(envelope{Origin: f.origin, Company: o.company, Kind: o.kind, Event: o.event})
-		if err != nil {
-			return err
-		}
-		if len(payload) <= maxInline {
-			inline = append(inline, string(payload))
+		if payload := f.inline(o); len(payload) <= maxInline {
+			inline = append(inline, payload)
 			continue
 		}
 		if err := flush(); err != nil {
@@ -166,6 +164,29 @@ func (f *pgFanout) notify(ctx context.Context, batch []outgoing) error {
 		}
 	}
 	return flush()
+}
+
+// inline is the notification of an event that travels inline: the
+// envelope as json.Marshal writes it, but with the event copied as it is,
+// since the events module encoded it (json.Marshal would parse it again).
+func (f *pgFanout) inline(o outgoing) string {
+	var b strings.Builder
+	b.Grow(len(o.event) + len(f.origin) + 48)
+	b.WriteString(`{"o":"`)
+	b.WriteString(f.origin) // letters, digits, - and _ (auth.RandomToken)
+	b.WriteString(`","c":`)
+	b.WriteString(strconv.FormatInt(o.company, 10))
+	if o.kind != "" {
+		kind, _ := json.Marshal(o.kind)
+		b.WriteString(`,"t":`)
+		b.Write(kind)
+	}
+	if len(o.event) > 0 {
+		b.WriteString(`,"e":`)
+		b.Write(o.event)
+	}
+	b.WriteByte('}')
+	return b.String()
 }
 
 // listen opens the listener's own connection (LISTEN holds a connection

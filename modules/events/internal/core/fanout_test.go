@@ -25,3 +25,29 @@ func TestFanoutKnowsItsOwnNotifications(t *testing.T) {
 		}
 	}
 }
+
+// TestInlineNotificationsReadAsEnvelopes: a notification written without
+// json.Marshal decodes to the envelope it stands for, and its instance knows
+// it as its own.
+func TestInlineNotificationsReadAsEnvelopes(t *testing.T) {
+	f := &pgFanout{origin: "abc123-_X"}
+	cases := []outgoing{
+		{company: 7, event: []byte(`{"id":"1","tag":{"name":"Door <1> & \"2\"","deveui":"70B3D57ED005A1B2"},"data":{"t":21.5}}`)},
+		{company: installation, kind: MessageLogEntry, event: []byte(`{"type":"join","message":"ünïcode ✓"}`)},
+		{company: 1 << 60, kind: `odd "kind"`, event: []byte(`[1,2]`)},
+	}
+	for _, o := range cases {
+		payload := f.inline(o)
+		var got envelope
+		if err := json.Unmarshal([]byte(payload), &got); err != nil {
+			t.Fatalf("%s: %v", payload, err)
+		}
+		want := envelope{Origin: f.origin, Company: o.company, Kind: o.kind, Event: o.event}
+		if got.Origin != want.Origin || got.Company != want.Company || got.Kind != want.Kind || string(got.Event) != string(want.Event) || got.Row != 0 {
+			t.Errorf("%s decodes to %+v, want %+v", payload, got, want)
+		}
+		if !f.fromHere(payload) {
+			t.Errorf("%s is not known as this instance's own", payload)
+		}
+	}
+}
