@@ -65,6 +65,7 @@ describe("CompanyAdmin", () => {
     const appForm = page.locator('form[action="/application/create"]');
     await appForm.getByRole("button", { name: msg(lang, "page.application.create.submit") }).click();
     await appForm.getByText(msg(lang, "nodes.application.name.required")).waitFor();
+    await waitForSwapSettled(page);
     await appForm.getByLabel(msg(lang, "page.application.field.name"), { exact: true }).fill("Greenhouse");
     // Generic: the downlink worker hands on only ChirpStack's and The Things
     // Stack's downlinks, and the one below must stay queued.
@@ -114,6 +115,7 @@ describe("CompanyAdmin", () => {
     await downlinks.getByLabel(msg(lang, "page.tag.downlink.payload"), { exact: true }).fill("01FF");
     await downlinks.getByRole("button", { name: msg(lang, "page.tag.downlink.submit") }).click();
     await downlinks.getByText(msg(lang, "nodes.downlink.port.min")).waitFor();
+    await waitForSwapSettled(page);
     await port.fill("5");
     await downlinks.getByRole("button", { name: msg(lang, "page.tag.downlink.submit") }).click();
     await downlinks.locator(".pill", { hasText: msg(lang, "page.tag.downlink.status.queued") }).waitFor();
