@@ -100,3 +100,7 @@ clean-test-dbs:
 bench-ingest *ARGS: assets
     scripts/ensure-services.sh
     go run ./bench/ingest {{ARGS}}
+
+# two fieldhub binaries in the ingest benchmark, alternately, with medians (e.g. just bench-ingest-compare /tmp/a /tmp/b 5 -d 10s)
+bench-ingest-compare A B *ARGS:
+    bench/ingest-compare.sh {{A}} {{B}} {{ARGS}}
