@@ -122,6 +122,9 @@ type Store struct {
 	// rereads counts the hours that writes summarised by reading their
 	// points back, for the tests of the incremental path.
 	rereads atomic.Int64
+	// replays counts the writes on PostgreSQL done again because a point
+	// was there already (writePG), for the tests.
+	replays atomic.Int64
 	// known holds ids of series found committed (write.go, seriesIDs).
 	known seriesCache
 }

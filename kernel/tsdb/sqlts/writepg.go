@@ -34,11 +34,26 @@ import (
 // Unlike the fold in time order, a merge adds the batch's sum to the
 // stored one, so value_sum may differ from the sum of the points in time
 // order in its last bits.
+//
+// A write first takes every point for new (pgInsertFresh): a plain INSERT,
+// which walks the points' index once per point where the upsert walks it
+// twice, and every hour merged without counting what was inserted. A point
+// that is there already (an uplink delivered again, a value replaced) makes
+// it fail with a unique violation, and the write is done again as described
+// above.
 func (s *Store) writePG(ctx context.Context, pts []tsdb.Point, series []tsdb.Series, runs []run) error {
 	var err error
-	for range deadlockTries {
-		if err = s.writePGOnce(ctx, pts, series, runs); !db.IsDeadlock(err) {
-			break
+	fresh := true
+	for tries := 0; tries < deadlockTries; {
+		err = s.writePGOnce(ctx, pts, series, runs, fresh)
+		switch {
+		case fresh && db.IsUniqueViolation(err):
+			fresh = false
+			s.replays.Add(1)
+		case db.IsDeadlock(err):
+			tries++
+		default:
+			return err
 		}
 	}
 	return err
@@ -50,7 +65,7 @@ func (s *Store) writePG(ctx context.Context, pts []tsdb.Point, series []tsdb.Ser
 // merged ones; two such writes of the same hours can wait for each other.
 const deadlockTries = 3
 
-func (s *Store) writePGOnce(ctx context.Context, pts []tsdb.Point, series []tsdb.Series, runs []run) error {
+func (s *Store) writePGOnce(ctx context.Context, pts []tsdb.Point, series []tsdb.Series, runs []run, fresh bool) error {
 	tx, ids, err := s.beginWrite(ctx, series)
 	if err != nil {
 		return err
@@ -69,6 +84,15 @@ func (s *Store) writePGOnce(ctx context.Context, pts []tsdb.Point, series []tsdb
 	slices.SortFunc(sums, func(a, b summary) int {
 		return cmp.Or(cmp.Compare(a.seriesID, b.seriesID), cmp.Compare(a.hour, b.hour))
 	})
+	if fresh {
+		if _, err := tx.ExecContext(ctx, pgInsertFresh, append(pointArrays(ids, pts), hourArrays(sums)...)...); err != nil {
+			return fmt.Errorf("write new points and hours: %w", err)
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("write points: commit: %w", err)
+		}
+		return nil
+	}
 	merged, err := s.insertMerging(ctx, tx, ids, pts, sums)
 	if err != nil {
 		return err
@@ -149,6 +173,18 @@ var hoursMerge = func() string {
 		pick("min_value", lowest) + ", " + pick("min_ts", lowest) + ", " + pick("max_value", highest) + ", " + pick("max_ts", highest) + ", " +
 		pick("first_value", first) + ", " + pick("first_ts", first) + ", " + pick("last_value", last) + ", " + pick("last_ts", last)
 }()
+
+// pgInsertFresh inserts points that must all be new ($1-$4, pointArrays),
+// failing with a unique violation otherwise, and merges the batch's
+// summaries ($5-$17, hourArrays) into their hours. The condition on p makes
+// PostgreSQL insert the points before it locks any hour, the order of
+// pgInsertMerging.
+var pgInsertFresh = `WITH p AS (INSERT INTO tsdb_points (series_id, ts, value, text_value)
+		SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::float8[], $4::text[]) RETURNING 1) ` +
+	hoursInsert + `SELECT u.* FROM (` + pgHoursFrom(5) + `) AS u (series_id, hour, points, numbers, value_sum,
+		min_value, min_ts, max_value, max_ts, first_value, first_ts, last_value, last_ts)
+	WHERE (SELECT count(*) FROM p) > 0
+	ORDER BY u.series_id, u.hour` + hoursMerge
 
 // pgInsertMerging upserts the points ($1-$4, pointArrays) and merges the
 // batch's summaries ($5-$17, hourArrays) of the hours whose points were all
