@@ -354,11 +354,14 @@ func keyColumns(keys []hourKey) (sids, hours []int64) {
 	return sids, hours
 }
 
-// pgInsertPoints upserts points given as arrays ($1-$4, pointArrays). The
-// WHERE clause leaves identical redeliveries alone, so they leave no dead
-// row versions behind for VACUUM.
-const pgInsertPoints = `INSERT INTO tsdb_points (series_id, ts, value, text_value)
-	SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::float8[], $4::text[])
+// pgPointsInsert inserts points given as arrays ($1-$4, pointArrays).
+const pgPointsInsert = `INSERT INTO tsdb_points (series_id, ts, value, text_value)
+	SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::float8[], $4::text[])`
+
+// pgInsertPoints upserts them: a point of the same series and time is
+// replaced. The WHERE clause leaves identical redeliveries alone, so they
+// leave no dead row versions behind for VACUUM.
+const pgInsertPoints = pgPointsInsert + `
 	ON CONFLICT (series_id, ts) DO UPDATE SET value = excluded.value, text_value = excluded.text_value
 	WHERE tsdb_points.value IS DISTINCT FROM excluded.value
 	   OR tsdb_points.text_value IS DISTINCT FROM excluded.text_value`

@@ -88,11 +88,18 @@ func (s *Store) writePGOnce(ctx context.Context, pts []tsdb.Point, series []tsdb
 		if _, err := tx.ExecContext(ctx, pgInsertFresh, append(pointArrays(ids, pts), hourArrays(sums)...)...); err != nil {
 			return fmt.Errorf("write new points and hours: %w", err)
 		}
-		if err := tx.Commit(); err != nil {
-			return fmt.Errorf("write points: commit: %w", err)
-		}
-		return nil
+	} else if err := s.upsertMerging(ctx, tx, ids, pts, sums); err != nil {
+		return err
 	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("write points: commit: %w", err)
+	}
+	return nil
+}
+
+// upsertMerging upserts pts and merges sums into the hours whose points were
+// all new (insertMerging), and summarises the others anew from their points.
+func (s *Store) upsertMerging(ctx context.Context, tx *sql.Tx, ids map[tsdb.Series]int64, pts []tsdb.Point, sums []summary) error {
 	merged, err := s.insertMerging(ctx, tx, ids, pts, sums)
 	if err != nil {
 		return err
@@ -103,16 +110,11 @@ func (s *Store) writePGOnce(ctx context.Context, pts []tsdb.Point, series []tsdb
 			reread = append(reread, k)
 		}
 	}
-	if len(reread) > 0 {
-		s.rereads.Add(int64(len(reread)))
-		if err := s.resummarise(ctx, tx, reread); err != nil {
-			return err
-		}
+	if len(reread) == 0 {
+		return nil
 	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("write points: commit: %w", err)
-	}
-	return nil
+	s.rereads.Add(int64(len(reread)))
+	return s.resummarise(ctx, tx, reread)
 }
 
 // insertMerging upserts pts and merges sums, the batch's summaries sorted by
@@ -179,10 +181,7 @@ var hoursMerge = func() string {
 // summaries ($5-$17, hourArrays) into their hours. The condition on p makes
 // PostgreSQL insert the points before it locks any hour, the order of
 // pgInsertMerging.
-var pgInsertFresh = `WITH p AS (INSERT INTO tsdb_points (series_id, ts, value, text_value)
-		SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::float8[], $4::text[]) RETURNING 1) ` +
-	hoursInsert + `SELECT u.* FROM (` + pgHoursFrom(5) + `) AS u (series_id, hour, points, numbers, value_sum,
-		min_value, min_ts, max_value, max_ts, first_value, first_ts, last_value, last_ts)
+var pgInsertFresh = `WITH p AS (` + pgPointsInsert + ` RETURNING 1) ` + hoursInsert + pgBatchHours + `
 	WHERE (SELECT count(*) FROM p) > 0
 	ORDER BY u.series_id, u.hour` + hoursMerge
 
@@ -192,7 +191,10 @@ var pgInsertFresh = `WITH p AS (INSERT INTO tsdb_points (series_id, ts, value, t
 var pgInsertMerging = `WITH p AS (` + pgInsertPoints + ` RETURNING series_id, ts, xmax = 0 AS fresh),
 	f AS (SELECT series_id, ts - ((ts % ` + hourUSText + `) + ` + hourUSText + `) % ` + hourUSText + ` AS hour, count(*) AS n
 		FROM p WHERE fresh GROUP BY 1, 2) ` +
-	hoursInsert + `SELECT u.* FROM (` + pgHoursFrom(5) + `) AS u (series_id, hour, points, numbers, value_sum,
-		min_value, min_ts, max_value, max_ts, first_value, first_ts, last_value, last_ts)
+	hoursInsert + pgBatchHours + `
 	JOIN f ON f.series_id = u.series_id AND f.hour = u.hour AND f.n = u.points
 	ORDER BY u.series_id, u.hour` + hoursMerge + ` RETURNING series_id, hour`
+
+// pgBatchHours reads the batch's summaries ($5-$17, hourArrays) as u.
+var pgBatchHours = `SELECT u.* FROM (` + pgHoursFrom(5) + `) AS u (series_id, hour, points, numbers, value_sum,
+		min_value, min_ts, max_value, max_ts, first_value, first_ts, last_value, last_ts)`

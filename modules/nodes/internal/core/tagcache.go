@@ -45,9 +45,10 @@ func (m *Module) CachedTagsByDevEUI(ctx context.Context, deveuis []string) (map[
 		return nil, err
 	}
 	for eui, t := range found {
-		out[eui] = identityOf(t)
+		found[eui] = identityOf(t)
+		out[eui] = found[eui]
 	}
-	m.tagCache.keep(gen, out)
+	m.tagCache.keep(gen, found)
 	return out, nil
 }
 
