@@ -242,10 +242,15 @@ func ValidatePoints(points []Point) error {
 	var v errs.Validation
 	bad := 0
 	for i, p := range points {
-		if !p.validate(&v, fmt.Sprintf("points[%d].", i)) {
-			if bad++; bad == 20 {
-				break
-			}
+		// A valid point adds nothing, so it is checked without the field
+		// prefix, which would cost a formatted string a point.
+		var probe errs.Validation
+		if p.validate(&probe, "") {
+			continue
+		}
+		p.validate(&v, fmt.Sprintf("points[%d].", i))
+		if bad++; bad == 20 {
+			break
 		}
 	}
 	return v.Err()

@@ -354,9 +354,11 @@ func keyColumns(keys []hourKey) (sids, hours []int64) {
 	return sids, hours
 }
 
-// pgPointsInsert inserts points given as arrays ($1-$4, pointArrays).
+// pgPointsInsert inserts points given as arrays ($1-$4, pointArrays). A
+// text point's value is NaN, which no number point has (tsdb.ValidatePoints).
 const pgPointsInsert = `INSERT INTO tsdb_points (series_id, ts, value, text_value)
-	SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::float8[], $4::text[])`
+	SELECT a.series_id, a.ts, NULLIF(a.value, 'NaN'), CASE WHEN a.value = 'NaN' THEN a.text_value END
+	FROM unnest($1::bigint[], $2::bigint[], $3::float8[], $4::text[]) AS a (series_id, ts, value, text_value)`
 
 // pgInsertPoints upserts them: a point of the same series and time is
 // replaced. The WHERE clause leaves identical redeliveries alone, so they
@@ -379,17 +381,20 @@ func pointArrays(ids map[tsdb.Series]int64, pts []tsdb.Point) []any {
 	slices.SortFunc(order, func(a, b int) int {
 		return cmp.Or(cmp.Compare(of[a], of[b]), pts[a].Time.Compare(pts[b].Time))
 	})
+	// Arrays of plain values, not of pointers with nil for NULL: pgx
+	// encodes those element by element through reflection, which cost the
+	// ingest a few per cent of its CPU.
 	sids := make([]int64, n)
 	ts := make([]int64, n)
-	values := make([]*float64, n)
-	texts := make([]*string, n)
+	values := make([]float64, n)
+	texts := make([]string, n)
 	for i, j := range order {
 		p := &pts[j]
 		sids[i], ts[i] = of[j], tsdb.Micros(p.Time)
 		if p.IsText {
-			texts[i] = &p.Text
+			values[i], texts[i] = math.NaN(), p.Text
 		} else {
-			values[i] = &p.Value
+			values[i] = p.Value
 		}
 	}
 	return []any{sids, ts, values, texts}
@@ -530,19 +535,24 @@ const (
 )
 
 // pgHoursFrom is the source of the summary rows on PostgreSQL: the 13
-// arrays of hourArrays as parameters first, first+1, ...
+// arrays of hourArrays as parameters first, first+1, ... The extremes, first
+// and last of an hour without numbers come as zeros and become NULL.
 func pgHoursFrom(first int) string {
 	types := []string{"bigint", "bigint", "bigint", "bigint", "float8", "float8", "bigint", "float8", "bigint",
 		"float8", "bigint", "float8", "bigint"}
 	var b strings.Builder
-	b.WriteString("SELECT * FROM unnest(")
+	b.WriteString("SELECT h1, h2, h3, h4, h5")
+	for i := 6; i <= len(types); i++ {
+		fmt.Fprintf(&b, ", CASE WHEN h4 > 0 THEN h%d END", i)
+	}
+	b.WriteString(" FROM unnest(")
 	for i, t := range types {
 		if i > 0 {
 			b.WriteString(", ")
 		}
 		fmt.Fprintf(&b, "$%d::%s[]", first+i, t)
 	}
-	b.WriteString(")")
+	b.WriteString(") AS h (h1, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13)")
 	return b.String()
 }
 
@@ -555,14 +565,16 @@ func hourArrays(sums []summary) []any {
 	n := len(sums)
 	sid, hour, points, numbers := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
 	sum := make([]float64, n)
-	minV, maxV, firstV, lastV := make([]*float64, n), make([]*float64, n), make([]*float64, n), make([]*float64, n)
-	minT, maxT, firstT, lastT := make([]*int64, n), make([]*int64, n), make([]*int64, n), make([]*int64, n)
+	// Plain values, as in pointArrays; pgHoursFrom makes them NULL where
+	// numbers is 0.
+	minV, maxV, firstV, lastV := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	minT, maxT, firstT, lastT := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
 	for i := range sums {
 		h := &sums[i]
 		sid[i], hour[i], points[i], numbers[i], sum[i] = h.seriesID, h.hour, h.points, h.numbers, h.sum
 		if h.numbers > 0 {
-			minV[i], maxV[i], firstV[i], lastV[i] = &h.minV, &h.maxV, &h.firstV, &h.lastV
-			minT[i], maxT[i], firstT[i], lastT[i] = &h.minTS, &h.maxTS, &h.firstTS, &h.lastTS
+			minV[i], maxV[i], firstV[i], lastV[i] = h.minV, h.maxV, h.firstV, h.lastV
+			minT[i], maxT[i], firstT[i], lastT[i] = h.minTS, h.maxTS, h.firstTS, h.lastTS
 		}
 	}
 	return []any{sid, hour, points, numbers, sum, minV, minT, maxV, maxT, firstV, firstT, lastV, lastT}
