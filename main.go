@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 	_ "time/tzdata" // trend buckets in the caller's time zone work without the system's zone files
 
 	"github.com/fieldhub/fieldhub/kernel"
@@ -162,6 +163,13 @@ func build(ctx context.Context, cfg *config.Config, log *slog.Logger) (*app, err
 		return nil, err
 	}
 	k.Add(seriesCloser{series}) // added before its users, so it stops after them
+	if store, ok := series.(*sqlts.Store); ok {
+		seal := func(ctx context.Context) error { return store.SealHours(ctx, time.Now()) }
+		if err := host.Scheduler.Every("tsdb", "seal hours", time.Minute, true, seal); err != nil {
+			k.Close()
+			return nil, err
+		}
+	}
 	if days := cfg.TSDBRetentionDays; days > 0 {
 		retention := tsdb.Retention{Store: series, Days: days, Log: host.Logger("tsdb")}
 		if err := host.Scheduler.Daily("tsdb", "retention", 2, 45, true, retention.Run); err != nil {

@@ -20,6 +20,9 @@ func (s *Store) DeleteNode(ctx context.Context, company int64, devEUI string) er
 		return fmt.Errorf("delete node %s: begin: %w", devEUI, err)
 	}
 	defer rollback(tx)
+	if err := s.lockAgainstSealing(ctx, tx); err != nil {
+		return fmt.Errorf("delete node %s: %w", devEUI, err)
+	}
 	ids, err := s.ids(ctx, tx, `SELECT id FROM tsdb_series WHERE company_id = ? AND deveui = ? ORDER BY id`, company, devEUI)
 	if err != nil {
 		return fmt.Errorf("delete node %s: %w", devEUI, err)
@@ -81,6 +84,9 @@ func (s *Store) Prune(ctx context.Context, before time.Time) (int64, error) {
 		return 0, fmt.Errorf("prune: begin: %w", err)
 	}
 	defer rollback(tx)
+	if err := s.lockAgainstSealing(ctx, tx); err != nil {
+		return 0, fmt.Errorf("prune: %w", err)
+	}
 	var n int64
 	if hb < bt {
 		if n, err = s.prunePartialHour(ctx, tx, hb, bt); err != nil {
@@ -94,6 +100,9 @@ func (s *Store) Prune(ctx context.Context, before time.Time) (int64, error) {
 				return 0, fmt.Errorf("prune: begin: %w", err)
 			}
 			defer rollback(tx)
+			if err := s.lockAgainstSealing(ctx, tx); err != nil {
+				return 0, fmt.Errorf("prune: %w", err)
+			}
 		}
 	}
 	// Through the primary key, series by series from the oldest end, so
@@ -120,6 +129,15 @@ func (s *Store) Prune(ctx context.Context, before time.Time) (int64, error) {
 // prunePartialHour deletes the points in [hb, bt) and summarises the hour
 // hb again for every series that has points there.
 func (s *Store) prunePartialHour(ctx context.Context, tx *sql.Tx, hb, bt int64) (int64, error) {
+	if s.pg {
+		var sealed int64
+		if err := tx.QueryRowContext(ctx, `SELECT sealed FROM tsdb_watermark`).Scan(&sealed); err != nil {
+			return 0, fmt.Errorf("prune: read the hours' watermark: %w", err)
+		}
+		if hb >= sealed {
+			return s.pruneUnsealedHour(ctx, tx, hb, bt)
+		}
+	}
 	// EXISTS per series keeps both dialects on the primary key of
 	// tsdb_hours rather than a scan of it for one hour.
 	ids, err := s.ids(ctx, tx, `SELECT s.id FROM tsdb_series s
@@ -162,6 +180,45 @@ func (s *Store) prunePartialHour(ctx context.Context, tx *sql.Tx, hb, bt int64) 
 	}
 	if n == 0 {
 		return 0, nil
+	}
+	keys := make([]hourKey, len(ids))
+	for i, id := range ids {
+		keys[i] = hourKey{id, hb}
+	}
+	if err := s.replaceHours(ctx, tx, keys); err != nil {
+		return 0, fmt.Errorf("prune: %w", err)
+	}
+	return n, nil
+}
+
+// pruneUnsealedHour is prunePartialHour for an hour that is not sealed
+// (seal.go), on PostgreSQL: a series may have points there without a row,
+// so the points of every series are deleted. The rows there are of late
+// writes, kept exact below the writing watermark, or of writes from before
+// the watermarks existed, which reads ignore from it on.
+func (s *Store) pruneUnsealedHour(ctx context.Context, tx *sql.Tx, hb, bt int64) (int64, error) {
+	writing, err := s.writingHour(ctx, tx)
+	if err != nil {
+		return 0, fmt.Errorf("prune: %w", err)
+	}
+	res, err := tx.ExecContext(ctx, `DELETE FROM tsdb_points WHERE series_id IN (SELECT id FROM tsdb_series) AND ts >= $1 AND ts < $2`, hb, bt)
+	if err != nil {
+		return 0, fmt.Errorf("prune points: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("prune points: %w", err)
+	}
+	if hb >= writing {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM tsdb_hours WHERE series_id IN (SELECT id FROM tsdb_series) AND hour = $1`, hb); err != nil {
+			return 0, fmt.Errorf("prune hours: %w", err)
+		}
+		return n, nil
+	}
+	ids, err := s.ids(ctx, tx, `SELECT series_id FROM tsdb_hours WHERE series_id IN (SELECT id FROM tsdb_series) AND hour = ?
+		ORDER BY series_id FOR UPDATE`, hb)
+	if err != nil {
+		return 0, fmt.Errorf("prune: lock hours: %w", err)
 	}
 	keys := make([]hourKey, len(ids))
 	for i, id := range ids {

@@ -2,7 +2,10 @@ package sqlts
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"math/rand/v2"
+	"sync"
 	"testing"
 	"time"
 
@@ -35,9 +38,9 @@ func TestIncrementalSummaries(t *testing.T) {
 	}
 	// rereads are the hours a write reads back on SQLite, where only the
 	// points of an hour that come after its last point are folded into its
-	// row, and on PostgreSQL, where every new point merges (writePG). On
-	// PostgreSQL a write that reads hours back is one whose points were not
-	// all new, and it was done twice: first taking them all for new.
+	// row. pgRereads is not 0 for a batch that replaces a point: on
+	// PostgreSQL, with live hours, it is done twice, first taking its points
+	// for new (writePG).
 	type batch struct {
 		points    []tsdb.Point
 		rereads   int64
@@ -72,46 +75,109 @@ func TestIncrementalSummaries(t *testing.T) {
 		{"one batch, new points in one hour and a replaced one in another", []batch{
 			{minutes(0, 120), 0, 0}, {append(minutes(120, 125), n(30, 9)), 1, 1}}},
 	}
+	// On PostgreSQL each case runs twice: with its hours before the
+	// writing watermark, where every write summarises each hour it
+	// touches anew (the rows are checked after every batch), and with them
+	// after it (live data), where writes leave the rows alone and SealHours
+	// makes them at the end.
+	type mode struct {
+		name string
+		live bool
+	}
+	modes := map[db.Dialect][]mode{db.SQLite: {{"", false}}, db.Postgres: {{"exact hours", false}, {"live hours", true}}}
 	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
-		for _, tc := range cases {
-			t.Run(tc.name, func(t *testing.T) {
-				s := openStore(t, d)
-				for i, b := range tc.batches {
-					before, replays := s.rereads.Load(), s.replays.Load()
-					if err := s.Write(context.Background(), b.points); err != nil {
-						t.Fatalf("batch %d: %v", i, err)
+		for _, m := range modes[d] {
+			for _, tc := range cases {
+				t.Run(m.name+"/"+tc.name, func(t *testing.T) {
+					ctx := context.Background()
+					s := openStore(t, d)
+					if m.live {
+						setWatermarks(t, s, t0.Add(-24*time.Hour), t0.Add(-24*time.Hour))
 					}
-					want := b.rereads
-					if d == db.Postgres {
-						want = b.pgRereads
-					}
-					if got := s.rereads.Load() - before; got != want {
-						t.Errorf("batch %d read %d hours back, want %d", i, got, want)
-					}
-					if got, want := s.replays.Load()-replays, min(b.pgRereads, 1); d == db.Postgres && got != want {
-						t.Errorf("batch %d was done again %d times, want %d", i, got, want)
-					}
-					stored := storedRows(t, s)
-					keys := make([]hourKey, 0, len(stored))
-					for k := range stored {
-						keys = append(keys, k)
-					}
-					again, err := s.summarise(context.Background(), s.db, keys)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if len(again) != len(stored) {
-						t.Fatalf("batch %d: %d hour rows, %d hours with points", i, len(stored), len(again))
-					}
-					for k, h := range stored {
-						if want := again[k]; want == nil || !sameSummary(h, *want, d == db.Postgres) {
-							t.Errorf("batch %d: hour %d of series %d is\n%+v, folded anew\n%+v", i, k.hour, k.seriesID, h, want)
+					for i, b := range tc.batches {
+						before, replays := s.rereads.Load(), s.replays.Load()
+						if err := s.Write(ctx, b.points); err != nil {
+							t.Fatalf("batch %d: %v", i, err)
 						}
+						want, wantReplays := b.rereads, int64(0)
+						switch {
+						case d == db.Postgres && m.live:
+							want, wantReplays = 0, min(b.pgRereads, 1)
+						case d == db.Postgres:
+							want = hoursOf(b.points)
+						}
+						if got := s.rereads.Load() - before; got != want {
+							t.Errorf("batch %d read %d hours back, want %d", i, got, want)
+						}
+						if got := s.replays.Load() - replays; got != wantReplays {
+							t.Errorf("batch %d was done again %d times, want %d", i, got, wantReplays)
+						}
+						if m.live {
+							if rows := storedRows(t, s); len(rows) > 0 {
+								t.Fatalf("batch %d: %d hour rows of live hours", i, len(rows))
+							}
+							continue
+						}
+						checkRows(t, s, fmt.Sprintf("batch %d", i), d == db.Postgres)
 					}
-				}
-			})
+					if m.live {
+						if err := s.SealHours(ctx, t0.Add(24*time.Hour)); err != nil {
+							t.Fatal(err)
+						}
+						checkRows(t, s, "sealed", true)
+					}
+				})
+			}
 		}
 	})
+}
+
+// hoursOf counts the distinct series and hours of pts.
+func hoursOf(pts []tsdb.Point) int64 {
+	seen := map[string]bool{}
+	for _, p := range pts {
+		seen[fmt.Sprint(p.Series, floorHour(tsdb.Micros(p.Time)))] = true
+	}
+	return int64(len(seen))
+}
+
+// setWatermarks sets the hours' watermarks of a store on PostgreSQL.
+func setWatermarks(t *testing.T, s *Store, sealed, writing time.Time) {
+	t.Helper()
+	if _, err := s.db.Exec(`UPDATE tsdb_watermark SET sealed = $1, writing = $2`,
+		floorHour(tsdb.Micros(sealed)), floorHour(tsdb.Micros(writing))); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkRows checks that each row of tsdb_hours is what folding its hour's
+// stored points gives, and that every hour with points has one.
+func checkRows(t *testing.T, s *Store, when string, merged bool) {
+	t.Helper()
+	stored := storedRows(t, s)
+	keys := make([]hourKey, 0, len(stored))
+	for k := range stored {
+		keys = append(keys, k)
+	}
+	again, err := s.summarise(context.Background(), s.db, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var points, summed int64
+	if err := s.db.QueryRow(`SELECT count(*) FROM tsdb_points`).Scan(&points); err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range stored {
+		summed += h.points
+	}
+	if len(again) != len(stored) || summed != points {
+		t.Fatalf("%s: %d hour rows of %d points, %d hours with points, %d points", when, len(stored), summed, len(again), points)
+	}
+	for k, h := range stored {
+		if want := again[k]; want == nil || !sameSummary(h, *want, merged) {
+			t.Errorf("%s: hour %d of series %d is\n%+v, folded anew\n%+v", when, k.hour, k.seriesID, h, want)
+		}
+	}
 }
 
 func openStore(t *testing.T, d db.Dialect) *Store {
@@ -146,7 +212,7 @@ func storedRows(t *testing.T, s *Store) map[hourKey]summary {
 	rows.Close()
 	out := map[hourKey]summary{}
 	for _, id := range ids {
-		hours, err := s.hours(context.Background(), id, -1<<62, 1<<62)
+		hours, err := s.hourRows(context.Background(), id, -1<<62, 1<<62)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,4 +230,68 @@ func sameSummary(a, b summary, merged bool) bool {
 		a.sum = b.sum
 	}
 	return a == b
+}
+
+// TestSealingBesideWriters runs writers of new, late and replaced points
+// while SealHours raises the watermarks hour by hour, on PostgreSQL. When
+// all is sealed, every hour with points must have its row, folded from its
+// points, and counts must match the points.
+func TestSealingBesideWriters(t *testing.T) {
+	t0 := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
+	ctx := context.Background()
+	s := openStore(t, db.Postgres)
+	setWatermarks(t, s, t0, t0)
+	series := []tsdb.Series{
+		{Company: 1, DevEUI: "70b3d57ed0000001", Key: "temperature"},
+		{Company: 1, DevEUI: "70b3d57ed0000001", Key: "humidity"},
+		{Company: 1, DevEUI: "70b3d57ed0000002", Key: "temperature"},
+	}
+	const writers, batches, hours = 4, 30, 6
+	var wg sync.WaitGroup
+	errc := make(chan error, writers+1)
+	for w := range writers {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(w), 1))
+			for b := range batches {
+				// Mostly the hour the sealer is at, sometimes an earlier
+				// one; times on a 10 s grid, so that writers meet.
+				hour := min(b*hours/batches+rng.IntN(2), hours-1) - rng.IntN(2)
+				var pts []tsdb.Point
+				for range 8 {
+					at := t0.Add(time.Duration(max(hour, 0))*time.Hour + time.Duration(rng.IntN(360))*10*time.Second)
+					pts = append(pts, tsdb.Number(series[rng.IntN(len(series))], at, float64(rng.IntN(1000))/7))
+				}
+				if err := s.Write(ctx, pts); err != nil {
+					errc <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Go(func() {
+		for h := 1; h <= hours; h++ {
+			time.Sleep(20 * time.Millisecond)
+			if err := s.SealHours(ctx, t0.Add(time.Duration(h)*time.Hour+SealGrace)); err != nil {
+				errc <- err
+				return
+			}
+		}
+	})
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		t.Fatal(err)
+	}
+	if err := s.SealHours(ctx, t0.Add((hours+1)*time.Hour+SealGrace)); err != nil {
+		t.Fatal(err)
+	}
+	checkRows(t, s, "sealed", true)
+	var points int64
+	if err := s.db.QueryRow(`SELECT count(*) FROM tsdb_points`).Scan(&points); err != nil {
+		t.Fatal(err)
+	}
+	s.sealed = sealedCache{} // read the watermark anew
+	if n, err := s.Count(ctx, 1, t0, t0.Add(hours*time.Hour)); err != nil || n != points {
+		t.Errorf("Count = %d, %v; want %d", n, err, points)
+	}
 }

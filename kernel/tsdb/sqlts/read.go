@@ -24,7 +24,7 @@ func (s *Store) Range(ctx context.Context, se tsdb.Series, from, to time.Time, m
 		return nil, nil
 	}
 	if a, b := ceilHour(f), floorHour(t); a < b {
-		hours, err := s.hours(ctx, id, a, b)
+		hours, err := s.hours(ctx, se, id, a, b)
 		if err != nil {
 			return nil, err
 		}
@@ -83,8 +83,38 @@ func fold(pts []tsdb.Point) *summary {
 	return &h
 }
 
-// hours reads the summaries of series id in [a, b), oldest first.
-func (s *Store) hours(ctx context.Context, id, a, b int64) ([]summary, error) {
+// hours returns the summaries of the hours of series id in [a, b) that hold
+// points, oldest first: the rows of the sealed hours, and the others
+// computed from their points (seal.go).
+func (s *Store) hours(ctx context.Context, se tsdb.Series, id, a, b int64) ([]summary, error) {
+	sealed, err := s.sealedHour(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.hourRows(ctx, id, a, min(b, sealed))
+	if err != nil || sealed >= b {
+		return out, err
+	}
+	pts, err := s.rawPoints(ctx, se, id, max(a, sealed), b)
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range pts {
+		ts := tsdb.Micros(p.Time)
+		if h := floorHour(ts); i == 0 || out[len(out)-1].hour != h {
+			out = append(out, summary{seriesID: id, hour: h})
+		}
+		out[len(out)-1].add(ts, p.Value, !p.IsText)
+	}
+	return out, nil
+}
+
+// hourRows reads the rows of tsdb_hours of series id in [a, b), oldest
+// first.
+func (s *Store) hourRows(ctx context.Context, id, a, b int64) ([]summary, error) {
+	if a >= b {
+		return nil, nil
+	}
 	rows, err := s.db.QueryContext(ctx, s.q(`SELECT hour, points, numbers, value_sum, min_value, min_ts,
 		max_value, max_ts, first_value, first_ts, last_value, last_ts
 		FROM tsdb_hours WHERE series_id = ? AND hour >= ? AND hour < ? ORDER BY hour`), id, a, b)
@@ -238,7 +268,7 @@ func (s *Store) Aggregate(ctx context.Context, se tsdb.Series, from, to time.Tim
 	}
 	b := max(floorHour(t), f)
 	if f < b {
-		hours, err := s.hours(ctx, id, f, b)
+		hours, err := s.hours(ctx, se, id, f, b)
 		if err != nil {
 			return nil, err
 		}
@@ -310,12 +340,15 @@ func (s *Store) Count(ctx context.Context, company int64, from, to time.Time) (i
 	if f >= t {
 		return 0, nil
 	}
-	a, b := ceilHour(f), floorHour(t)
+	a, b, err := s.countedHours(ctx, f, t)
+	if err != nil {
+		return 0, err
+	}
 	if a >= b {
 		return s.countRaw(ctx, company, f, t)
 	}
 	var n int64
-	err := s.db.QueryRowContext(ctx, s.q(`SELECT coalesce(sum(h.points), 0)
+	err = s.db.QueryRowContext(ctx, s.q(`SELECT coalesce(sum(h.points), 0)
 		FROM tsdb_series s JOIN tsdb_hours h ON h.series_id = s.id
 		WHERE s.company_id = ? AND h.hour >= ? AND h.hour < ?`), company, a, b).Scan(&n)
 	if err != nil {
@@ -329,6 +362,17 @@ func (s *Store) Count(ctx context.Context, company int64, from, to time.Time) (i
 		n += m
 	}
 	return n, nil
+}
+
+// countedHours returns the hours [a, b) of the window [f, t) whose rows
+// counts sum: the whole and sealed ones. The rest is counted from points.
+func (s *Store) countedHours(ctx context.Context, f, t int64) (a, b int64, err error) {
+	sealed, err := s.sealedHour(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	a = ceilHour(f)
+	return a, max(a, min(floorHour(t), sealed)), nil
 }
 
 func (s *Store) countRaw(ctx context.Context, company, f, t int64) (int64, error) {
@@ -357,7 +401,10 @@ func (s *Store) CountByNode(ctx context.Context, company int64, from, to time.Ti
 	if f >= t {
 		return out, nil
 	}
-	a, b := ceilHour(f), floorHour(t)
+	a, b, err := s.countedHours(ctx, f, t)
+	if err != nil {
+		return nil, err
+	}
 	if a >= b {
 		return out, s.countByNodeRaw(ctx, out, company, f, t)
 	}

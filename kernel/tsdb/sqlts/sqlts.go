@@ -14,16 +14,15 @@
 //
 // tsdb_hours keeps, per series and hour, the count of points and numbers,
 // their sum, and the minimum, maximum, first and last number each with its
-// time. Every Write updates the hours it touches in the same transaction, so
-// the summaries are exact, not eventually consistent.
+// time. Reads see them exact, never eventually consistent.
 //
-// On PostgreSQL, where several writers may write one series at once, a
-// write folds the batch's points of each hour and merges that into the
-// hour's row in the upsert itself (writePG): no series lock, no read of the
-// row. Only an hour with a point that replaced a stored one, or was
-// delivered again, is summarised anew from its points, under its row's
-// lock. A merged sum may differ from the sum in time order in its last
-// bits.
+// On PostgreSQL, where several writers may write one series at once, the
+// hours that are still running have no rows: reads compute them from their
+// points, and a job seals each hour into its rows once it has ended
+// (seal.go). A write of an earlier hour (a late or replaced point)
+// summarises that hour anew from its points, under its row's lock
+// (writePG). A sum summed by PostgreSQL may differ from the sum in time
+// order in its last bits.
 //
 // On SQLite, with one writer at a time, an hour new to the store is
 // summarised from the batch in memory; an hour whose new points all come
@@ -63,12 +62,13 @@
 // measurements.
 //
 // Writes on PostgreSQL send each column of a batch as one array parameter,
-// one statement whatever the batch size (INSERT ... SELECT FROM unnest(...)
-// ON CONFLICT (series_id, ts) DO UPDATE); an identical redelivery updates no
-// row, so it leaves no dead row versions for VACUUM. A usual write is two
-// statements between BEGIN and COMMIT: the series lookup, and the insert of
-// the points with the merge of the hours (a CTE); only series written for
-// the first time, and hours that must be summarised anew, take more. The
+// one statement whatever the batch size (INSERT ... SELECT FROM unnest(...),
+// with ON CONFLICT (series_id, ts) DO UPDATE when a point is there already);
+// an identical redelivery updates no row, so it leaves no dead row versions
+// for VACUUM. A usual write of live data is three statements between BEGIN
+// and COMMIT: the series lookup (skipped for known series), the watermark
+// (seal.go) and the insert of the points; only series written for the first
+// time, and hours before the watermark, take more. The
 // lookups go through an index one row at a time (LATERAL ... OFFSET 0): a
 // join with the arrays let the planner scan the whole table. The SQL text
 // never depends on the values or their number, so each statement is
@@ -127,6 +127,8 @@ type Store struct {
 	replays atomic.Int64
 	// known holds ids of series found committed (write.go, seriesIDs).
 	known seriesCache
+	// sealed keeps the sealed watermark for reads (seal.go).
+	sealed sealedCache
 }
 
 var _ tsdb.Store = (*Store)(nil)
