@@ -92,7 +92,7 @@ func main() {
 	flag.DurationVar(&o.duration, "d", 15*time.Second, "measured duration")
 	flag.DurationVar(&o.warmup, "warmup", 3*time.Second, "warm-up before measuring (not counted)")
 	flag.IntVar(&o.nodes, "nodes", 1000, "nodes (tags) the uplinks are spread over, round robin")
-	flag.DurationVar(&o.interval, "interval", time.Minute, "time between two uplinks of one node, in the uplinks' own times")
+	flag.DurationVar(&o.interval, "interval", time.Second, "time between two uplinks of one node, in the uplinks' own times (from now on: a run must stay within the hour ahead that the ingest accepts)")
 	flag.IntVar(&o.copyRuns, "copy-runs", 3, "COPY runs of the same rows (the median is reported)")
 	flag.DurationVar(&o.storeDur, "store-d", 5*time.Second, "then write uplinks straight into the SQL time-series store for this long (0: skip)")
 	flag.IntVar(&o.storeBatch, "store-batch", 32, "uplinks per store write in the store run")
@@ -458,9 +458,11 @@ type generator struct {
 }
 
 func newGenerator(addr, token string, euis []string, interval time.Duration) *generator {
-	// In the past, so that a long run stays clear of the ingest's limit on
-	// future times; on an hour, as a fresh series starts.
-	start := time.Now().UTC().Add(-30 * 24 * time.Hour).Truncate(time.Hour)
+	// Now, as a network server stamps what it receives: live data, whose
+	// hours the store summarises once they have ended (sqlts, seal.go).
+	// A run must stay within the ingest's hour ahead of the clock
+	// (-interval).
+	start := time.Now().UTC().Truncate(time.Second)
 	head := "POST /api/ingest/generic HTTP/1.1\r\nHost: " + addr + "\r\nAuthorization: Bearer " + token +
 		"\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: "
 	return &generator{head: []byte(head), euis: euis, interval: interval, start: start}
