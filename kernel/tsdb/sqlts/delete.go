@@ -181,14 +181,7 @@ func (s *Store) prunePartialHour(ctx context.Context, tx *sql.Tx, hb, bt int64) 
 	if n == 0 {
 		return 0, nil
 	}
-	keys := make([]hourKey, len(ids))
-	for i, id := range ids {
-		keys[i] = hourKey{id, hb}
-	}
-	if err := s.replaceHours(ctx, tx, keys); err != nil {
-		return 0, fmt.Errorf("prune: %w", err)
-	}
-	return n, nil
+	return n, s.replaceHourOf(ctx, tx, ids, hb)
 }
 
 // pruneUnsealedHour is prunePartialHour for an hour that is not sealed
@@ -220,12 +213,17 @@ func (s *Store) pruneUnsealedHour(ctx context.Context, tx *sql.Tx, hb, bt int64)
 	if err != nil {
 		return 0, fmt.Errorf("prune: lock hours: %w", err)
 	}
+	return n, s.replaceHourOf(ctx, tx, ids, hb)
+}
+
+// replaceHourOf summarises the hour hb of the series ids anew.
+func (s *Store) replaceHourOf(ctx context.Context, tx *sql.Tx, ids []int64, hb int64) error {
 	keys := make([]hourKey, len(ids))
 	for i, id := range ids {
 		keys[i] = hourKey{id, hb}
 	}
 	if err := s.replaceHours(ctx, tx, keys); err != nil {
-		return 0, fmt.Errorf("prune: %w", err)
+		return fmt.Errorf("prune: %w", err)
 	}
-	return n, nil
+	return nil
 }
