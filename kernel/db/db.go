@@ -104,5 +104,12 @@ func IsDeadlock(err error) bool {
 	return errors.As(err, &pgErr) && pgErr.Code == "40P01"
 }
 
+// IsLockTimeout reports whether a PostgreSQL statement gave up waiting for
+// a lock after lock_timeout (SQLSTATE 55P03).
+func IsLockTimeout(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "55P03"
+}
+
 // IsNoRows reports whether err means a query found nothing.
 func IsNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }

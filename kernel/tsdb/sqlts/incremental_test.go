@@ -348,3 +348,39 @@ func TestPruneOfHoursBetweenTheWatermarks(t *testing.T) {
 		t.Errorf("Count = %d, %v; want %d", n, err, len(pts)-120)
 	}
 }
+
+// TestSealingGivesWayToALongWrite holds a write open across SealHours: the
+// job must give up raising the watermark after raiseWait, so that the
+// writes queued behind it are not held up longer, and succeed once the
+// write has committed.
+func TestSealingGivesWayToALongWrite(t *testing.T) {
+	t0 := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
+	ctx := context.Background()
+	s := openStore(t, db.Postgres)
+	setWatermarks(t, s, t0, t0)
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rollback(tx)
+	if _, err := s.writingHour(ctx, tx); err != nil { // as a write under way
+		t.Fatal(err)
+	}
+	now := t0.Add(2*time.Hour + SealGrace)
+	if err := s.SealHours(ctx, now); err != nil {
+		t.Fatal(err)
+	}
+	var writing int64
+	if err := s.db.QueryRow(`SELECT writing FROM tsdb_watermark`).Scan(&writing); err != nil || writing != floorHour(tsdb.Micros(t0)) {
+		t.Fatalf("writing = %d, %v while a write held the lock; want it unchanged", writing, err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SealHours(ctx, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.db.QueryRow(`SELECT writing FROM tsdb_watermark`).Scan(&writing); err != nil || writing != floorHour(tsdb.Micros(t0.Add(2*time.Hour))) {
+		t.Fatalf("writing = %d, %v; want the hour 2 h after t0", writing, err)
+	}
+}

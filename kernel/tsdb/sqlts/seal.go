@@ -5,9 +5,11 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
+	"strconv"
 	"sync"
 	"time"
 
+	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
 )
 
@@ -37,7 +39,8 @@ import (
 // A write that summarised such an hour first (a late point) wrote a
 // complete row, which the job leaves alone (ON CONFLICT DO NOTHING); one
 // that comes after the job's row waits for its lock and summarises it anew.
-// The job never blocks writes for longer than raising writing takes.
+// The job never holds writes up for longer than raising writing takes, and
+// that gives up after raiseWait (a long write under way) until next time.
 //
 // On SQLite, with one writer at a time, every write keeps its hours exact
 // as before: both watermarks are infinitely far.
@@ -54,6 +57,9 @@ const (
 	// point that arrives later, with an earlier time, is summarised by its
 	// write, which costs more.
 	SealGrace = 10 * time.Minute
+	// raiseWait is how long raising writing waits for the writes under
+	// way: new writes wait behind it.
+	raiseWait = time.Second
 	// sealedTTL is how long reads keep the sealed watermark they read. An
 	// older value is still right: the rows below it stay complete.
 	sealedTTL = 10 * time.Second
@@ -117,7 +123,12 @@ func (s *Store) SealHours(ctx context.Context, now time.Time) error {
 		return fmt.Errorf("seal hours: %w", err)
 	}
 	if writing < target {
-		if err := s.raiseWriting(ctx, target); err != nil {
+		switch err := s.raiseWriting(ctx, target); {
+		case db.IsLockTimeout(err):
+			// A long write is under way; writes queue behind the raise,
+			// so it does not wait longer than raiseWait. Next minute.
+			return nil
+		case err != nil:
 			return fmt.Errorf("seal hours: %w", err)
 		}
 	}
@@ -135,11 +146,17 @@ func (s *Store) raiseWriting(ctx context.Context, target int64) error {
 		return err
 	}
 	defer rollback(tx)
-	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, writeLock); err != nil {
-		return fmt.Errorf("lock writes: %w", err)
+	if _, err := tx.ExecContext(ctx, `SET LOCAL lock_timeout = `+strconv.FormatInt(raiseWait.Milliseconds(), 10)); err != nil {
+		return err
 	}
+	// The row first: a sealing under way holds it, and writes must not
+	// queue behind the advisory lock meanwhile. Writes read the row without
+	// locking it, and see the new value once this commits.
 	if _, err := tx.ExecContext(ctx, `UPDATE tsdb_watermark SET writing = $1 WHERE writing < $1`, target); err != nil {
 		return fmt.Errorf("raise the writing watermark: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, writeLock); err != nil {
+		return fmt.Errorf("lock writes: %w", err)
 	}
 	return tx.Commit()
 }
