@@ -118,8 +118,8 @@ func (s *Store) SealHours(ctx context.Context, now time.Time) error {
 		return nil
 	}
 	target := floorHour(tsdb.Micros(now.Add(-SealGrace)))
-	var writing int64
-	if err := s.db.QueryRowContext(ctx, `SELECT writing FROM tsdb_watermark`).Scan(&writing); err != nil {
+	var sealed, writing int64
+	if err := s.db.QueryRowContext(ctx, `SELECT sealed, writing FROM tsdb_watermark`).Scan(&sealed, &writing); err != nil {
 		return fmt.Errorf("seal hours: %w", err)
 	}
 	if writing < target {
@@ -127,10 +127,14 @@ func (s *Store) SealHours(ctx context.Context, now time.Time) error {
 		case db.IsLockTimeout(err):
 			// A long write is under way; writes queue behind the raise,
 			// so it does not wait longer than raiseWait. Next minute.
-			return nil
 		case err != nil:
 			return fmt.Errorf("seal hours: %w", err)
+		default:
+			writing = target
 		}
+	}
+	if sealed >= writing {
+		return nil
 	}
 	if err := s.seal(ctx); err != nil {
 		return fmt.Errorf("seal hours: %w", err)
