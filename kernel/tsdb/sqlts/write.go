@@ -381,9 +381,8 @@ func pointArrays(ids map[tsdb.Series]int64, pts []tsdb.Point) []any {
 	slices.SortFunc(order, func(a, b int) int {
 		return cmp.Or(cmp.Compare(of[a], of[b]), pts[a].Time.Compare(pts[b].Time))
 	})
-	// Arrays of plain values, not of pointers with nil for NULL: pgx
-	// encodes those element by element through reflection, which cost the
-	// ingest a few per cent of its CPU.
+	// Arrays of plain values, not of pointers with nil for NULL, which pgx
+	// encodes element by element through reflection.
 	sids := make([]int64, n)
 	ts := make([]int64, n)
 	values := make([]float64, n)
