@@ -35,7 +35,9 @@
 //
 // Scanning raw points cannot meet the read targets on dense series: a month
 // of 10 million points takes seconds to read, whatever the SQL. The hours
-// make such reads independent of the number of points:
+// make such reads independent of the number of points. "The hours" below
+// are the rows of the sealed hours and, on PostgreSQL, the hours after the
+// sealed watermark computed from their points (seal.go):
 //
 //   - Range reads raw points and downsamples them in Go with tsdb.LTTB while
 //     the whole hours of the window hold at most Options.RawLimit points
