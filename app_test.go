@@ -5,27 +5,25 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/fieldhub/fieldhub/app"
+	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
+	"github.com/fieldhub/fieldhub/modules/accounts"
 )
 
 // testApp is the whole portal, wired as main wires it, on a fresh database.
 type testApp struct {
-	*app
 	*kerneltest.Client
-	base string
+	kernel   *kernel.Kernel
+	accounts accounts.Module
+	base     string
 }
 
 func newTestApp(t *testing.T, d db.Dialect, env map[string]string) *testApp {
 	t.Helper()
-	cfg := kerneltest.Config(t, d, env)
-	a, err := build(context.Background(), cfg, kerneltest.Logger(t))
-	if err != nil {
-		t.Fatalf("build: %v", err)
-	}
-	t.Cleanup(func() { a.kernel.Close() })
-	base := kerneltest.Serve(t, a.kernel)
-	return &testApp{app: a, Client: kerneltest.NewClient(base), base: base}
+	p := kerneltest.Start(t, d, env, app.Build)
+	return &testApp{Client: p.Client, kernel: p.App.Kernel(), accounts: p.App.Accounts(), base: p.URL}
 }
 
 // people are the accounts most tests need: a SuperAdmin and, in one

@@ -1,6 +1,6 @@
 // Command fieldhub is the Fieldhub portal: one binary with the subcommands
-// serve, migrate, admin, config and version. This file is the one place that
-// builds the kernel and wires the modules into it, in dependency order.
+// serve, demo, migrate, admin, config and version. It parses the command
+// line; package app builds the portal.
 package main
 
 import (
@@ -15,28 +15,9 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
-	_ "time/tzdata" // trend buckets in the caller's time zone work without the system's zone files
 
-	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/app"
 	"github.com/fieldhub/fieldhub/kernel/config"
-	"github.com/fieldhub/fieldhub/kernel/tsdb"
-	"github.com/fieldhub/fieldhub/kernel/tsdb/influx"
-	"github.com/fieldhub/fieldhub/kernel/tsdb/sqlts"
-	"github.com/fieldhub/fieldhub/migrations"
-	"github.com/fieldhub/fieldhub/modules/accounts"
-	"github.com/fieldhub/fieldhub/modules/dashboards"
-	"github.com/fieldhub/fieldhub/modules/decoders"
-	"github.com/fieldhub/fieldhub/modules/demo"
-	"github.com/fieldhub/fieldhub/modules/events"
-	"github.com/fieldhub/fieldhub/modules/ingest"
-	"github.com/fieldhub/fieldhub/modules/logs"
-	"github.com/fieldhub/fieldhub/modules/nodes"
-	"github.com/fieldhub/fieldhub/modules/settings"
-	"github.com/fieldhub/fieldhub/modules/site"
-	"github.com/fieldhub/fieldhub/webapp"
-	"github.com/fieldhub/fieldhub/webapp/locales"
-	"github.com/fieldhub/fieldhub/webapp/ui"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -126,96 +107,6 @@ func newLogger(cfg *config.Config, w io.Writer) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(w, opts))
 }
 
-// app is the kernel with every module wired in.
-type app struct {
-	kernel     *kernel.Kernel
-	accounts   accounts.Module
-	dashboards dashboards.Module
-}
-
-// build opens the kernel and wires the modules, in dependency order.
-func build(ctx context.Context, cfg *config.Config, log *slog.Logger) (*app, error) {
-	k, err := kernel.New(ctx, cfg, log, kernel.Sources{
-		Locales:        locales.FS,
-		Migrations:     migrations.FS,
-		MigrationOrder: migrations.Order,
-	})
-	if err != nil {
-		return nil, err
-	}
-	host := k.Host()
-	assets, err := webapp.Load(cfg.ViteDevURL)
-	if err != nil {
-		k.Close()
-		return nil, err
-	}
-	env := &ui.Env{Assets: assets, Router: host.Router, Catalogs: host.Catalogs,
-		Links: ui.Links{APIDocs: "/api", Manual: cfg.ManualURL, Shop: cfg.ShopURL}}
-	host.Router.SetPageErrorRenderer(env.ErrorPage)
-	k.Mount("GET /assets/", assets.Handler())
-	acc := accounts.New(host, accounts.Deps{UI: env})
-	k.Add(acc)
-	set := settings.New(host, settings.Deps{Accounts: acc, WhiteLabel: func() bool { return cfg.WhiteLabel }, UI: env})
-	k.Add(set)
-	series, err := openSeries(ctx, cfg, host)
-	if err != nil {
-		k.Close()
-		return nil, err
-	}
-	k.Add(seriesCloser{series}) // added before its users, so it stops after them
-	if store, ok := series.(*sqlts.Store); ok {
-		seal := func(ctx context.Context) error { return store.SealHours(ctx, time.Now()) }
-		if err := host.Scheduler.Every("tsdb", "seal hours", time.Minute, true, seal); err != nil {
-			k.Close()
-			return nil, err
-		}
-	}
-	if days := cfg.TSDBRetentionDays; days > 0 {
-		retention := tsdb.Retention{Store: series, Days: days, Log: host.Logger("tsdb")}
-		if err := host.Scheduler.Daily("tsdb", "retention", 2, 45, true, retention.Run); err != nil {
-			k.Close()
-			return nil, err
-		}
-	}
-	// The decoders module asks the nodes and ingest modules, which are
-	// built after it because they use it, once they exist.
-	var nod nodes.Module
-	var ing ingest.Module
-	dec := decoders.New(host, decoders.Deps{Accounts: acc, UI: env,
-		Nodes:   func() decoders.Nodes { return nod },
-		Uplinks: func() decoders.Uplinks { return ing }})
-	k.Add(dec)
-	nod = nodes.New(host, nodes.Deps{Accounts: acc, Decoders: dec, UI: env, Series: series})
-	k.Add(nod)
-	dash := dashboards.New(host, dashboards.Deps{Accounts: acc, Nodes: nod, Series: series, Settings: set, UI: env})
-	k.Add(dash)
-	k.Add(logs.New(host, logs.Deps{Accounts: acc, Series: series})) // before the ingest, so it stops after it
-	ing = ingest.New(host, ingest.Deps{Nodes: nod, Decoders: dec, TSDB: series})
-	k.Add(ing)
-	k.Add(events.New(host, events.Deps{}))
-	k.Add(site.New(host, site.Deps{UI: env, Accounts: acc}))
-	return &app{kernel: k, accounts: acc, dashboards: dash}, nil
-}
-
-// openSeries opens the time-series store: InfluxDB when INFLUX_URL is set,
-// else the SQL database.
-func openSeries(ctx context.Context, cfg *config.Config, host *kernel.Host) (tsdb.Store, error) {
-	if cfg.InfluxURL == "" {
-		return sqlts.New(host.DB, sqlts.Options{}), nil
-	}
-	s, err := influx.Open(ctx, cfg.InfluxURL, influx.Options{})
-	if err != nil {
-		return nil, fmt.Errorf("open InfluxDB (INFLUX_URL): %w", err)
-	}
-	return s, nil
-}
-
-// seriesCloser closes the time-series store when the kernel stops.
-type seriesCloser struct{ tsdb.Store }
-
-func (seriesCloser) Name() string                 { return "tsdb" }
-func (c seriesCloser) Stop(context.Context) error { return c.Close() }
-
 func loadConfig(overrides map[string]string) (*config.Config, error) {
 	return config.Load(os.Getenv, os.Environ(), overrides)
 }
@@ -233,12 +124,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	log := newLogger(cfg, stderr)
-	a, err := build(ctx, cfg, log)
+	a, err := app.Build(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
-	defer a.kernel.Close()
-	email, password, created, err := a.accounts.EnsureFirstSuperAdmin(ctx)
+	defer a.Close()
+	email, password, created, err := a.Accounts().EnsureFirstSuperAdmin(ctx)
 	if err != nil {
 		return err
 	}
@@ -247,7 +138,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	demoCompany := int64(0)
 	if withDemo {
-		if demoCompany, err = seedDemo(ctx, a, stdout); err != nil {
+		if demoCompany, err = a.SeedDemo(ctx, stdout); err != nil {
 			return err
 		}
 	}
@@ -256,14 +147,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("listen on %s (FIELDHUB_ADDR): %w", cfg.Addr, err)
 	}
 	if withDemo { // the simulator posts to the address just bound
-		a.kernel.Add(demo.New(a.kernel.Host(), demo.Deps{Accounts: a.accounts, CompanyID: demoCompany, BaseURL: selfURL(ln.Addr()), Dashboards: a.dashboards}))
+		a.StartDemo(demoCompany, selfURL(ln.Addr()))
 	}
 	if cfg.PublicURL == "http://"+cfg.Addr { // the default: name the port actually bound
 		cfg.PublicURL = "http://" + ln.Addr().String()
 	}
 	fmt.Fprintf(stdout, "Fieldhub is running at http://%s (public address %s)\n", ln.Addr(), cfg.PublicURL)
 	log.Info("listening", "addr", ln.Addr().String(), "database", redactURL(cfg.DatabaseURL), "version", version)
-	return a.kernel.Serve(ctx, ln)
+	return a.Serve(ctx, ln)
 }
 
 func migrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -275,11 +166,11 @@ func migrate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	a, err := build(ctx, cfg, newLogger(cfg, stderr))
+	a, err := app.Build(ctx, cfg, newLogger(cfg, stderr))
 	if err != nil {
 		return err
 	}
-	defer a.kernel.Close()
+	defer a.Close()
 	fmt.Fprintln(stdout, "database is up to date")
 	return nil
 }
@@ -304,13 +195,13 @@ func admin(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	a, err := build(ctx, cfg, newLogger(cfg, stderr))
+	a, err := app.Build(ctx, cfg, newLogger(cfg, stderr))
 	if err != nil {
 		return err
 	}
-	defer a.kernel.Close()
-	if err := a.accounts.CreateSuperAdmin(ctx, email, password); err != nil {
-		return fmt.Errorf("create superadmin: %s", a.kernel.Describe(err))
+	defer a.Close()
+	if err := a.CreateSuperAdmin(ctx, email, password); err != nil {
+		return fmt.Errorf("create superadmin: %s", a.Kernel().Describe(err))
 	}
 	fmt.Fprintf(stdout, "SuperAdmin %s is ready\n", email)
 	return nil
@@ -325,25 +216,6 @@ func redactURL(s string) string {
 		}
 	}
 	return s
-}
-
-// seedDemo adds the demo company, prints its logins the first time, and
-// returns its id.
-func seedDemo(ctx context.Context, a *app, stdout io.Writer) (int64, error) {
-	id, logins, err := a.accounts.EnsureDemoCompany(ctx)
-	if err != nil {
-		return 0, err
-	}
-	if len(logins) == 0 {
-		fmt.Fprintln(stdout, "Demo company is in place (its passwords were shown when it was created).")
-	} else {
-		fmt.Fprintln(stdout, "Demo company created; these passwords are shown only once:")
-		for _, l := range logins {
-			fmt.Fprintf(stdout, "  %-13s %s  %s\n", l.Role, l.Email, l.Password)
-		}
-	}
-	fmt.Fprintf(stdout, "Demo: %d simulated nodes in the application %q post uplinks every few seconds.\n", len(demo.Nodes()), demo.ApplicationName)
-	return id, nil
 }
 
 // selfURL is the address this process reaches its own listener at: the

@@ -1,30 +1,23 @@
 // Package core implements the site module: the home landing, the contact
 // form and the API documentation page.
-package core
+package pages
 
 import (
-	"context"
 	"log/slog"
 
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/kernel/auth"
 	"github.com/fieldhub/fieldhub/kernel/web"
-	"github.com/fieldhub/fieldhub/modules/accounts"
+	"github.com/fieldhub/fieldhub/modules/site"
 	"github.com/fieldhub/fieldhub/webapp/ui"
 )
-
-// Accounts is the part of the accounts module the site module asks.
-type Accounts interface {
-	User(ctx context.Context, id int64) (*accounts.User, error)
-	SuperAdmins(ctx context.Context) ([]accounts.User, error)
-}
 
 // Module is the site module.
 type Module struct {
 	host     *kernel.Host
 	log      *slog.Logger
 	ui       *ui.Env
-	accounts Accounts
+	accounts site.Accounts
 }
 
 // menuItems are this module's side menu entries (SPEC.md section 2).
@@ -34,7 +27,7 @@ var menuItems = []web.MenuItem{
 }
 
 // New builds the module and adds its menu entries.
-func New(host *kernel.Host, env *ui.Env, acc Accounts) *Module {
+func New(host *kernel.Host, env *ui.Env, acc site.Accounts) *Module {
 	m := &Module{host: host, log: host.Logger("site"), ui: env, accounts: acc}
 	for _, item := range menuItems {
 		host.Router.AddMenuItem(item)
