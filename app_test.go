@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"testing"
 
 	"github.com/fieldhub/fieldhub/app"
@@ -84,4 +85,33 @@ func (ta *testApp) createUser(t *testing.T, token, email, role string, extra ...
 		t.Fatalf("create user %s: %d %s", email, r.Status, r.Body)
 	}
 	return r.Num("userId")
+}
+
+// noRedirects makes the test app's client report redirects instead of
+// following them.
+func (ta *testApp) noRedirects() *testApp {
+	ta.Client.NoRedirects()
+	return ta
+}
+
+// The page helpers of the tests not moved to their modules yet.
+var (
+	wantContains = kerneltest.WantContains
+	wantAbsent   = kerneltest.WantAbsent
+	wantRedirect = kerneltest.WantRedirect
+	htmlTag      = kerneltest.HTMLTag
+)
+
+func (ta *testApp) post(t *testing.T, path, token string, form url.Values, headers ...string) kerneltest.Response {
+	t.Helper()
+	return ta.Post(t, path, token, form, headers...)
+}
+
+func cookie(r kerneltest.Response, name string) (*http.Cookie, bool) { return r.Cookie(name) }
+
+func toastText(t *testing.T, r kerneltest.Response) string { t.Helper(); return r.ToastText(t) }
+
+func waitMail(t *testing.T, inbox *kerneltest.Inbox, subject string) kerneltest.Mail {
+	t.Helper()
+	return inbox.WaitSubject(t, subject)
 }
