@@ -1,27 +1,29 @@
-package main
+package app_test
 
 import (
 	"context"
 	"net/http"
 	"testing"
 
+	"github.com/fieldhub/fieldhub/app"
 	"github.com/fieldhub/fieldhub/kernel/db"
+	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 	"github.com/fieldhub/fieldhub/sdk/client"
 )
 
 // TestSDKClient drives the typed client of sdk/ against the real server,
 // including the silent renewal of an access token that no longer works.
 func TestSDKClient(t *testing.T) {
-	ta := newTestApp(t, db.SQLite, nil)
+	ta := kerneltest.Start(t, db.SQLite, nil, app.Build)
 	ctx := context.Background()
-	if err := ta.accounts.CreateSuperAdmin(ctx, "root@example.com", testPassword); err != nil {
+	if err := ta.App.CreateSuperAdmin(ctx, "root@example.com", kerneltest.Password); err != nil {
 		t.Fatal(err)
 	}
-	c := client.New(ta.base, nil)
+	c := client.New(ta.URL, nil)
 	if _, err := c.Login(ctx, "root@example.com", "wrong password"); !client.IsStatus(err, http.StatusUnauthorized) {
 		t.Fatalf("wrong password: %v", err)
 	}
-	s, err := c.Login(ctx, "root@example.com", testPassword)
+	s, err := c.Login(ctx, "root@example.com", kerneltest.Password)
 	if err != nil || s.Role != "SuperAdmin" {
 		t.Fatalf("login: %+v %v", s, err)
 	}
@@ -34,7 +36,7 @@ func TestSDKClient(t *testing.T) {
 	if !asAPIError(err, &apiErr) || apiErr.Status != 400 || apiErr.Errors["name"][0] != "You must enter a company name" {
 		t.Fatalf("invalid company: %v", err)
 	}
-	u, err := c.CreateUser(ctx, client.User{CompanyID: &co.CompanyID, Email: "dev@sdk.example", FirstName: "Dev", LastName: "Eloper", PhoneNumber: "46701234567", Password: testPassword})
+	u, err := c.CreateUser(ctx, client.User{CompanyID: &co.CompanyID, Email: "dev@sdk.example", FirstName: "Dev", LastName: "Eloper", PhoneNumber: "46701234567", Password: kerneltest.Password})
 	if err != nil || u.UserID == 0 {
 		t.Fatalf("create user: %+v %v", u, err)
 	}

@@ -1,4 +1,4 @@
-package main
+package app_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fieldhub/fieldhub/app"
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 )
@@ -16,15 +17,15 @@ import (
 // there is no such job.
 func TestTagDataRetention(t *testing.T) {
 	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
-		ta := newTestApp(t, d, map[string]string{"FIELDHUB_TSDB_RETENTION_DAYS": "7"})
-		root := ta.superAdmin(t)
-		own := ta.company(t, root, "Retention AB", "retention.example")
-		app := ta.Call(t, "POST", fmt.Sprintf("/api/applications/%d", own.companyID), own.companyAdminToken, map[string]any{"name": "Kept"}).Num("id")
-		if r := ta.Call(t, "POST", fmt.Sprintf("/api/applications/%d/tag", app), own.companyAdminToken,
+		ta := kerneltest.Start(t, d, map[string]string{"FIELDHUB_TSDB_RETENTION_DAYS": "7"}, app.Build)
+		root := ta.SuperAdmin(t)
+		own := ta.Company(t, root, "Retention AB", "retention.example")
+		application := ta.Call(t, "POST", fmt.Sprintf("/api/applications/%d", own.CompanyID), own.CompanyAdminToken, map[string]any{"name": "Kept"}).Num("id")
+		if r := ta.Call(t, "POST", fmt.Sprintf("/api/applications/%d/tag", application), own.CompanyAdminToken,
 			map[string]any{"name": "Old and new", "deveui": "70B3D57ED00000AA"}); r.Status != 201 {
 			t.Fatalf("tag: %d %s", r.Status, r.Body)
 		}
-		token := ta.Call(t, "POST", fmt.Sprintf("/api/integration/tokens/%d", own.companyID), own.companyAdminToken,
+		token := ta.Call(t, "POST", fmt.Sprintf("/api/integration/tokens/%d", own.CompanyID), own.CompanyAdminToken,
 			map[string]any{"label": "retention", "isCompany": true}).Str("token")
 		now := time.Now().UTC()
 		for _, age := range []time.Duration{10 * 24 * time.Hour, 8 * 24 * time.Hour, 6 * 24 * time.Hour, time.Hour} {
@@ -35,7 +36,7 @@ func TestTagDataRetention(t *testing.T) {
 		}
 		count := func() int {
 			var n int
-			if err := ta.kernel.Host().DB.NewRaw("SELECT count(*) FROM tsdb_points").Scan(context.Background(), &n); err != nil {
+			if err := ta.Host().DB.NewRaw("SELECT count(*) FROM tsdb_points").Scan(context.Background(), &n); err != nil {
 				t.Fatal(err)
 			}
 			return n
@@ -43,7 +44,7 @@ func TestTagDataRetention(t *testing.T) {
 		if n := count(); n != 4 {
 			t.Fatalf("%d points stored, want 4", n)
 		}
-		if err := ta.kernel.Host().Scheduler.RunNow("tsdb", "retention"); err != nil {
+		if err := ta.Host().Scheduler.RunNow("tsdb", "retention"); err != nil {
 			t.Fatal(err)
 		}
 		for deadline := time.Now().Add(15 * time.Second); count() != 2; time.Sleep(20 * time.Millisecond) {
@@ -53,8 +54,8 @@ func TestTagDataRetention(t *testing.T) {
 		}
 	})
 	t.Run("no job without the setting", func(t *testing.T) {
-		ta := newTestApp(t, db.SQLite, nil)
-		if err := ta.kernel.Host().Scheduler.RunNow("tsdb", "retention"); err == nil {
+		ta := kerneltest.Start(t, db.SQLite, nil, app.Build)
+		if err := ta.Host().Scheduler.RunNow("tsdb", "retention"); err == nil {
 			t.Error("a tag data retention job runs though FIELDHUB_TSDB_RETENTION_DAYS is 0")
 		}
 	})
