@@ -1,0 +1,134 @@
+package config
+
+import (
+	"fmt"
+	"net/mail"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// kernelSection is the kernel's own options, read into c.
+func kernelSection(c *Config) Section {
+	return Section{Name: "kernel", Options: []Option{
+		{Name: "FIELDHUB_ADDR", Default: "127.0.0.1:8080", Help: "address the HTTP server listens on", Set: func(v string) error {
+			if _, _, err := splitHostPort(v); err != nil {
+				return err
+			}
+			c.Addr = v
+			return nil
+		}},
+		{Name: "FIELDHUB_DATA", Default: "./data", Help: "folder for the SQLite database and other local files", Set: func(v string) error {
+			c.DataDir = v
+			return nil
+		}},
+		{Name: "DATABASE_URL", Help: "a SQLite file path (default: fieldhub.db in FIELDHUB_DATA) or postgres://user@host:5432/db", Secret: true, Set: func(v string) error {
+			if strings.Contains(v, "://") {
+				u, err := url.Parse(v)
+				if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+					return fmt.Errorf("want a file path or a postgres:// URL")
+				}
+			}
+			c.DatabaseURL = v
+			return nil
+		}},
+		{Name: "FIELDHUB_PUBLIC_URL", Help: "the portal's address as users reach it, used in links in e-mails (default: http:// and FIELDHUB_ADDR)", Set: HTTPURL(&c.PublicURL)},
+		{Name: "FIELDHUB_SECRET", Help: "at least 32 characters that sign tokens and seal stored credentials; generated and kept in the database when unset", Secret: true, Set: func(v string) error {
+			if v != "" && len(v) < 32 {
+				return fmt.Errorf("want at least 32 characters")
+			}
+			c.Secret = v
+			return nil
+		}},
+		{Name: "SMTP_URL", Help: "outgoing mail server, smtp://user:password@host:587 (STARTTLS when offered) or smtps://host:465; when unset, mails are written to the log", Secret: true, Set: func(v string) error {
+			if v != "" {
+				u, err := url.Parse(v)
+				if err != nil || (u.Scheme != "smtp" && u.Scheme != "smtps") || u.Host == "" {
+					return fmt.Errorf("want smtp://host:port or smtps://host:port")
+				}
+			}
+			c.SMTPURL = v
+			return nil
+		}},
+		{Name: "INFLUX_URL", Help: "InfluxDB for the tag data time series, http://user:password@host:8086/database (its v1 HTTP API, which InfluxDB 1.x, 2 and 3 serve); when unset, the SQL database keeps them", Secret: true, Set: func(v string) error {
+			if v != "" {
+				u, err := url.Parse(v)
+				if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.Trim(u.Path, "/") == "" {
+					return fmt.Errorf("want http(s)://[user:password@]host:port/database")
+				}
+			}
+			c.InfluxURL = v
+			return nil
+		}},
+		{Name: "MQTT_URL", Help: "MQTT broker of ChirpStack v4, mqtt://user:password@host:1883 or mqtts://host:8883; when set, the portal takes device events from it and sends ChirpStack downlinks through it", Secret: true, Set: func(v string) error {
+			if v != "" {
+				u, err := url.Parse(v)
+				if err != nil || (u.Scheme != "mqtt" && u.Scheme != "mqtts") || u.Hostname() == "" || strings.Trim(u.Path, "/") != "" || u.RawQuery != "" {
+					return fmt.Errorf("want mqtt://[user:password@]host[:port] or mqtts://[user:password@]host[:port]")
+				}
+				if p := u.Port(); p != "" {
+					if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+						return fmt.Errorf("want a port from 1 to 65535")
+					}
+				}
+			}
+			c.MQTTURL = v
+			return nil
+		}},
+		{Name: "MQTT_CLIENT_ID", Default: "fieldhub", Help: "MQTT client id of the subscriber; the broker keeps its session, and the events that arrive while the portal is down, under this id, so keep it stable (installations sharing a broker need different ids)", Set: func(v string) error {
+			if len(v) > 64 || strings.Trim(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") != "" {
+				return fmt.Errorf("want 1-64 letters, digits, '-', '_' or '.'")
+			}
+			c.MQTTClientID = v
+			return nil
+		}},
+		{Name: "FIELDHUB_OUTBOUND_PRIVATE", Default: "false", Help: "allow requests to addresses companies configure (The Things Stack downlink URLs) to reach loopback, private and link-local networks; leave off when companies you do not control use the portal", Set: Bool(&c.OutboundPrivate)},
+		{Name: "FIELDHUB_MAIL_FROM", Default: "Fieldhub <noreply@fieldhub.local>", Help: "sender address of outgoing mail", Set: func(v string) error {
+			if _, err := mail.ParseAddress(v); err != nil {
+				return fmt.Errorf("want an e-mail address")
+			}
+			c.MailFrom = v
+			return nil
+		}},
+		{Name: "FIELDHUB_CONTACT_EMAIL", Help: "address that receives the contact form", Set: func(v string) error {
+			if v != "" {
+				if _, err := mail.ParseAddress(v); err != nil {
+					return fmt.Errorf("want an e-mail address")
+				}
+			}
+			c.ContactEmail = v
+			return nil
+		}},
+		{Name: "FIELDHUB_OPEN_REGISTRATION", Default: "true", Help: "whether anyone may register a user account (POST /api/users without a token)", Set: Bool(&c.OpenRegistration)},
+		{Name: "FIELDHUB_WHITE_LABEL", Default: "false", Help: "whether the license allows white-label branding", Set: Bool(&c.WhiteLabel)},
+		{Name: "FIELDHUB_LOG_LEVEL", Default: "info", Help: "debug, info, warn or error", Set: func(v string) error {
+			return c.LogLevel.UnmarshalText([]byte(v))
+		}},
+		{Name: "FIELDHUB_LOG_FORMAT", Default: "json", Help: "json or text", Set: func(v string) error {
+			if v != "json" && v != "text" {
+				return fmt.Errorf("want json or text")
+			}
+			c.LogFormat = v
+			return nil
+		}},
+		{Name: "FIELDHUB_ACCESS_LOG", Default: "true", Help: "whether every HTTP request is logged", Set: Bool(&c.AccessLog)},
+		{Name: "FIELDHUB_MAX_BODY_BYTES", Default: "1048576", Help: "largest accepted JSON request body in bytes", Set: func(v string) error {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n < 1024 {
+				return fmt.Errorf("want a whole number of bytes, at least 1024")
+			}
+			c.MaxBodyBytes = n
+			return nil
+		}},
+		{Name: "FIELDHUB_VITE_DEV_URL", Help: "development only: load the web assets from this Vite dev server (http://localhost:5173) for hot reload", Set: HTTPURL(&c.ViteDevURL)},
+		{Name: "FIELDHUB_MANUAL_URL", Help: "address of the user manual linked from the side menu; unset hides the link", Set: HTTPURL(&c.ManualURL)},
+		{Name: "FIELDHUB_SHOP_URL", Help: "address of a node shop linked from the side menu; unset hides the link", Set: HTTPURL(&c.ShopURL)},
+		{Name: "FIELDHUB_WEATHER_SMHI_URL", Default: "https://opendata-download-metfcst.smhi.se", Help: "base address of SMHI's open-data point forecast (snow1g), which weather modules use for positions in its area (Sweden and its neighbours)", Set: HTTPURL(&c.WeatherSMHIURL)},
+		{Name: "FIELDHUB_WEATHER_METNO_URL", Default: "https://api.met.no", Help: "base address of MET Norway's Locationforecast, which weather modules use for positions outside SMHI's area", Set: HTTPURL(&c.WeatherMETNOURL)},
+		{Name: "FIELDHUB_MAP_TILE_URL", Default: "https://tile.openstreetmap.org/{z}/{x}/{y}.png", Help: "map tile address of dashboard map modules, with {z}, {x} and {y} (and optionally {s}) placeholders", Set: MapTiles(&c.MapTileURL)},
+		{Name: "FIELDHUB_ACCESS_TOKEN_TTL", Default: "15m", Help: "lifetime of an access token (a Go duration)", Set: Duration(&c.AccessTokenTTL)},
+		{Name: "FIELDHUB_REFRESH_TOKEN_TTL", Default: "720h", Help: "lifetime of a refresh token, the longest a session lasts unused", Set: Duration(&c.RefreshTokenTTL)},
+		{Name: "FIELDHUB_LOG_RETENTION_DAYS", Default: "90", Help: "days the log entries (GET /api/logs) are kept; a daily job deletes older ones; 0 keeps them for good", Set: Days(&c.LogRetentionDays)},
+		{Name: "FIELDHUB_TSDB_RETENTION_DAYS", Default: "0", Help: "days the tag data (the stored values of the nodes) is kept; a daily job deletes older values; 0 keeps them for good", Set: Days(&c.TSDBRetentionDays)},
+	}}
+}
