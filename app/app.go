@@ -22,6 +22,7 @@ import (
 	"github.com/fieldhub/fieldhub/migrations"
 	"github.com/fieldhub/fieldhub/modules/accounts"
 	"github.com/fieldhub/fieldhub/modules/dashboards"
+	dashboardsmodule "github.com/fieldhub/fieldhub/modules/dashboards/module"
 	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/demo"
 	"github.com/fieldhub/fieldhub/modules/events"
@@ -94,7 +95,7 @@ func wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config) (*App, erro
 	k.Add(dec)
 	nod = nodes.New(host, nodes.Deps{Accounts: acc, Decoders: dec, UI: env, Series: series})
 	k.Add(nod)
-	dash := dashboards.New(host, dashboards.Deps{Accounts: acc, Nodes: nod, Series: series, Settings: set, UI: env})
+	dash := dashboardsmodule.New(host, dashboardsmodule.Deps{Accounts: acc, Nodes: nod, Series: series, Settings: set, UI: env})
 	k.Add(dash)
 	k.Add(logs.New(host, logs.Deps{Accounts: acc, Series: series})) // before the ingest, so it stops after it
 	ing = ingest.New(host, ingest.Deps{Nodes: nod, Decoders: dec, TSDB: series})

@@ -84,7 +84,7 @@ func TestCategories(t *testing.T) {
 			then: func(t *testing.T, e *env, got any) {
 				for _, table := range []string{"dashboard_categories", "dashboards", "dashboard_modules", "dashboard_public_links", "dashboard_company_defaults"} {
 					var n int
-					if err := e.k.Host().DB.NewRaw("SELECT COUNT(*) FROM "+table).Scan(t.Context(), &n); err != nil || n != 0 {
+					if err := e.p.Host().DB.NewRaw("SELECT COUNT(*) FROM "+table).Scan(t.Context(), &n); err != nil || n != 0 {
 						t.Errorf("%s: %d rows left (%v)", table, n, err)
 					}
 				}

@@ -1,58 +1,23 @@
 // Package dashboards is the contract of the dashboards module: a company's
-// dashboard category tree, its dashboards and their modules (SPEC.md
-// section 3 "Dashboard", "Dashboard category", "Dashboard module", "Module
-// settings"), the default dashboards, public links, the data modules read
-// (tag data, trends, latest values, company and node facts, weather
-// forecasts), and the pages /dashboard, /dashboard/{id} and /public/{id}
-// (SPEC.md sections 2 and 7 "Dashboards" and "Modules";
-// docs/api/dashboards.md is the API). Other modules use the Service
-// interface; the implementation lives in internal/.
+// dashboard category tree, its dashboards and the modules on them, the
+// default dashboard of each user and company, public links that let anyone
+// read one dashboard until they expire, the data modules read (tag data,
+// trends, latest values, company and node facts, weather forecasts), and
+// the pages /dashboard, /dashboard/{id} and /public/{token}.
+// docs/api/dashboards.md describes the API. Other modules use the Service
+// interface; package module builds the module, and the implementation lives
+// in internal/.
 package dashboards
 
 import (
 	"context"
-	"net/http"
+	"time"
 
 	"github.com/fieldhub/fieldhub/kernel"
-	"github.com/fieldhub/fieldhub/modules/dashboards/internal/core"
-	"github.com/fieldhub/fieldhub/webapp/ui"
+	"github.com/fieldhub/fieldhub/kernel/tsdb"
+	"github.com/fieldhub/fieldhub/modules/accounts"
+	"github.com/fieldhub/fieldhub/modules/nodes"
 )
-
-// SeedDashboard describes a dashboard for Service.Seed: a category of a
-// company (found by title among the root categories, made when missing)
-// holding a dashboard (found by name in it) with modules.
-type SeedDashboard = core.SeedDashboard
-
-// SeedModule is a module of a SeedDashboard; the API's rules apply to it.
-type SeedModule = core.SeedModule
-
-// LatLng is a position, such as a map module's centre.
-type LatLng = core.LatLng
-
-// Module types (SPEC.md section 3 "Dashboard module types").
-const (
-	TypeChart        = core.TypeChart
-	TypeGauge        = core.TypeGauge
-	TypeText         = core.TypeText
-	TypeImage        = core.TypeImage
-	TypeMap          = core.TypeMap
-	TypeCompanyInfo  = core.TypeCompanyInfo
-	TypeIframe       = core.TypeIframe
-	TypeWeather      = core.TypeWeather
-	TypeLatest       = core.TypeLatest
-	TypeRawTable     = core.TypeRawTable
-	TypeMultiChart   = core.TypeMultiChart
-	TypeImageMap     = core.TypeImageMap
-	TypeFunction     = core.TypeFunction
-	TypeNodeInfo     = core.TypeNodeInfo
-	TypeTrend        = core.TypeTrend
-	TypeNodeOverview = core.TypeNodeOverview
-	TypeTilt         = core.TypeTilt
-	TypeFillLevel    = core.TypeFillLevel
-)
-
-// PublicTokenPrefix starts every public link token.
-const PublicTokenPrefix = core.PublicTokenPrefix
 
 // Service is what other modules may ask of dashboards.
 type Service interface {
@@ -65,43 +30,45 @@ type Service interface {
 	Seed(ctx context.Context, s SeedDashboard) (dashboardID int64, created bool, err error)
 }
 
-// Module is the dashboards module as the kernel and main.go see it.
+// Module is the dashboards module as the kernel and the application see it.
 type Module interface {
 	kernel.Module
 	kernel.Router
 	Service
 }
 
-// Deps is what the dashboards module needs from the rest of the portal.
-type Deps struct {
-	// Accounts tells a company's facts. Required; the accounts module
-	// satisfies it.
-	Accounts core.Accounts
-	// Nodes lists a company's nodes, finds a node by DevEUI and tells its
-	// keys (labels, units, the default key). Required; the nodes module
-	// satisfies it.
-	Nodes core.Nodes
-	// Series reads the stored tag data. Required; the tsdb.Store main.go
-	// opens satisfies it.
-	Series core.Series
-	// Settings reads the global powered_by setting for the chooser's
-	// footer. Optional: without it the footer shows the company's name.
-	Settings core.GlobalSettings
-	// UI draws the pages. Optional: without it the module serves its API
-	// alone (as in its own tests).
-	UI *ui.Env
-	// HTTP fetches weather forecasts. Optional: a client with a 10 s
-	// timeout. The services' addresses are the options
-	// FIELDHUB_WEATHER_SMHI_URL and FIELDHUB_WEATHER_METNO_URL.
-	HTTP *http.Client
+// Accounts is what the module asks of the accounts module: a company's
+// facts, for the company info module, the public page's company name and
+// the chooser's footer, and to tell that a company exists.
+type Accounts interface {
+	Company(ctx context.Context, id int64) (*accounts.Company, error)
 }
 
-// New builds the module. It panics when a required dependency is missing,
-// so that a wiring mistake in main.go stops the program at start.
-func New(host *kernel.Host, deps Deps) Module {
-	if deps.Accounts == nil || deps.Nodes == nil || deps.Series == nil {
-		panic("dashboards.New: Deps.Accounts, Deps.Nodes and Deps.Series are required")
-	}
-	return core.New(host, core.Deps{Accounts: deps.Accounts, Nodes: deps.Nodes, Series: deps.Series,
-		Settings: deps.Settings, UI: deps.UI, HTTP: deps.HTTP})
+// NodeLookup finds a node by its DevEUI. Checking a module tells with it
+// whether a node it names belongs to the dashboard's company.
+type NodeLookup interface {
+	TagByDevEUI(ctx context.Context, deveui string) (*nodes.Tag, error)
+}
+
+// Nodes is what the data reads ask of the nodes module: a node by DevEUI,
+// a company's nodes (node overview, map pins) and a node's keys with their
+// labels, units and default flag (the series a module shows).
+type Nodes interface {
+	NodeLookup
+	CompanyTags(ctx context.Context, companyID int64) ([]*nodes.Tag, error)
+	TagKeys(ctx context.Context, tagID int64) ([]nodes.Key, error)
+}
+
+// Series reads the stored tag data; tsdb.Store satisfies it.
+type Series interface {
+	Range(ctx context.Context, s tsdb.Series, from, to time.Time, maxPoints int) ([]tsdb.Point, error)
+	Latest(ctx context.Context, s tsdb.Series) (tsdb.Point, bool, error)
+	Aggregate(ctx context.Context, s tsdb.Series, from, to time.Time, bucket time.Duration) ([]tsdb.Bucket, error)
+	CountByNode(ctx context.Context, company int64, from, to time.Time) (map[string]int64, error)
+}
+
+// GlobalSettings reads the global settings: the chooser's footer shows
+// powered_by when it is set.
+type GlobalSettings interface {
+	Global(ctx context.Context) (map[string]string, error)
 }

@@ -91,7 +91,7 @@ func TestModuleData(t *testing.T) {
 					}
 					pts = append(pts, tsdb.Number(s, base.Add(time.Duration(i)*time.Minute), v))
 				}
-				if err := e.series.Write(context.Background(), pts); err != nil {
+				if err := e.p.App.Series().Write(context.Background(), pts); err != nil {
 					t.Fatal(err)
 				}
 			},
@@ -109,7 +109,7 @@ func TestModuleData(t *testing.T) {
 			before: func(t *testing.T, e *env) {
 				mk(`{"type":8,"tag":"70B3D57ED005A1B3","attributes":{"tagkey":"state,nothing"}}`, "{status}")(t, e)
 				s := tsdb.Series{Company: e.id(t, "{acme}"), DevEUI: strings.ToLower(acmeNode2), Key: "state"}
-				if err := e.series.Write(context.Background(), []tsdb.Point{tsdb.Text(s, time.Now().UTC().Add(-time.Minute), "open")}); err != nil {
+				if err := e.p.App.Series().Write(context.Background(), []tsdb.Point{tsdb.Text(s, time.Now().UTC().Add(-time.Minute), "open")}); err != nil {
 					t.Fatal(err)
 				}
 			},

@@ -13,27 +13,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/app"
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
-	"github.com/fieldhub/fieldhub/kernel/tsdb/sqlts"
-	"github.com/fieldhub/fieldhub/modules/accounts"
-	"github.com/fieldhub/fieldhub/modules/dashboards"
-	"github.com/fieldhub/fieldhub/modules/decoders"
-	"github.com/fieldhub/fieldhub/modules/nodes"
 )
 
-// env is a running portal with the accounts, decoders, nodes and dashboards modules
-// on one database: a SuperAdmin ("super"), two companies, Acme and Beta,
-// with their CompanyAdmins ("acmeAdmin", "betaAdmin"), a User of Acme
+// env is a running portal (the whole application, as app.Build makes it)
+// on a fresh database: a SuperAdmin ("super"), two companies, Acme and
+// Beta, with their CompanyAdmins ("acmeAdmin", "betaAdmin"), a User of Acme
 // ("acmeUser"), and in each company an application with nodes (Acme:
 // acmeNode with temperature and humidity, acmeNode2; Beta: betaNode).
 type env struct {
+	p      *kerneltest.Portal[*app.App]
 	url    string
-	k      *kernel.Kernel
-	dash   dashboards.Module
-	series tsdb.Store
 	tokens map[string]string
 	ids    map[string]string // placeholders such as "{acme}" to ids
 }
@@ -48,19 +41,9 @@ const (
 // services' addresses).
 func newEnv(t *testing.T, d db.Dialect, config map[string]string) *env {
 	t.Helper()
-	k := kerneltest.New(t, kerneltest.Config(t, d, config))
-	acc := accounts.New(k.Host(), accounts.Deps{})
-	k.Add(acc)
-	series := sqlts.New(k.Host().DB, sqlts.Options{})
-	dec := decoders.New(k.Host(), decoders.Deps{})
-	k.Add(dec)
-	nod := nodes.New(k.Host(), nodes.Deps{Accounts: acc, Decoders: dec, Series: series})
-	k.Add(nod)
-	e := &env{k: k, series: series, tokens: map[string]string{}, ids: map[string]string{}}
-	e.dash = dashboards.New(k.Host(), dashboards.Deps{Accounts: acc, Nodes: nod, Series: series})
-	k.Add(e.dash)
-	e.url = kerneltest.Serve(t, k)
-	if err := acc.CreateSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
+	p := kerneltest.Start(t, d, config, app.Build)
+	e := &env{p: p, url: p.URL, tokens: map[string]string{}, ids: map[string]string{}}
+	if err := p.App.CreateSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
 		t.Fatalf("create superadmin: %v", err)
 	}
 	e.tokens["super"] = e.login(t, "super@fieldhub.test")
@@ -125,7 +108,7 @@ func (e *env) write(t *testing.T, company, eui, key string, values ...float64) {
 	for i, v := range values {
 		pts[i] = tsdb.Number(s, now.Add(-time.Duration(len(values)-1-i)*time.Minute), v)
 	}
-	if err := e.series.Write(context.Background(), pts); err != nil {
+	if err := e.p.App.Series().Write(context.Background(), pts); err != nil {
 		t.Fatal(err)
 	}
 }

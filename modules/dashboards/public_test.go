@@ -95,7 +95,7 @@ func TestPublicLinks(t *testing.T) {
 			id: "dashboards.public.unknown"},
 		{name: "an expired link", as: "", method: "GET", path: "/api/dashboards/public/{token}", status: 404,
 			before: func(t *testing.T, e *env) {
-				if _, err := e.k.Host().DB.NewRaw("UPDATE dashboard_public_links SET expires_at = ? WHERE id = ?",
+				if _, err := e.p.Host().DB.NewRaw("UPDATE dashboard_public_links SET expires_at = ? WHERE id = ?",
 					time.Now().Add(-time.Second).UTC(), e.id(t, "{link}")).Exec(t.Context()); err != nil {
 					t.Fatal(err)
 				}

@@ -1,4 +1,4 @@
-package core
+package validate
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/fieldhub/fieldhub/kernel/errs"
+	"github.com/fieldhub/fieldhub/modules/dashboards"
+	"github.com/fieldhub/fieldhub/modules/dashboards/internal/store"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 )
 
@@ -35,9 +37,11 @@ const (
 	attrIcon                       // an mdi- icon name
 )
 
-// attributes are the module attributes of SPEC.md section 3 plus those
-// docs/api/dashboards.md adds (series, resolution, positions, weather_lat,
-// weather_lon). Every value is a string; "" is the same as absent.
+// attributes are the attributes a module may have, each with the kind of
+// value it takes: those the dashboard island has always read, plus series,
+// resolution, positions, weather_lat and weather_lon (see
+// docs/api/dashboards.md). Every value is a string; "" is the same as
+// absent.
 var attributes = map[string]attrKind{
 	"value_match":             attrText,
 	"icon":                    attrIcon,
@@ -89,20 +93,6 @@ var (
 	resolutions = map[string]bool{"week": true, "day": true, "hour": true, "5hours": true}
 )
 
-// SeriesRef names one series of a multi-chart or map module.
-type SeriesRef struct {
-	DevEUI string `json:"deveui"`
-	Key    string `json:"key"`
-}
-
-// Position places a sensor value on an image map, x and y in 0..1.
-type Position struct {
-	DevEUI string  `json:"deveui"`
-	Key    string  `json:"key"`
-	X      float64 `json:"x"`
-	Y      float64 `json:"y"`
-}
-
 // attrValue turns a JSON value into an attribute's string: strings as they
 // are, numbers and booleans in their JSON spelling (a client may send
 // "decimal_rounding": 1); null removes the attribute.
@@ -128,18 +118,20 @@ func attrValue(raw json.RawMessage) (string, bool, bool) {
 	}
 }
 
-// nodeCheck tells whether a DevEUI (normalised) is a node of the
-// dashboard's company; it remembers answers for one validation.
-type nodeCheck func(deveui string) (string, bool, error)
+// NodeCheck tells whether a DevEUI is a node of the dashboard's company,
+// and returns it normalised.
+type NodeCheck func(deveui string) (string, bool, error)
 
-func (m *Module) nodeChecker(ctx context.Context, companyID int64) nodeCheck {
+// Nodes returns the NodeCheck of a company; it remembers its answers, so
+// use it for one validation.
+func (c *Checker) Nodes(ctx context.Context, companyID int64) NodeCheck {
 	known := map[string]bool{}
 	return func(deveui string) (string, bool, error) {
 		eui := nodes.NormaliseEUI(deveui)
 		if ok, seen := known[eui]; seen {
 			return eui, ok, nil
 		}
-		t, err := m.deps.Nodes.TagByDevEUI(ctx, eui)
+		t, err := c.nodes.TagByDevEUI(ctx, eui)
 		if err != nil && !errs.Is(err, errs.NotFound) && !errs.Is(err, errs.Invalid) {
 			return eui, false, err
 		}
@@ -149,34 +141,34 @@ func (m *Module) nodeChecker(ctx context.Context, companyID int64) nodeCheck {
 	}
 }
 
-// checkAttributes validates raw attributes into w.Attributes.
-func (m *Module) checkAttributes(ctx context.Context, raw map[string]json.RawMessage, companyID int64, isNode nodeCheck, v *errs.Validation, field string) (map[string]string, error) {
+// attributes validates raw attributes into what a module stores.
+func (c *Checker) attributes(ctx context.Context, raw map[string]json.RawMessage, companyID int64, isNode NodeCheck, v *errs.Validation, field string) (map[string]string, error) {
 	out := map[string]string{}
 	for key, val := range raw {
 		name := field + "." + key
 		kind, known := attributes[key]
 		if !known {
-			v.AddArgs(name, msgAttrUnknown, map[string]any{"key": key})
+			v.AddArgs(name, dashboards.IDAttrUnknown, map[string]any{"key": key})
 			continue
 		}
 		s, present, ok := attrValue(val)
 		if !ok {
-			v.AddArgs(name, msgAttrInvalid, map[string]any{"key": key})
+			v.AddArgs(name, dashboards.IDAttrInvalid, map[string]any{"key": key})
 			continue
 		}
 		if !present || s == "" {
 			continue
 		}
 		if utf8.RuneCountInString(s) > maxText || (kind == attrShort || kind == attrKeys || kind == attrIcon) && utf8.RuneCountInString(s) > maxKeyName {
-			v.AddArgs(name, msgAttrTooLong, map[string]any{"key": key})
+			v.AddArgs(name, dashboards.IDAttrTooLong, map[string]any{"key": key})
 			continue
 		}
-		norm, valid, err := m.checkAttribute(ctx, kind, s, companyID, isNode)
+		norm, valid, err := c.attribute(ctx, kind, s, companyID, isNode)
 		if err != nil {
 			return nil, err
 		}
 		if !valid {
-			v.AddArgs(name, msgAttrInvalid, map[string]any{"key": key})
+			v.AddArgs(name, dashboards.IDAttrInvalid, map[string]any{"key": key})
 			continue
 		}
 		out[key] = norm
@@ -184,8 +176,8 @@ func (m *Module) checkAttributes(ctx context.Context, raw map[string]json.RawMes
 	return out, nil
 }
 
-// checkAttribute validates one value of a kind and returns it normalised.
-func (m *Module) checkAttribute(ctx context.Context, kind attrKind, s string, companyID int64, isNode nodeCheck) (string, bool, error) {
+// attribute validates one value of a kind and returns it normalised.
+func (c *Checker) attribute(ctx context.Context, kind attrKind, s string, companyID int64, isNode NodeCheck) (string, bool, error) {
 	switch kind {
 	case attrBool:
 		return s, s == "true" || s == "false", nil
@@ -226,7 +218,7 @@ func (m *Module) checkAttribute(ctx context.Context, kind attrKind, s string, co
 		if err != nil || id <= 0 {
 			return s, false, nil
 		}
-		d, err := m.store.dashboard(ctx, m.db, id)
+		d, err := store.Dashboard(ctx, c.db, id)
 		if err != nil {
 			if errs.Is(err, errs.NotFound) {
 				return s, false, nil
@@ -235,7 +227,7 @@ func (m *Module) checkAttribute(ctx context.Context, kind attrKind, s string, co
 		}
 		return s, d.CompanyID == companyID, nil
 	case attrSeries:
-		var list []SeriesRef
+		var list []dashboards.SeriesRef
 		if err := json.Unmarshal([]byte(s), &list); err != nil || len(list) > maxSeries {
 			return s, false, nil
 		}
@@ -249,7 +241,7 @@ func (m *Module) checkAttribute(ctx context.Context, kind attrKind, s string, co
 		raw, _ := json.Marshal(list)
 		return string(raw), true, nil
 	case attrPositions:
-		var list []Position
+		var list []dashboards.Position
 		if err := json.Unmarshal([]byte(s), &list); err != nil || len(list) > maxSeries {
 			return s, false, nil
 		}

@@ -1,12 +1,4 @@
-// Package core implements the dashboards module: a company's category
-// tree, its dashboards and their modules, the default dashboards, public
-// links, the data each module reads (tag data, trends, latest values, node
-// and company facts, weather forecasts) and the /dashboard and /public
-// pages that mount the dashboard and category-tree islands.
-//
-// A dashboard module is called a Widget in the Go code, to keep it apart
-// from the kernel's modules; the API and the tables say module.
-package core
+package dashboards
 
 import (
 	"time"
@@ -33,8 +25,9 @@ type Category struct {
 }
 
 // Dashboard is a page of modules. Default and Categories are derived for
-// the caller: Default when it is their default dashboard, Categories the
-// list holding its category (SPEC.md section 3 "categories").
+// the caller: Default when it is their default dashboard, Categories a
+// list holding its category (empty at the root), the form the dashboard
+// island reads.
 type Dashboard struct {
 	bun.BaseModel `bun:"table:dashboards,alias:dash" json:"-"`
 
@@ -49,8 +42,9 @@ type Dashboard struct {
 	UpdatedAt  time.Time `bun:"updated_at" json:"-"`
 }
 
-// Widget is a module of a dashboard (SPEC.md section 3 "Dashboard
-// module"), with its attributes and settings.
+// Widget is a module of a dashboard, with its attributes and settings. It
+// is called a Widget in the Go code to keep it apart from the kernel's
+// modules; the API and the tables say module.
 type Widget struct {
 	bun.BaseModel `bun:"table:dashboard_modules,alias:mod" json:"-"`
 
@@ -81,8 +75,8 @@ type Widget struct {
 	UpdatedAt    time.Time `bun:"updated_at" json:"-"`
 }
 
-// Settings are a module's settings (SPEC.md section 3 "Module settings"):
-// the time offset its date-range picker stored and the map views.
+// Settings are a module's settings: the time offset its date-range picker
+// stored and the views of its map and image map.
 type Settings struct {
 	// TimeOffset is now minus the range start, in seconds; 0 is the
 	// module's default (24 hours).
@@ -95,19 +89,10 @@ type Settings struct {
 	ImageMapZoom float64  `bun:"image_map_zoom" json:"imageMapZoom"`
 }
 
-// LatLng is a position.
+// LatLng is a position, such as a map module's centre.
 type LatLng struct {
 	Lat float64 `json:"lat"`
 	Lng float64 `json:"lng"`
-}
-
-// widgetImage is the picture of an image or image-map module.
-type widgetImage struct {
-	bun.BaseModel `bun:"table:dashboard_module_images"`
-	ModuleID      int64  `bun:"module_id,pk"`
-	ContentType   string `bun:"content_type"`
-	Data          []byte `bun:"data"`
-	Version       string `bun:"version"`
 }
 
 // PublicLink lets anyone with its token read one dashboard until ExpiresAt.
@@ -126,20 +111,8 @@ type PublicLink struct {
 	CreatedAt     time.Time `bun:"created_at" json:"createdAt"`
 }
 
-type userDefault struct {
-	bun.BaseModel `bun:"table:dashboard_user_defaults"`
-	UserID        int64 `bun:"user_id,pk"`
-	CompanyID     int64 `bun:"company_id,pk"`
-	DashboardID   int64 `bun:"dashboard_id"`
-}
-
-type companyDefault struct {
-	bun.BaseModel `bun:"table:dashboard_company_defaults"`
-	CompanyID     int64 `bun:"company_id,pk"`
-	DashboardID   int64 `bun:"dashboard_id"`
-}
-
-// Module types (SPEC.md section 3).
+// Module types: what a module shows, as the API and the dashboard island
+// number them.
 const (
 	TypeChart        = 0
 	TypeGauge        = 1
@@ -161,7 +134,7 @@ const (
 	TypeFillLevel    = 17
 )
 
-// Defaults of SPEC.md section 9.
+// Defaults of a new category and module.
 const (
 	DefaultIcon         = "mdi-shape-outline"
 	DefaultColor        = "#2196F3"
@@ -169,7 +142,30 @@ const (
 	DefaultMapType      = "roadmap"
 	DefaultImageMapZoom = -1
 	DefaultSize         = "md"
-	// DefaultRange is a module's time range when it stored no offset
-	// (SPEC.md section 9: the last 24 hours).
+	// DefaultRange is a module's time range when it stored no offset: the
+	// last 24 hours.
 	DefaultRange = 24 * time.Hour
 )
+
+// DashboardIcon is the icon of the dashboards' leaves in the category tree.
+const DashboardIcon = "mdi-view-dashboard"
+
+// PublicTokenPrefix starts every public link token, so that one pasted in
+// the wrong place is recognised.
+const PublicTokenPrefix = "pd_"
+
+// SeriesRef names one series of a multi-chart or map module: an entry of
+// its "series" attribute.
+type SeriesRef struct {
+	DevEUI string `json:"deveui"`
+	Key    string `json:"key"`
+}
+
+// Position places a sensor value on an image map, x and y in 0..1: an
+// entry of its "positions" attribute.
+type Position struct {
+	DevEUI string  `json:"deveui"`
+	Key    string  `json:"key"`
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+}
