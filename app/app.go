@@ -29,6 +29,7 @@ import (
 	"github.com/fieldhub/fieldhub/modules/logs"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 	"github.com/fieldhub/fieldhub/modules/settings"
+	settingsmodule "github.com/fieldhub/fieldhub/modules/settings/module"
 	sitemodule "github.com/fieldhub/fieldhub/modules/site/module"
 	"github.com/fieldhub/fieldhub/webapp"
 	"github.com/fieldhub/fieldhub/webapp/locales"
@@ -41,6 +42,7 @@ type App struct {
 	kernel     *kernel.Kernel
 	accounts   accounts.Module
 	dashboards dashboards.Module
+	settings   settings.Service
 	series     tsdb.Store
 }
 
@@ -74,7 +76,7 @@ func wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config) (*App, erro
 	k.Mount("GET /assets/", assets.Handler())
 	acc := accounts.New(host, accounts.Deps{UI: env})
 	k.Add(acc)
-	set := settings.New(host, settings.Deps{Accounts: acc, WhiteLabel: func() bool { return cfg.WhiteLabel }, UI: env})
+	set := settingsmodule.New(host, settingsmodule.Deps{Accounts: acc, WhiteLabel: func() bool { return cfg.WhiteLabel }, UI: env})
 	k.Add(set)
 	series, err := openSeries(ctx, cfg, host)
 	if err != nil {
@@ -101,7 +103,7 @@ func wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config) (*App, erro
 	k.Add(ing)
 	k.Add(events.New(host, events.Deps{}))
 	k.Add(sitemodule.New(host, sitemodule.Deps{UI: env, Accounts: acc}))
-	return &App{kernel: k, accounts: acc, dashboards: dash, series: series}, nil
+	return &App{kernel: k, accounts: acc, dashboards: dash, settings: set, series: series}, nil
 }
 
 // scheduleSeriesJobs adds the time-series store's jobs: sealing the hours
@@ -149,6 +151,10 @@ func (a *App) Series() tsdb.Store { return a.series }
 
 // Accounts is the accounts module: the first SuperAdmin, the demo company.
 func (a *App) Accounts() accounts.Module { return a.accounts }
+
+// Settings is the settings module's service: the global and company
+// settings with their secrets opened.
+func (a *App) Settings() settings.Service { return a.settings }
 
 // CreateSuperAdmin adds a SuperAdmin, or promotes the account of email.
 func (a *App) CreateSuperAdmin(ctx context.Context, email, password string) error {

@@ -1,4 +1,4 @@
-package core
+package pages
 
 import (
 	"encoding/json"
@@ -10,13 +10,15 @@ import (
 
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/web"
+	"github.com/fieldhub/fieldhub/modules/settings/internal/schema"
+	"github.com/fieldhub/fieldhub/modules/settings/internal/store"
 	"github.com/fieldhub/fieldhub/webapp/ui"
 )
 
-// The /superadmin/settings page: the installation's global settings of
-// SPEC.md section 3 as a form, stored through saveGlobal, so that the form
-// and POST /api/settings/global follow the same rules (the branding ones
-// change only under a white-label license, SPEC.md sections 1 and 6).
+// The /superadmin/settings page: the installation's global settings as a
+// form, stored through values.Service.SaveGlobal, so that the form and POST
+// /api/settings/global follow the same rules (the branding ones change only
+// under a white-label license).
 
 const (
 	msgGlobalTitle = "page.globalSettings.title"
@@ -45,17 +47,17 @@ type globalForm struct {
 // iconProps are the brand icon selector island's props.
 func (f globalForm) iconProps(label string) string {
 	icon := f.Values["brand_icon"]
-	if !iconName.MatchString(icon) {
-		icon = defaultBrandIcon
+	if !schema.IconName.MatchString(icon) {
+		icon = schema.DefaultBrandIcon
 	}
 	b, _ := json.Marshal(map[string]string{"name": "brand_icon", "value": icon, "label": label})
 	return string(b)
 }
 
 // formFromStored fills the form with what is stored, defaults for the rest.
-func (m *Module) formFromStored(stored map[string]string) globalForm {
-	f := globalForm{WhiteLabel: m.deps.WhiteLabel(), Values: map[string]string{}, Stored: map[string]bool{}, Clear: map[string]bool{}}
-	shown := globalSchema.render(stored, nil)
+func (p *Pages) formFromStored(stored map[string]string) globalForm {
+	f := globalForm{WhiteLabel: p.values.WhiteLabel(), Values: map[string]string{}, Stored: map[string]bool{}, Clear: map[string]bool{}}
+	shown := schema.Global.Render(stored, nil)
 	for _, name := range globalTexts {
 		f.Values[name], _ = shown[name].(string)
 	}
@@ -65,19 +67,19 @@ func (m *Module) formFromStored(stored map[string]string) globalForm {
 	return f
 }
 
-func (m *Module) globalPage(w http.ResponseWriter, r *http.Request) error {
-	stored, err := m.store.load(r.Context(), m.db, globalScope)
+func (p *Pages) globalPage(w http.ResponseWriter, r *http.Request) error {
+	stored, err := p.values.Load(r.Context(), store.GlobalScope)
 	if err != nil {
 		return err
 	}
-	f := m.formFromStored(stored)
-	return m.deps.UI.Render(w, r, http.StatusOK, msgGlobalTitle, globalPage(globalSettingsForm(f, ui.NoErrors)), ui.Options{Islands: true})
+	f := p.formFromStored(stored)
+	return p.ui.Render(w, r, http.StatusOK, msgGlobalTitle, globalPage(globalSettingsForm(f, ui.NoErrors)), ui.Options{Islands: true})
 }
 
 // globalSubmit stores the form. A field the form does not carry is left
 // alone (the branding fields are disabled, so not sent, without white-label);
 // an empty password keeps the stored one unless its remove box is checked.
-func (m *Module) globalSubmit(w http.ResponseWriter, r *http.Request) error {
+func (p *Pages) globalSubmit(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	if err := r.ParseForm(); err != nil {
 		var tooBig *http.MaxBytesError
@@ -88,12 +90,12 @@ func (m *Module) globalSubmit(w http.ResponseWriter, r *http.Request) error {
 	}
 	vals := r.PostForm
 	body := globalBody(vals)
-	if _, err := m.saveGlobal(ctx, body); err != nil {
-		stored, loadErr := m.store.load(ctx, m.db, globalScope)
+	if _, err := p.values.SaveGlobal(ctx, body); err != nil {
+		stored, loadErr := p.values.Load(ctx, store.GlobalScope)
 		if loadErr != nil {
 			return loadErr
 		}
-		f := m.formFromStored(stored)
+		f := p.formFromStored(stored)
 		for _, name := range globalTexts {
 			if _, ok := vals[name]; ok {
 				f.Values[name] = vals.Get(name)
@@ -102,11 +104,11 @@ func (m *Module) globalSubmit(w http.ResponseWriter, r *http.Request) error {
 		for _, name := range globalSecrets {
 			f.Clear[name] = vals.Get(clearPrefix+name) != ""
 		}
-		return m.deps.UI.FormFailed(w, r, err, msgGlobalTitle, func(fe ui.FormErrors) templ.Component {
+		return p.ui.FormFailed(w, r, err, msgGlobalTitle, func(fe ui.FormErrors) templ.Component {
 			return globalSettingsForm(f, fe)
 		}, globalPage, ui.Options{Islands: true})
 	}
-	web.Toast(w, r, "success", m.host.Catalogs.T(web.ViewerFrom(ctx).Lang, msgGlobalSaved, nil))
+	web.Toast(w, r, "success", p.host.Catalogs.T(web.ViewerFrom(ctx).Lang, msgGlobalSaved, nil))
 	web.Redirect(w, r, "/superadmin/settings")
 	return nil
 }

@@ -1,4 +1,4 @@
-package core
+package httpapi
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 
 	"github.com/fieldhub/fieldhub/kernel/auth"
 	"github.com/fieldhub/fieldhub/kernel/web"
+	"github.com/fieldhub/fieldhub/modules/settings/internal/schema"
+	"github.com/fieldhub/fieldhub/modules/settings/internal/store"
 )
 
 // field describes a company setting for the settings form.
@@ -18,37 +20,37 @@ type field struct {
 
 // companyFields answers GET /settings/company/fields, labelled in the
 // caller's language.
-func (m *Module) companyFields(w http.ResponseWriter, r *http.Request) error {
-	lang := m.host.Router.Lang(r)
-	out := make([]field, 0, len(companySchema))
-	for _, s := range companySchema {
-		options := s.options
+func (a *API) companyFields(w http.ResponseWriter, r *http.Request) error {
+	lang := a.host.Router.Lang(r)
+	out := make([]field, 0, len(schema.Company))
+	for _, s := range schema.Company {
+		options := s.Options
 		if options == nil {
 			options = []string{}
 		}
-		out = append(out, field{Key: s.name, Label: m.host.Catalogs.T(lang, s.label, nil), Type: s.fieldType(), Options: options})
+		out = append(out, field{Key: s.Name, Label: a.host.Catalogs.T(lang, s.Label, nil), Type: s.FieldType(), Options: options})
 	}
 	return web.OK(w, out)
 }
 
 // getCompany answers GET /settings/company/{companyId}.
-func (m *Module) getCompany(w http.ResponseWriter, r *http.Request) error {
+func (a *API) getCompany(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	id, err := m.managedCompany(ctx, r)
+	id, err := a.managedCompany(ctx, r)
 	if err != nil {
 		return err
 	}
-	stored, err := m.store.load(ctx, m.db, companyScope(id))
+	stored, err := a.values.Load(ctx, store.CompanyScope(id))
 	if err != nil {
 		return err
 	}
-	return web.OK(w, companySchema.render(stored, nil))
+	return web.OK(w, schema.Company.Render(stored, nil))
 }
 
 // putCompany answers PUT /settings/company/{companyId}.
-func (m *Module) putCompany(w http.ResponseWriter, r *http.Request) error {
+func (a *API) putCompany(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	id, err := m.managedCompany(ctx, r)
+	id, err := a.managedCompany(ctx, r)
 	if err != nil {
 		return err
 	}
@@ -56,16 +58,16 @@ func (m *Module) putCompany(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	stored, err := m.save(ctx, companySchema, companyScope(id), body, nil)
+	stored, err := a.values.Save(ctx, schema.Company, store.CompanyScope(id), body, nil)
 	if err != nil {
 		return err
 	}
-	return web.OK(w, companySchema.render(stored, nil))
+	return web.OK(w, schema.Company.Render(stored, nil))
 }
 
 // managedCompany returns the path's company id if the caller may manage that
 // company and it exists; otherwise it does not exist for the caller.
-func (m *Module) managedCompany(ctx context.Context, r *http.Request) (int64, error) {
+func (a *API) managedCompany(ctx context.Context, r *http.Request) (int64, error) {
 	id, err := web.PathID(r, "companyId")
 	if err != nil {
 		return 0, err
@@ -73,7 +75,7 @@ func (m *Module) managedCompany(ctx context.Context, r *http.Request) (int64, er
 	if !auth.CallerFrom(ctx).CanManageCompany(id) {
 		return 0, notFound
 	}
-	if _, err := m.deps.Accounts.Company(ctx, id); err != nil {
+	if _, err := a.accounts.Company(ctx, id); err != nil {
 		return 0, err
 	}
 	return id, nil

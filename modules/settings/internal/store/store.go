@@ -1,4 +1,8 @@
-package core
+// Package store holds the settings module's queries on its three tables,
+// user_settings, company_settings and global_settings: name/value strings,
+// secrets already sealed. Each function takes the bun.IDB to run on, so
+// that the caller chooses the transaction.
+package store
 
 import (
 	"context"
@@ -8,37 +12,37 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// scope names the table a set of settings lives in and, for user and
+// Scope names the table a set of settings lives in and, for user and
 // company settings, the owner column and id.
-type scope struct {
-	table string
-	owner string // "" for the global settings
-	id    int64
+type Scope struct {
+	Table string
+	Owner string // "" for the global settings
+	ID    int64
 }
 
-func userScope(id int64) scope { return scope{table: "user_settings", owner: "user_id", id: id} }
-func companyScope(id int64) scope {
-	return scope{table: "company_settings", owner: "company_id", id: id}
+// UserScope is the settings of one user.
+func UserScope(id int64) Scope { return Scope{Table: "user_settings", Owner: "user_id", ID: id} }
+
+// CompanyScope is the settings of one company.
+func CompanyScope(id int64) Scope {
+	return Scope{Table: "company_settings", Owner: "company_id", ID: id}
 }
 
-var globalScope = scope{table: "global_settings"}
+// GlobalScope is the installation's settings.
+var GlobalScope = Scope{Table: "global_settings"}
 
-// store holds the module's queries. Each method takes the bun.IDB to run on,
-// so that the caller chooses the transaction.
-type store struct{}
-
-// load returns the stored values of a scope by name.
-func (store) load(ctx context.Context, idb bun.IDB, s scope) (map[string]string, error) {
+// Load returns the stored values of a scope by name.
+func Load(ctx context.Context, idb bun.IDB, s Scope) (map[string]string, error) {
 	var rows []struct {
 		Name  string `bun:"name"`
 		Value string `bun:"value"`
 	}
-	q := idb.NewSelect().Table(s.table).Column("name", "value")
-	if s.owner != "" {
-		q = q.Where("? = ?", bun.Ident(s.owner), s.id)
+	q := idb.NewSelect().Table(s.Table).Column("name", "value")
+	if s.Owner != "" {
+		q = q.Where("? = ?", bun.Ident(s.Owner), s.ID)
 	}
 	if err := q.Scan(ctx, &rows); err != nil {
-		return nil, fmt.Errorf("load %s of %d: %w", s.table, s.id, err)
+		return nil, fmt.Errorf("load %s of %d: %w", s.Table, s.ID, err)
 	}
 	out := make(map[string]string, len(rows))
 	for _, r := range rows {
@@ -47,9 +51,9 @@ func (store) load(ctx context.Context, idb bun.IDB, s scope) (map[string]string,
 	return out, nil
 }
 
-// put inserts or replaces values. Names are written in sorted order, so that
+// Put inserts or replaces values. Names are written in sorted order, so that
 // two concurrent writers lock rows in the same order and cannot deadlock.
-func (store) put(ctx context.Context, idb bun.IDB, s scope, values map[string]string) error {
+func Put(ctx context.Context, idb bun.IDB, s Scope, values map[string]string) error {
 	names := make([]string, 0, len(values))
 	for name := range values {
 		names = append(names, name)
@@ -57,23 +61,23 @@ func (store) put(ctx context.Context, idb bun.IDB, s scope, values map[string]st
 	sort.Strings(names)
 	for _, name := range names {
 		var q *bun.RawQuery
-		if s.owner == "" {
+		if s.Owner == "" {
 			q = idb.NewRaw("INSERT INTO ? (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value",
-				bun.Ident(s.table), name, values[name])
+				bun.Ident(s.Table), name, values[name])
 		} else {
 			q = idb.NewRaw("INSERT INTO ? (?, name, value) VALUES (?, ?, ?) ON CONFLICT (?, name) DO UPDATE SET value = EXCLUDED.value",
-				bun.Ident(s.table), bun.Ident(s.owner), s.id, name, values[name], bun.Ident(s.owner))
+				bun.Ident(s.Table), bun.Ident(s.Owner), s.ID, name, values[name], bun.Ident(s.Owner))
 		}
 		if _, err := q.Exec(ctx); err != nil {
-			return fmt.Errorf("store %s %q of %d: %w", s.table, name, s.id, err)
+			return fmt.Errorf("store %s %q of %d: %w", s.Table, name, s.ID, err)
 		}
 	}
 	return nil
 }
 
-// loadFrame returns, in one query, what every page's frame needs: a user's
+// LoadFrame returns, in one query, what every page's frame needs: a user's
 // settings (none for userID 0, a visitor) and the named global settings.
-func (store) loadFrame(ctx context.Context, idb bun.IDB, userID int64, globals []string) (user, global map[string]string, err error) {
+func LoadFrame(ctx context.Context, idb bun.IDB, userID int64, globals []string) (user, global map[string]string, err error) {
 	var rows []struct {
 		Scope string `bun:"scope"`
 		Name  string `bun:"name"`

@@ -1,4 +1,4 @@
-package main
+package settings_test
 
 import (
 	"context"
@@ -8,14 +8,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fieldhub/fieldhub/app"
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 )
 
 // The /superadmin/settings page of the settings module: the installation's
-// global settings (SPEC.md section 3) as a form, white-label branding only
-// when the license allows it (sections 1 and 6), and the brand the frame
-// shows.
+// global settings (the branding and the SMS provider) as a form, white-label
+// branding only when the license allows it, and the brand the frame shows.
 
 // brandOf returns the side menu's brand link of a page: its icon and name.
 func brandOf(t *testing.T, r kerneltest.Response) string {
@@ -53,10 +53,10 @@ func globalValues(extra ...string) url.Values {
 }
 
 // storedGlobal reads a global setting as stored (secrets sealed).
-func storedGlobal(t *testing.T, ta *testApp, name string) string {
+func storedGlobal(t *testing.T, ta *kerneltest.Portal[*app.App], name string) string {
 	t.Helper()
 	var value string
-	err := ta.kernel.Host().DB.NewRaw("SELECT value FROM global_settings WHERE name = ?", name).Scan(context.Background(), &value)
+	err := ta.Host().DB.NewRaw("SELECT value FROM global_settings WHERE name = ?", name).Scan(context.Background(), &value)
 	if err != nil && !strings.Contains(err.Error(), "no rows") {
 		t.Fatalf("read %s: %v", name, err)
 	}
@@ -65,19 +65,19 @@ func storedGlobal(t *testing.T, ta *testApp, name string) string {
 
 func TestGlobalSettingsPage(t *testing.T) {
 	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
-		ta := newTestApp(t, d, map[string]string{"FIELDHUB_WHITE_LABEL": "true"}).noRedirects()
-		root := ta.superAdmin(t)
-		acme := ta.company(t, root, "Acme AB", "acme.example")
-		if r := ta.Call(t, "POST", "/api/settings", acme.userToken, map[string]any{"language": "en"}); r.Status != http.StatusOK {
+		ta := kerneltest.Start(t, d, map[string]string{"FIELDHUB_WHITE_LABEL": "true"}, app.Build).NoRedirects()
+		root := ta.SuperAdmin(t)
+		acme := ta.Company(t, root, "Acme AB", "acme.example")
+		if r := ta.Call(t, "POST", "/api/settings", acme.UserToken, map[string]any{"language": "en"}); r.Status != http.StatusOK {
 			t.Fatalf("choose English: %d %s", r.Status, r.Body)
 		}
 
 		// The guard: SuperAdmin only.
-		wantRedirect(t, "visitor", ta.Call(t, "GET", "/superadmin/settings", "", nil),
+		kerneltest.WantRedirect(t, "visitor", ta.Call(t, "GET", "/superadmin/settings", "", nil),
 			"/login", url.Values{"next": {"/superadmin/settings"}})
-		for role, token := range map[string]string{"CompanyAdmin": acme.companyAdminToken, "Admin": acme.adminToken, "User": acme.userToken} {
-			wantRedirect(t, "GET as "+role, ta.Call(t, "GET", "/superadmin/settings", token, nil), "/", url.Values{})
-			wantRedirect(t, "POST as "+role, ta.post(t, "/superadmin/settings", token, globalValues("branding", "Hijacked")), "/", url.Values{})
+		for role, token := range map[string]string{"CompanyAdmin": acme.CompanyAdminToken, "Admin": acme.AdminToken, "User": acme.UserToken} {
+			kerneltest.WantRedirect(t, "GET as "+role, ta.Call(t, "GET", "/superadmin/settings", token, nil), "/", url.Values{})
+			kerneltest.WantRedirect(t, "POST as "+role, ta.Post(t, "/superadmin/settings", token, globalValues("branding", "Hijacked")), "/", url.Values{})
 		}
 		if got := storedGlobal(t, ta, "branding"); got != "" {
 			t.Fatalf("a refused role stored branding %q", got)
@@ -89,22 +89,22 @@ func TestGlobalSettingsPage(t *testing.T) {
 			t.Fatalf("GET /superadmin/settings: %d %s", page.Status, page.Body)
 		}
 		props := html.EscapeString(`{"label":"Brand icon","name":"brand_icon","value":"mdi-access-point-network"}`)
-		wantContains(t, "settings page", page, "<h1>Installation settings</h1>", `name="branding"`, `name="powered_by"`,
+		kerneltest.WantContains(t, "settings page", page, "<h1>Installation settings</h1>", `name="branding"`, `name="powered_by"`,
 			`data-island="icon-selector" data-props="`+props+`"`, `src="/assets/islands-`,
 			`name="SMS_PROVIDER"`, `<option value="46elks"`, `<option value="twilio"`,
 			`name="ELKS_USERNAME"`, `name="ELKS_PASSWORD" type="password" value=""`, `name="ELKS_SENDER"`,
 			`name="TWILIO_NUMBER"`, `name="TWILIO_ACCOUNT_SID"`, `name="TWILIO_AUTH_TOKEN" type="password" value=""`,
 			"Nothing is stored.", `href="/superadmin" aria-current="page"`)
-		wantAbsent(t, "settings page", page, "disabled aria-describedby", "The license does not allow", `name="clear_ELKS_PASSWORD"`)
+		kerneltest.WantAbsent(t, "settings page", page, "disabled aria-describedby", "The license does not allow", `name="clear_ELKS_PASSWORD"`)
 		// White-label without branding: the company's name, as before.
-		wantBrand(t, "before saving", ta.Call(t, "GET", "/", acme.userToken, nil), "mdi-access-point-network", "Acme AB")
+		wantBrand(t, "before saving", ta.Call(t, "GET", "/", acme.UserToken, nil), "mdi-access-point-network", "Acme AB")
 
 		// Save everything.
-		saved := ta.post(t, "/superadmin/settings", root, globalValues("branding", "Acme IoT", "powered_by", "Powered by Acme",
+		saved := ta.Post(t, "/superadmin/settings", root, globalValues("branding", "Acme IoT", "powered_by", "Powered by Acme",
 			"brand_icon", "mdi-shape-outline", "SMS_PROVIDER", "46elks", "ELKS_USERNAME", "u1", "ELKS_PASSWORD", "hunter2",
 			"ELKS_SENDER", "Acme", "TWILIO_NUMBER", "+46 70-123 45 67"), "Accept-Language", "en")
-		wantRedirect(t, "save", saved, "/superadmin/settings", url.Values{})
-		if got := toastText(t, saved); got != "Installation settings saved" {
+		kerneltest.WantRedirect(t, "save", saved, "/superadmin/settings", url.Values{})
+		if got := saved.ToastText(t); got != "Installation settings saved" {
 			t.Errorf("toast after saving: %q", got)
 		}
 		api := ta.Call(t, "GET", "/api/settings/global", root, nil)
@@ -122,22 +122,22 @@ func TestGlobalSettingsPage(t *testing.T) {
 
 		// The brand icon and the branding are in every page's frame, a
 		// visitor's too; the page shows what is stored, never the secret.
-		home := ta.Call(t, "GET", "/", acme.userToken, nil)
+		home := ta.Call(t, "GET", "/", acme.UserToken, nil)
 		wantBrand(t, "User's home", home, "mdi-shape-outline", "Acme IoT")
-		wantContains(t, "User's home", home, "What would you like to do in Acme IoT today?")
+		kerneltest.WantContains(t, "User's home", home, "What would you like to do in Acme IoT today?")
 		wantBrand(t, "visitor's login", ta.Call(t, "GET", "/login", "", nil, "Accept-Language", "en"), "mdi-shape-outline", "Acme IoT")
 		page = ta.Call(t, "GET", "/superadmin/settings", root, nil, "Accept-Language", "en")
 		wantBrand(t, "settings page", page, "mdi-shape-outline", "Acme IoT")
 		props = html.EscapeString(`{"label":"Brand icon","name":"brand_icon","value":"mdi-shape-outline"}`)
-		wantContains(t, "settings page after saving", page, `data-props="`+props+`"`, `value="Acme IoT"`, `value="Powered by Acme"`,
+		kerneltest.WantContains(t, "settings page after saving", page, `data-props="`+props+`"`, `value="Acme IoT"`, `value="Powered by Acme"`,
 			`<option value="46elks" selected>`, `value="u1"`, `value="46701234567"`, "A value is stored.",
 			`name="clear_ELKS_PASSWORD"`, "Remove the stored 46elks password")
-		wantAbsent(t, "settings page after saving", page, "hunter2", "********", `name="clear_TWILIO_AUTH_TOKEN"`)
+		kerneltest.WantAbsent(t, "settings page after saving", page, "hunter2", "********", `name="clear_TWILIO_AUTH_TOKEN"`)
 
 		// An empty password keeps the stored one.
-		saved = ta.post(t, "/superadmin/settings", root, globalValues("branding", "Acme IoT", "brand_icon", "mdi-shape-outline",
+		saved = ta.Post(t, "/superadmin/settings", root, globalValues("branding", "Acme IoT", "brand_icon", "mdi-shape-outline",
 			"SMS_PROVIDER", "46elks", "ELKS_USERNAME", "u2"))
-		wantRedirect(t, "save without a password", saved, "/superadmin/settings", url.Values{})
+		kerneltest.WantRedirect(t, "save without a password", saved, "/superadmin/settings", url.Values{})
 		if got := storedGlobal(t, ta, "ELKS_PASSWORD"); got != sealed {
 			t.Errorf("an empty password changed the stored one: %q, was %q", got, sealed)
 		}
@@ -147,20 +147,20 @@ func TestGlobalSettingsPage(t *testing.T) {
 
 		// An invalid icon name: the form again with the message, nothing
 		// stored (not the new branding either).
-		bad := ta.post(t, "/superadmin/settings", root, globalValues("branding", "Other", "brand_icon", "mdi-Bad Icon"),
+		bad := ta.Post(t, "/superadmin/settings", root, globalValues("branding", "Other", "brand_icon", "mdi-Bad Icon"),
 			"HX-Request", "true", "Accept-Language", "en")
 		if bad.Status != http.StatusBadRequest {
 			t.Fatalf("bad icon: %d %.300s", bad.Status, bad.Body)
 		}
-		wantContains(t, "bad icon", bad, `<span class="error" id="e-brand_icon" role="alert">The value of brand_icon is not valid</span>`,
+		kerneltest.WantContains(t, "bad icon", bad, `<span class="error" id="e-brand_icon" role="alert">The value of brand_icon is not valid</span>`,
 			`value="Other"`, `data-island="icon-selector"`)
-		wantAbsent(t, "bad icon (a fragment)", bad, "<html")
+		kerneltest.WantAbsent(t, "bad icon (a fragment)", bad, "<html")
 		// Without htmx, the whole page, with the islands script.
-		bad = ta.post(t, "/superadmin/settings", root, globalValues("brand_icon", "fa-home"), "Accept-Language", "en")
+		bad = ta.Post(t, "/superadmin/settings", root, globalValues("brand_icon", "fa-home"), "Accept-Language", "en")
 		if bad.Status != http.StatusBadRequest {
 			t.Fatalf("bad icon without htmx: %d %.300s", bad.Status, bad.Body)
 		}
-		wantContains(t, "bad icon without htmx", bad, "<html", "The value of brand_icon is not valid", `src="/assets/islands-`)
+		kerneltest.WantContains(t, "bad icon without htmx", bad, "<html", "The value of brand_icon is not valid", `src="/assets/islands-`)
 		for name, want := range map[string]string{"branding": "Acme IoT", "brand_icon": "mdi-shape-outline"} {
 			if got := storedGlobal(t, ta, name); got != want {
 				t.Errorf("a refused form changed %s to %q", name, got)
@@ -168,7 +168,7 @@ func TestGlobalSettingsPage(t *testing.T) {
 		}
 
 		// The remove box clears a stored password; an htmx save redirects.
-		saved = ta.post(t, "/superadmin/settings", root, globalValues("brand_icon", "mdi-shape-outline", "clear_ELKS_PASSWORD", "true"),
+		saved = ta.Post(t, "/superadmin/settings", root, globalValues("brand_icon", "mdi-shape-outline", "clear_ELKS_PASSWORD", "true"),
 			"HX-Request", "true")
 		if saved.Status != http.StatusNoContent || saved.Header.Get("HX-Redirect") != "/superadmin/settings" {
 			t.Fatalf("htmx save: %d %q %s", saved.Status, saved.Header.Get("HX-Redirect"), saved.Body)
@@ -177,7 +177,7 @@ func TestGlobalSettingsPage(t *testing.T) {
 			t.Errorf("the remove box left ELKS_PASSWORD %q", got)
 		}
 		// Branding cleared: the company's name again, the icon stays.
-		wantBrand(t, "User's home without branding", ta.Call(t, "GET", "/", acme.userToken, nil), "mdi-shape-outline", "Acme AB")
+		wantBrand(t, "User's home without branding", ta.Call(t, "GET", "/", acme.UserToken, nil), "mdi-shape-outline", "Acme AB")
 	})
 }
 
@@ -185,28 +185,28 @@ func TestGlobalSettingsPage(t *testing.T) {
 // and say why; the SMS settings still save, and a forged branding change is
 // refused by the same rule as the API.
 func TestGlobalSettingsPageWithoutWhiteLabel(t *testing.T) {
-	ta := newTestApp(t, db.SQLite, nil).noRedirects()
-	root := ta.superAdmin(t)
-	acme := ta.company(t, root, "Acme AB", "acme.example")
+	ta := kerneltest.Start(t, db.SQLite, nil, app.Build).NoRedirects()
+	root := ta.SuperAdmin(t)
+	acme := ta.Company(t, root, "Acme AB", "acme.example")
 
 	page := ta.Call(t, "GET", "/superadmin/settings", root, nil, "Accept-Language", "en")
 	if page.Status != http.StatusOK {
 		t.Fatalf("GET /superadmin/settings: %d %s", page.Status, page.Body)
 	}
-	wantContains(t, "settings page", page, `<fieldset class="fieldset" disabled aria-describedby="branding-note">`,
+	kerneltest.WantContains(t, "settings page", page, `<fieldset class="fieldset" disabled aria-describedby="branding-note">`,
 		`id="branding-note"`, "The license does not allow white-label branding", `name="branding"`, `name="powered_by"`,
 		`<span class="mdi mdi-access-point-network" aria-hidden="true"></span> mdi-access-point-network`, `name="SMS_PROVIDER"`)
-	wantAbsent(t, "settings page", page, `data-island="icon-selector"`)
+	kerneltest.WantAbsent(t, "settings page", page, `data-island="icon-selector"`)
 
 	// A browser does not send disabled fields.
 	form := url.Values{"SMS_PROVIDER": {"twilio"}, "TWILIO_NUMBER": {"46701234567"}, "TWILIO_ACCOUNT_SID": {"AC1"}, "TWILIO_AUTH_TOKEN": {"tok"}}
-	wantRedirect(t, "save SMS", ta.post(t, "/superadmin/settings", root, form), "/superadmin/settings", url.Values{})
+	kerneltest.WantRedirect(t, "save SMS", ta.Post(t, "/superadmin/settings", root, form), "/superadmin/settings", url.Values{})
 	if got := storedGlobal(t, ta, "TWILIO_ACCOUNT_SID"); got != "AC1" {
 		t.Errorf("TWILIO_ACCOUNT_SID = %q, want AC1", got)
 	}
 	// Sending the values in use is no change.
 	unchanged := globalValues("SMS_PROVIDER", "twilio", "TWILIO_ACCOUNT_SID", "AC2")
-	wantRedirect(t, "unchanged branding", ta.post(t, "/superadmin/settings", root, unchanged), "/superadmin/settings", url.Values{})
+	kerneltest.WantRedirect(t, "unchanged branding", ta.Post(t, "/superadmin/settings", root, unchanged), "/superadmin/settings", url.Values{})
 
 	// A forged change: 403 as from the API; htmx gets it as 422 to show in the form.
 	for _, forged := range []url.Values{
@@ -214,12 +214,12 @@ func TestGlobalSettingsPageWithoutWhiteLabel(t *testing.T) {
 		globalValues("brand_icon", "mdi-rocket", "TWILIO_ACCOUNT_SID", "AC3"),
 		globalValues("powered_by", "Someone", "TWILIO_ACCOUNT_SID", "AC3"),
 	} {
-		r := ta.post(t, "/superadmin/settings", root, forged, "Accept-Language", "en")
+		r := ta.Post(t, "/superadmin/settings", root, forged, "Accept-Language", "en")
 		if r.Status != http.StatusForbidden {
 			t.Fatalf("forged branding: %d %.300s", r.Status, r.Body)
 		}
-		wantContains(t, "forged branding", r, `<div class="form-error" role="alert">Branding can be changed only when the license allows white-label</div>`)
-		if r := ta.post(t, "/superadmin/settings", root, forged, "HX-Request", "true"); r.Status != http.StatusUnprocessableEntity {
+		kerneltest.WantContains(t, "forged branding", r, `<div class="form-error" role="alert">Branding can be changed only when the license allows white-label</div>`)
+		if r := ta.Post(t, "/superadmin/settings", root, forged, "HX-Request", "true"); r.Status != http.StatusUnprocessableEntity {
 			t.Errorf("forged branding through htmx: %d, want 422", r.Status)
 		}
 	}
@@ -230,11 +230,11 @@ func TestGlobalSettingsPageWithoutWhiteLabel(t *testing.T) {
 	// Branding stored while the license allowed it is not shown once it no
 	// longer does; the brand icon always is.
 	for name, value := range map[string]string{"branding": "Old Brand", "brand_icon": "mdi-rocket"} {
-		if _, err := ta.kernel.Host().DB.NewRaw("INSERT INTO global_settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value", name, value).Exec(context.Background()); err != nil {
+		if _, err := ta.Host().DB.NewRaw("INSERT INTO global_settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value", name, value).Exec(context.Background()); err != nil {
 			t.Fatalf("store %s: %v", name, err)
 		}
 	}
-	home := ta.Call(t, "GET", "/", acme.userToken, nil)
+	home := ta.Call(t, "GET", "/", acme.UserToken, nil)
 	wantBrand(t, "home without white-label", home, "mdi-rocket", "Fieldhub")
-	wantAbsent(t, "home without white-label", home, "Old Brand")
+	kerneltest.WantAbsent(t, "home without white-label", home, "Old Brand")
 }
