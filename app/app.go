@@ -27,6 +27,7 @@ import (
 	"github.com/fieldhub/fieldhub/modules/events"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/logs"
+	logsmodule "github.com/fieldhub/fieldhub/modules/logs/module"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 	"github.com/fieldhub/fieldhub/modules/settings"
 	settingsmodule "github.com/fieldhub/fieldhub/modules/settings/module"
@@ -43,6 +44,7 @@ type App struct {
 	accounts   accounts.Module
 	dashboards dashboards.Module
 	settings   settings.Service
+	logs       logs.Service
 	series     tsdb.Store
 }
 
@@ -98,12 +100,13 @@ func wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config) (*App, erro
 	k.Add(nod)
 	dash := dashboards.New(host, dashboards.Deps{Accounts: acc, Nodes: nod, Series: series, Settings: set, UI: env})
 	k.Add(dash)
-	k.Add(logs.New(host, logs.Deps{Accounts: acc, Series: series})) // before the ingest, so it stops after it
+	lg := logsmodule.New(host, logsmodule.Deps{Accounts: acc, Series: series})
+	k.Add(lg) // before the ingest, so it stops after it
 	ing = ingest.New(host, ingest.Deps{Nodes: nod, Decoders: dec, TSDB: series})
 	k.Add(ing)
 	k.Add(events.New(host, events.Deps{}))
 	k.Add(sitemodule.New(host, sitemodule.Deps{UI: env, Accounts: acc}))
-	return &App{kernel: k, accounts: acc, dashboards: dash, settings: set, series: series}, nil
+	return &App{kernel: k, accounts: acc, dashboards: dash, settings: set, logs: lg, series: series}, nil
 }
 
 // scheduleSeriesJobs adds the time-series store's jobs: sealing the hours
@@ -155,6 +158,9 @@ func (a *App) Accounts() accounts.Module { return a.accounts }
 // Settings is the settings module's service: the global and company
 // settings with their secrets opened.
 func (a *App) Settings() settings.Service { return a.settings }
+
+// Logs is the logs module's service, through which modules record entries.
+func (a *App) Logs() logs.Service { return a.logs }
 
 // CreateSuperAdmin adds a SuperAdmin, or promotes the account of email.
 func (a *App) CreateSuperAdmin(ctx context.Context, email, password string) error {

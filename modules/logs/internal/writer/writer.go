@@ -1,4 +1,8 @@
-package core
+// Package writer writes what the logs module records: one goroutine takes
+// it from a bounded queue and writes it in batches, each batch in one
+// statement, so that a burst of device events costs a few round trips and
+// nobody who records waits for the database.
+package writer
 
 import (
 	"context"
@@ -9,12 +13,11 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/uptrace/bun"
+
+	"github.com/fieldhub/fieldhub/modules/logs"
+	"github.com/fieldhub/fieldhub/modules/logs/internal/store"
 )
 
-// The writer: one goroutine takes what the module records from a bounded
-// queue and writes it in batches, each batch in one statement, so that a
-// burst of device events costs a few round trips and nobody who records
-// waits for the database.
 const (
 	// queueSize bounds what waits to be written; beyond it, entries are
 	// dropped (and counted) rather than hold up their senders.
@@ -23,21 +26,22 @@ const (
 	batchSize = 500
 )
 
-// item is one thing to write: an entry, or a user seen (or both, for a
+// Item is one thing to write: an entry, or a user seen (or both, for a
 // sign-in).
-type item struct {
-	entry *Entry
-	seen  *activity
+type Item struct {
+	Entry *logs.Entry
+	Seen  *store.Activity
 }
 
-type writer struct {
+// Writer is the queue and the goroutine that empties it.
+type Writer struct {
 	db      *bun.DB
 	log     *slog.Logger
-	queue   chan item
+	queue   chan Item
 	dropped prometheus.Counter
 	written prometheus.Counter
 	// publish announces an entry once it is stored.
-	publish func(Entry)
+	publish func(logs.Entry)
 
 	mu      sync.Mutex
 	running bool
@@ -45,14 +49,16 @@ type writer struct {
 	done    chan struct{}
 }
 
-func newWriter(bdb *bun.DB, log *slog.Logger, dropped, written prometheus.Counter, publish func(Entry)) *writer {
-	return &writer{db: bdb, log: log, queue: make(chan item, queueSize), dropped: dropped, written: written, publish: publish}
+// New returns a writer, not yet running, that writes to bdb, counts what it
+// drops and writes, and announces each entry it stored through publish.
+func New(bdb *bun.DB, log *slog.Logger, dropped, written prometheus.Counter, publish func(logs.Entry)) *Writer {
+	return &Writer{db: bdb, log: log, queue: make(chan Item, queueSize), dropped: dropped, written: written, publish: publish}
 }
 
-// add queues it without waiting; it is dropped when the writer is not
+// Add queues it without waiting; it is dropped when the writer is not
 // running or the queue is full.
-func (w *writer) add(it item) {
-	// The lock orders add before close: what is queued before the stop is
+func (w *Writer) Add(it Item) {
+	// The lock orders Add before Close: what is queued before the stop is
 	// written by the drain.
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -67,8 +73,8 @@ func (w *writer) add(it item) {
 	}
 }
 
-// start runs the writer until close.
-func (w *writer) start() {
+// Start runs the writer until Close.
+func (w *Writer) Start() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.running {
@@ -79,9 +85,9 @@ func (w *writer) start() {
 	go w.run()
 }
 
-// close stops taking items, writes what is queued and returns when it is
+// Close stops taking items, writes what is queued and returns when it is
 // written or ctx ends.
-func (w *writer) close(ctx context.Context) error {
+func (w *Writer) Close(ctx context.Context) error {
 	w.mu.Lock()
 	if !w.running {
 		w.mu.Unlock()
@@ -98,14 +104,14 @@ func (w *writer) close(ctx context.Context) error {
 	}
 }
 
-func (w *writer) run() {
+func (w *Writer) run() {
 	defer close(w.done)
 	for {
 		select {
 		case it := <-w.queue:
 			w.write(w.batch(it))
 		case <-w.stop:
-			// What was queued before the stop is written; add queues
+			// What was queued before the stop is written; Add queues
 			// nothing after it.
 			for len(w.queue) > 0 {
 				w.write(w.batch(<-w.queue))
@@ -116,8 +122,8 @@ func (w *writer) run() {
 }
 
 // batch gathers first and whatever else is queued, up to batchSize.
-func (w *writer) batch(first item) []item {
-	batch := []item{first}
+func (w *Writer) batch(first Item) []Item {
+	batch := []Item{first}
 	for len(batch) < batchSize {
 		select {
 		case it := <-w.queue:
@@ -132,28 +138,28 @@ func (w *writer) batch(first item) []item {
 // write stores a batch and announces its entries. A batch the database
 // refuses as a whole (an entry whose company or user was deleted meanwhile)
 // is written entry by entry, so that one bad entry costs only itself.
-func (w *writer) write(batch []item) {
+func (w *Writer) write(batch []Item) {
 	// The writer outlives no request: its writes end only with the database.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	var entries []Entry
-	seen := map[int64]*activity{}
+	var entries []logs.Entry
+	seen := map[int64]*store.Activity{}
 	for _, it := range batch {
-		if it.entry != nil {
-			entries = append(entries, *it.entry)
+		if it.Entry != nil {
+			entries = append(entries, *it.Entry)
 		}
-		if it.seen != nil {
-			if prev, ok := seen[it.seen.UserID]; !ok || it.seen.LastSeenAt.After(prev.LastSeenAt) {
-				seen[it.seen.UserID] = it.seen
+		if it.Seen != nil {
+			if prev, ok := seen[it.Seen.UserID]; !ok || it.Seen.LastSeenAt.After(prev.LastSeenAt) {
+				seen[it.Seen.UserID] = it.Seen
 			}
 		}
 	}
 	if len(entries) > 0 {
-		stored, err := w.insert(ctx, entries)
+		stored, err := store.InsertEntries(ctx, w.db, entries)
 		if err != nil {
 			stored = nil
 			for _, e := range entries {
-				one, err := w.insert(ctx, []Entry{e})
+				one, err := store.InsertEntries(ctx, w.db, []logs.Entry{e})
 				if err != nil {
 					w.dropped.Inc()
 					w.log.Warn("log entry not written", "type", e.Type, "company_id", e.Company(), "err", err)
@@ -168,16 +174,8 @@ func (w *writer) write(batch []item) {
 		}
 	}
 	for _, a := range seen {
-		if err := upsertActivity(ctx, w.db, a); err != nil {
+		if err := store.UpsertActivity(ctx, w.db, a); err != nil {
 			w.log.Warn("user activity not written", "user_id", a.UserID, "err", err)
 		}
 	}
-}
-
-// insert writes entries in one statement and returns them with their ids.
-func (w *writer) insert(ctx context.Context, entries []Entry) ([]Entry, error) {
-	if _, err := w.db.NewInsert().Model(&entries).Returning("id").Exec(ctx); err != nil {
-		return nil, fmt.Errorf("insert %d log entries: %w", len(entries), err)
-	}
-	return entries, nil
 }
