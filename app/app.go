@@ -24,7 +24,7 @@ import (
 	"github.com/fieldhub/fieldhub/modules/dashboards"
 	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/demo"
-	"github.com/fieldhub/fieldhub/modules/events"
+	eventsmodule "github.com/fieldhub/fieldhub/modules/events/module"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/logs"
 	logsmodule "github.com/fieldhub/fieldhub/modules/logs/module"
@@ -104,7 +104,7 @@ func wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config) (*App, erro
 	k.Add(lg) // before the ingest, so it stops after it
 	ing = ingest.New(host, ingest.Deps{Nodes: nod, Decoders: dec, TSDB: series})
 	k.Add(ing)
-	k.Add(events.New(host, events.Deps{}))
+	k.Add(eventsmodule.New(host, eventsmodule.Deps{}))
 	k.Add(sitemodule.New(host, sitemodule.Deps{UI: env, Accounts: acc}))
 	return &App{kernel: k, accounts: acc, dashboards: dash, settings: set, logs: lg, series: series}, nil
 }

@@ -1,4 +1,4 @@
-package core
+package feed
 
 import (
 	"context"
@@ -42,8 +42,8 @@ const (
 )
 
 // envelope is a notification: the origin instance, the company, the kind
-// of message ("" for an uplink's event, else MessageLogEntry) and the event
-// itself or the live_events row that holds it.
+// of message ("" for an uplink's event, else events.MessageLogEntry) and
+// the event itself or the live_events row that holds it.
 type envelope struct {
 	Origin  string          `json:"o"`
 	Company int64           `json:"c"`

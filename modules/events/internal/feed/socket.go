@@ -1,4 +1,4 @@
-package core
+package feed
 
 import (
 	"context"
@@ -12,10 +12,8 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/auth"
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/modules/accounts"
+	"github.com/fieldhub/fieldhub/modules/events"
 )
-
-// idWebSocketOnly is the message of a plain request to the feed.
-const idWebSocketOnly = "events.websocketOnly"
 
 // Time limits of one connection.
 const (
@@ -25,7 +23,7 @@ const (
 
 // serve answers GET /events: it upgrades to a WebSocket and pushes the
 // events of the caller's company until the connection ends.
-func (m *Module) serve(w http.ResponseWriter, r *http.Request) error {
+func (m *Feed) serve(w http.ResponseWriter, r *http.Request) error {
 	c := auth.CallerFrom(r.Context())
 	company, err := companyOf(r, c)
 	if err != nil {
@@ -33,7 +31,7 @@ func (m *Module) serve(w http.ResponseWriter, r *http.Request) error {
 	}
 	if !wantsWebSocket(r) {
 		w.Header().Set("Upgrade", "websocket")
-		return errs.New(errs.Invalid, idWebSocketOnly)
+		return errs.New(errs.Invalid, events.IDWebSocketOnly)
 	}
 	m.mu.Lock()
 	if m.closed {
@@ -64,7 +62,7 @@ func (m *Module) serve(w http.ResponseWriter, r *http.Request) error {
 
 // pump writes the client's queue to the connection, pings it, and closes it
 // when the token lapses, the client falls behind or the module stops.
-func (m *Module) pump(conn *websocket.Conn, cl *client, expires time.Time) {
+func (m *Feed) pump(conn *websocket.Conn, cl *client, expires time.Time) {
 	defer conn.CloseNow()
 	// Reading answers pings and the client's close; the feed expects no
 	// messages from the client. Its context ends when the connection does.
@@ -94,7 +92,7 @@ func (m *Module) pump(conn *websocket.Conn, cl *client, expires time.Time) {
 				return
 			}
 		case <-lapsed:
-			_ = conn.Close(CloseSessionExpired, "session expired")
+			_ = conn.Close(events.CloseSessionExpired, "session expired")
 			return
 		case <-cl.dropped:
 			_ = conn.Close(websocket.StatusTryAgainLater, "too slow, reconnect")

@@ -1,8 +1,10 @@
-package core
+package feed
 
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/fieldhub/fieldhub/modules/events"
 )
 
 func TestFanoutKnowsItsOwnNotifications(t *testing.T) {
@@ -33,7 +35,7 @@ func TestInlineNotificationsReadAsEnvelopes(t *testing.T) {
 	f := &pgFanout{origin: "abc123-_X"}
 	cases := []outgoing{
 		{company: 7, event: []byte(`{"id":"1","tag":{"name":"Door <1> & \"2\"","deveui":"70B3D57ED005A1B2"},"data":{"t":21.5}}`)},
-		{company: installation, kind: MessageLogEntry, event: []byte(`{"type":"join","message":"ünïcode ✓"}`)},
+		{company: installation, kind: events.MessageLogEntry, event: []byte(`{"type":"join","message":"ünïcode ✓"}`)},
 		{company: 1 << 60, kind: `odd "kind"`, event: []byte(`[1,2]`)},
 	}
 	for _, o := range cases {

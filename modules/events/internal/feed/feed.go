@@ -1,7 +1,7 @@
-// Package core implements the events module: the live feed's WebSocket
-// route, the hub of this instance's connections, and the fan-out of events
-// between instances through PostgreSQL's LISTEN/NOTIFY.
-package core
+// Package feed is the events module's live feed: the WebSocket route, the
+// hub of this instance's connections, and the fan-out of events between
+// instances through PostgreSQL's LISTEN/NOTIFY.
+package feed
 
 import (
 	"context"
@@ -18,13 +18,18 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/db"
 	kevents "github.com/fieldhub/fieldhub/kernel/events"
 	"github.com/fieldhub/fieldhub/kernel/web"
+	"github.com/fieldhub/fieldhub/modules/events"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/logs"
 )
 
-// Options tune the module; see events.Deps.
+// Options tune the feed; the zero value is what production uses.
 type Options struct {
-	QueueSize    int
+	// QueueSize is how many messages may wait for one connection before it
+	// is dropped as too slow (default 256).
+	QueueSize int
+	// PingInterval is how often the server pings each connection
+	// (default 30 s).
 	PingInterval time.Duration
 }
 
@@ -34,11 +39,8 @@ const (
 	defaultPingInterval = 30 * time.Second
 )
 
-// Route is the feed's path.
-const Route = "/api/events"
-
-// Module is the events module.
-type Module struct {
+// Feed is the live feed; it satisfies events.Module.
+type Feed struct {
 	host   *kernel.Host
 	log    *slog.Logger
 	opts   Options
@@ -56,16 +58,16 @@ type Module struct {
 	dropped     *prometheus.CounterVec
 }
 
-// New builds the module and subscribes it to the uplinks the ingest stores
+// New builds the feed and subscribes it to the uplinks the ingest stores
 // and the log entries the logs module writes.
-func New(host *kernel.Host, opts Options) *Module {
+func New(host *kernel.Host, opts Options) *Feed {
 	if opts.QueueSize <= 0 {
 		opts.QueueSize = defaultQueueSize
 	}
 	if opts.PingInterval <= 0 {
 		opts.PingInterval = defaultPingInterval
 	}
-	m := &Module{host: host, log: host.Logger("events"), opts: opts, hub: newHub()}
+	m := &Feed{host: host, log: host.Logger("events"), opts: opts, hub: newHub()}
 	m.ctx, m.cancel = context.WithCancel(context.Background())
 	m.connections = prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "fieldhub_events_connections",
@@ -87,16 +89,16 @@ func New(host *kernel.Host, opts Options) *Module {
 }
 
 // Name names the module.
-func (m *Module) Name() string { return "events" }
+func (m *Feed) Name() string { return "events" }
 
 // Routes registers the feed.
-func (m *Module) Routes(r *web.ModuleRoutes) {
+func (m *Feed) Routes(r *web.ModuleRoutes) {
 	r.API("GET /events", auth.CompanyOrUser, m.serve)
 }
 
 // Start connects the fan-out's listener, so that an instance that has
 // started receives the other instances' events.
-func (m *Module) Start(ctx context.Context) error {
+func (m *Feed) Start(ctx context.Context) error {
 	context.AfterFunc(ctx, m.cancel)
 	if m.fanout != nil {
 		m.fanout.start(m.ctx)
@@ -105,7 +107,7 @@ func (m *Module) Start(ctx context.Context) error {
 }
 
 // Stop closes every connection (1001, going away) and waits for them.
-func (m *Module) Stop(ctx context.Context) error {
+func (m *Feed) Stop(ctx context.Context) error {
 	m.mu.Lock()
 	m.closed = true
 	m.mu.Unlock()
@@ -129,7 +131,7 @@ func (m *Module) Stop(ctx context.Context) error {
 // onUplink pushes an uplink to this instance's connections at once, and
 // hands it to the fan-out for the other instances. It never waits on a
 // client or on the database, so the ingest is never slowed by the feed.
-func (m *Module) onUplink(_ context.Context, e kevents.Event) {
+func (m *Feed) onUplink(_ context.Context, e kevents.Event) {
 	u, ok := e.(ingest.UplinkReceived)
 	if !ok {
 		return
@@ -149,7 +151,7 @@ func (m *Module) onUplink(_ context.Context, e kevents.Event) {
 // (an entry of the installation to those of SuperAdmins who have chosen no
 // company), here and, through the fan-out, on the other instances. Like
 // onUplink it never waits.
-func (m *Module) onLogEntry(_ context.Context, e kevents.Event) {
+func (m *Feed) onLogEntry(_ context.Context, e kevents.Event) {
 	w, ok := e.(logs.EntryWritten)
 	if !ok {
 		return
@@ -163,17 +165,17 @@ func (m *Module) onLogEntry(_ context.Context, e kevents.Event) {
 	if company == 0 {
 		company = installation
 	}
-	m.deliver(company, MessageLogEntry, body)
+	m.deliver(company, events.MessageLogEntry, body)
 	if m.fanout != nil {
-		m.fanout.publish(company, MessageLogEntry, body)
+		m.fanout.publish(company, events.MessageLogEntry, body)
 	}
 }
 
-// deliver sends an encoded event (kind "") or log entry (MessageLogEntry)
-// to this instance's connections of company.
-func (m *Module) deliver(company int64, kind string, event []byte) {
+// deliver sends an encoded event (kind "") or log entry
+// (events.MessageLogEntry) to this instance's connections of company.
+func (m *Feed) deliver(company int64, kind string, event []byte) {
 	msg := frame(event)
-	if kind == MessageLogEntry {
+	if kind == events.MessageLogEntry {
 		msg = frameEntry(event)
 	}
 	if n := m.hub.broadcast(company, msg); n > 0 {
@@ -185,8 +187,8 @@ func (m *Module) deliver(company int64, kind string, event []byte) {
 // queryToken authenticates the feed by ?token=, for clients that can set
 // neither a header nor a cookie on a WebSocket. Other routes never take a
 // token in the address, where it would end up in logs.
-func (m *Module) queryToken(r *http.Request) (auth.Caller, bool) {
-	if r.URL.Path != Route {
+func (m *Feed) queryToken(r *http.Request) (auth.Caller, bool) {
+	if r.URL.Path != events.Route {
 		return auth.Caller{}, false
 	}
 	token := r.URL.Query().Get("token")
