@@ -24,6 +24,7 @@ import (
 	"github.com/fieldhub/fieldhub/modules/dashboards"
 	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/demo"
+	demomodule "github.com/fieldhub/fieldhub/modules/demo/module"
 	eventsmodule "github.com/fieldhub/fieldhub/modules/events/module"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/logs"
@@ -196,5 +197,5 @@ func (a *App) SeedDemo(ctx context.Context, stdout io.Writer) (int64, error) {
 // company SeedDemo made to the portal at baseURL (its own listener). Call it
 // before Serve.
 func (a *App) StartDemo(company int64, baseURL string) {
-	a.kernel.Add(demo.New(a.kernel.Host(), demo.Deps{Accounts: a.accounts, CompanyID: company, BaseURL: baseURL, Dashboards: a.dashboards}))
+	a.kernel.Add(demomodule.New(a.kernel.Host(), demomodule.Deps{Accounts: a.accounts, CompanyID: company, BaseURL: baseURL, Dashboards: a.dashboards}))
 }

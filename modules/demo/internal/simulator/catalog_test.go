@@ -1,4 +1,4 @@
-package core
+package simulator
 
 import (
 	"math"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
+	"github.com/fieldhub/fieldhub/modules/demo"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 )
 
@@ -17,11 +18,14 @@ import (
 func TestCatalogModels(t *testing.T) {
 	seen := map[string]bool{}
 	start := time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC) // a Monday
-	for i, n := range Catalog() {
+	for i, n := range demo.Nodes() {
 		if seen[n.DevEUI] || !tsdb.ValidDevEUI(strings.ToLower(n.DevEUI)) {
 			t.Errorf("%s: DevEUI %q is not unique or not valid", n.Name, n.DevEUI)
 		}
 		seen[n.DevEUI] = true
+		if models[n.DevEUI] == nil {
+			t.Fatalf("%s: no model makes its uplinks", n.Name)
+		}
 		s := newSimNode(n, int64(i+1), int64(i+1), start)
 		distinct := map[string]map[float64]bool{}
 		for now := start.Add(n.Every); now.Before(start.Add(48 * time.Hour)); now = now.Add(n.Every) {
@@ -59,5 +63,8 @@ func TestCatalogModels(t *testing.T) {
 	}
 	if len(seen) < 12 {
 		t.Errorf("%d demo nodes, want a dozen", len(seen))
+	}
+	if len(models) != len(seen) {
+		t.Errorf("%d models for %d demo nodes", len(models), len(seen))
 	}
 }

@@ -1,4 +1,4 @@
-package core
+package simulator
 
 import (
 	"context"
@@ -7,12 +7,14 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/fieldhub/fieldhub/modules/demo"
 )
 
 // setUp waits until the portal answers, then makes sure the demo company
 // has the application, the catalog's nodes and a fresh integration token,
 // and returns the nodes to simulate.
-func (m *Module) setUp(ctx context.Context) ([]*simNode, error) {
+func (m *Simulator) setUp(ctx context.Context) ([]*simNode, error) {
 	if err := m.api.call(ctx, "GET", "/healthz", "", nil, http.StatusOK, nil); err != nil {
 		return nil, err
 	}
@@ -37,7 +39,7 @@ func (m *Module) setUp(ctx context.Context) ([]*simNode, error) {
 		have[strings.ToUpper(t.DevEUI)] = t.ID
 	}
 	var nodes []*simNode
-	for i, n := range Catalog() {
+	for i, n := range demo.Nodes() {
 		id, ok := have[n.DevEUI]
 		if !ok {
 			var created struct {
@@ -66,7 +68,7 @@ func (m *Module) setUp(ctx context.Context) ([]*simNode, error) {
 
 // ensureApplication returns the id of the demo's application, made when
 // missing.
-func (m *Module) ensureApplication(ctx context.Context, session string) (int64, error) {
+func (m *Simulator) ensureApplication(ctx context.Context, session string) (int64, error) {
 	var apps []struct {
 		ID   int64  `json:"id"`
 		Name string `json:"name"`
@@ -75,7 +77,7 @@ func (m *Module) ensureApplication(ctx context.Context, session string) (int64, 
 		return 0, err
 	}
 	for _, a := range apps {
-		if a.Name == ApplicationName {
+		if a.Name == demo.ApplicationName {
 			return a.ID, nil
 		}
 	}
@@ -83,13 +85,13 @@ func (m *Module) ensureApplication(ctx context.Context, session string) (int64, 
 		ID int64 `json:"id"`
 	}
 	err := m.api.call(ctx, "POST", fmt.Sprintf("/api/applications/%d", m.deps.CompanyID), session,
-		map[string]any{"name": ApplicationName, "networkServer": "generic"}, http.StatusCreated, &created)
+		map[string]any{"name": demo.ApplicationName, "networkServer": "generic"}, http.StatusCreated, &created)
 	return created.ID, err
 }
 
 // ensureToken replaces the simulator's integration token: the old one's
 // secret is not known any more (a token is shown once, when it is made).
-func (m *Module) ensureToken(ctx context.Context, session string) error {
+func (m *Simulator) ensureToken(ctx context.Context, session string) error {
 	var tokens []struct {
 		ID    int64  `json:"id"`
 		Label string `json:"label"`
@@ -98,7 +100,7 @@ func (m *Module) ensureToken(ctx context.Context, session string) error {
 		return err
 	}
 	for _, t := range tokens {
-		if t.Label == TokenLabel {
+		if t.Label == demo.TokenLabel {
 			if err := m.api.call(ctx, "DELETE", fmt.Sprintf("/api/integration/tokens/%d", t.ID), session, nil, http.StatusNoContent, nil); err != nil {
 				return err
 			}
@@ -108,7 +110,7 @@ func (m *Module) ensureToken(ctx context.Context, session string) error {
 		Token string `json:"token"`
 	}
 	if err := m.api.call(ctx, "POST", fmt.Sprintf("/api/integration/tokens/%d", m.deps.CompanyID), session,
-		map[string]any{"label": TokenLabel, "isCompany": true}, http.StatusCreated, &created); err != nil {
+		map[string]any{"label": demo.TokenLabel, "isCompany": true}, http.StatusCreated, &created); err != nil {
 		return err
 	}
 	if created.Token == "" {
@@ -120,7 +122,7 @@ func (m *Module) ensureToken(ctx context.Context, session string) error {
 
 // renewToken makes a new integration token after the simulator's was
 // refused (a user deleted it); at most once a minute.
-func (m *Module) renewToken(ctx context.Context) {
+func (m *Simulator) renewToken(ctx context.Context) {
 	m.renewMu.Lock()
 	defer m.renewMu.Unlock()
 	if time.Since(m.renewed) < time.Minute {

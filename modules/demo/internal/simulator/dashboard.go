@@ -1,20 +1,10 @@
-package core
+package simulator
 
 import (
 	"context"
 
 	"github.com/fieldhub/fieldhub/modules/dashboards"
-)
-
-// Dashboards makes the demo's dashboard; see demo.Dashboards.
-type Dashboards interface {
-	Seed(ctx context.Context, s dashboards.SeedDashboard) (int64, bool, error)
-}
-
-// The demo's dashboard, in a category of its own.
-const (
-	DashboardCategory = "Demo"
-	DashboardName     = "Demo overview"
+	"github.com/fieldhub/fieldhub/modules/demo"
 )
 
 // demoDashboard is a dashboard over the demo's nodes with a module of each
@@ -22,7 +12,7 @@ const (
 // of every node and a tank's fill level.
 func demoDashboard(companyID int64) dashboards.SeedDashboard {
 	f := func(v float64) *float64 { return &v }
-	return dashboards.SeedDashboard{CompanyID: companyID, Category: DashboardCategory, Name: DashboardName,
+	return dashboards.SeedDashboard{CompanyID: companyID, Category: demo.DashboardCategory, Name: demo.DashboardName,
 		Modules: []dashboards.SeedModule{
 			{Title: "Office temperature", Type: dashboards.TypeChart, Tag: demoEUI(2), SizeSmall: "lg", SizeMid: "lg",
 				Attributes: map[string]string{"tagkey": "temperature", "so_chart_type": "line", "axis_label": "°C", "decimal_rounding": "1"}},
@@ -39,7 +29,7 @@ func demoDashboard(companyID int64) dashboards.SeedDashboard {
 
 // seedDashboard makes the demo's dashboard unless it exists; a failure is
 // logged, the simulator runs anyway.
-func (m *Module) seedDashboard(ctx context.Context) {
+func (m *Simulator) seedDashboard(ctx context.Context) {
 	if m.deps.Dashboards == nil {
 		return
 	}
@@ -48,6 +38,6 @@ func (m *Module) seedDashboard(ctx context.Context) {
 	case err != nil:
 		m.log.Warn("demo dashboard not made", "err", err)
 	case made:
-		m.log.Info("demo dashboard made", "dashboard_id", id, "name", DashboardName)
+		m.log.Info("demo dashboard made", "dashboard_id", id, "name", demo.DashboardName)
 	}
 }

@@ -1,78 +1,41 @@
-package core
+package simulator
 
 import (
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"time"
+
+	"github.com/fieldhub/fieldhub/modules/demo"
 )
 
-// Node is one node of the demo.
-type Node struct {
-	Name     string
-	DevEUI   string // 16 upper-case hexadecimal digits, as tags store them
-	Type     string
-	Location string
-	Lat      float64
-	Long     float64
-	// Every is the usual time between two uplinks (each is 20 % early or
-	// late at random).
-	Every time.Duration
-	// Keys are the keys of "values" in its uplinks (dotted when nested).
-	Keys []string
-	// model makes the values of the next uplink.
-	model func(s *simNode, now time.Time) map[string]any
-}
+// model makes the values of a node's next uplink.
+type model func(s *simNode, now time.Time) map[string]any
 
-// The demo's DevEUIs start with F1E1D0DE ("fieldhub demo") and end with
-// the node's number.
+// demoEUI is the DevEUI of the demo's node n, as demo.Nodes spells it.
 func demoEUI(n int) string { return fmt.Sprintf("F1E1D0DE%08X", n) }
 
-// Catalog lists the demo's nodes, in a park of buildings in Stockholm.
-func Catalog() []Node {
-	return []Node{
-		{Name: "Meeting room climate", DevEUI: demoEUI(1), Type: "Room sensor", Location: "House A, meeting room",
-			Lat: 59.33431, Long: 18.06323, Every: 10 * time.Second, Keys: []string{"temperature", "humidity"},
-			model: climate(21.5, 42, 1.2)},
-		{Name: "Office climate", DevEUI: demoEUI(2), Type: "Room sensor", Location: "House A, open-plan office",
-			Lat: 59.33438, Long: 18.06341, Every: 10 * time.Second, Keys: []string{"temperature", "humidity"},
-			model: climate(22.3, 38, 0.8)},
-		{Name: "Server room climate", DevEUI: demoEUI(3), Type: "Room sensor", Location: "House A, basement",
-			Lat: 59.33425, Long: 18.06330, Every: 15 * time.Second, Keys: []string{"temperature", "humidity"},
-			model: climate(19.2, 31, 0.2)},
-		{Name: "Kitchen freezer", DevEUI: demoEUI(4), Type: "Temperature probe", Location: "House A, kitchen",
-			Lat: 59.33440, Long: 18.06310, Every: 10 * time.Second, Keys: []string{"temperature"},
-			model: freezer},
-		{Name: "Front door", DevEUI: demoEUI(5), Type: "Door sensor", Location: "House A, entrance",
-			Lat: 59.33420, Long: 18.06300, Every: 5 * time.Second, Keys: []string{"door.open", "openings"},
-			model: door},
-		{Name: "Rainwater tank", DevEUI: demoEUI(6), Type: "Level sensor", Location: "Courtyard",
-			Lat: 59.33402, Long: 18.06355, Every: 15 * time.Second, Keys: []string{"level", "waterTemperature"},
-			model: tank},
-		{Name: "Meeting room CO2", DevEUI: demoEUI(7), Type: "CO2 sensor", Location: "House A, meeting room",
-			Lat: 59.33432, Long: 18.06325, Every: 10 * time.Second, Keys: []string{"co2", "temperature", "humidity"},
-			model: co2},
-		{Name: "Service van", DevEUI: demoEUI(8), Type: "GPS tracker", Location: "On the road",
-			Lat: 59.32930, Long: 18.06860, Every: 5 * time.Second, Keys: []string{"lat", "long", "speed"},
-			model: tracker},
-		{Name: "Main energy meter", DevEUI: demoEUI(9), Type: "Energy meter", Location: "House A, switchboard",
-			Lat: 59.33423, Long: 18.06318, Every: 10 * time.Second, Keys: []string{"energy", "power"},
-			model: energy},
-		{Name: "Greenhouse soil probe", DevEUI: demoEUI(10), Type: "Soil moisture probe", Location: "Greenhouse, bed 3",
-			Lat: 59.33390, Long: 18.06390, Every: 20 * time.Second, Keys: []string{"soilMoisture", "soilTemperature"},
-			model: soil},
-		{Name: "Roof weather station", DevEUI: demoEUI(11), Type: "Weather station", Location: "House B, roof",
-			Lat: 59.33470, Long: 18.06420, Every: 15 * time.Second, Keys: []string{"temperature", "humidity", "pressure", "windSpeed"},
-			model: weather},
-		{Name: "Parking bay 12", DevEUI: demoEUI(12), Type: "Parking sensor", Location: "Car park, bay 12",
-			Lat: 59.33380, Long: 18.06250, Every: 5 * time.Second, Keys: []string{"occupied", "batteryLevel"},
-			model: parking},
-	}
+// models are the nodes' models by DevEUI: each makes exactly the keys
+// demo.Nodes lists for its node.
+var models = map[string]model{
+	demoEUI(1):  climate(21.5, 42, 1.2),
+	demoEUI(2):  climate(22.3, 38, 0.8),
+	demoEUI(3):  climate(19.2, 31, 0.2),
+	demoEUI(4):  freezer,
+	demoEUI(5):  door,
+	demoEUI(6):  tank,
+	demoEUI(7):  co2,
+	demoEUI(8):  tracker,
+	demoEUI(9):  energy,
+	demoEUI(10): soil,
+	demoEUI(11): weather,
+	demoEUI(12): parking,
 }
 
 // simNode is a node being simulated: its tag and the state of its values.
 type simNode struct {
-	Node
+	demo.Node
+	model model
 	tagID int64
 	rng   *rand.Rand
 	start time.Time
@@ -92,9 +55,9 @@ type simNode struct {
 	stoppedTill time.Time
 }
 
-func newSimNode(n Node, tagID, seed int64, now time.Time) *simNode {
+func newSimNode(n demo.Node, tagID, seed int64, now time.Time) *simNode {
 	rng := rand.New(rand.NewPCG(uint64(seed), uint64(now.UnixNano())))
-	s := &simNode{Node: n, tagID: tagID, rng: rng, start: now, last: now, walks: map[string]*walk{},
+	s := &simNode{Node: n, model: models[n.DevEUI], tagID: tagID, rng: rng, start: now, last: now, walks: map[string]*walk{},
 		rssi:    walk{v: -70 - 4*float64(seed), mean: -70 - 4*float64(seed), sd: 1.5, pull: 0.1, lo: -125, hi: -40},
 		snr:     walk{v: 8 - 0.8*float64(seed), mean: 8 - 0.8*float64(seed), sd: 0.6, pull: 0.1, lo: -15, hi: 12},
 		battery: 3.6 - 0.02*float64(seed), drain: 0.000002, fresh: 3.6,
@@ -164,7 +127,7 @@ func occupancy(t time.Time) float64 {
 	return math.Sin(math.Pi * (h - 7) / 11)
 }
 
-func climate(temp, hum, people float64) func(s *simNode, now time.Time) map[string]any {
+func climate(temp, hum, people float64) model {
 	return func(s *simNode, now time.Time) map[string]any {
 		t := s.walkOf("t", walk{v: temp, mean: temp, sd: 0.05, pull: 0.03, lo: temp - 4, hi: temp + 4})
 		h := s.walkOf("h", walk{v: hum, mean: hum, sd: 0.3, pull: 0.03, lo: 15, hi: 80})

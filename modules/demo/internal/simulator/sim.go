@@ -1,4 +1,4 @@
-package core
+package simulator
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 // simulate posts each node's uplinks until ctx ends: the first at once (a
 // node after the other, so they do not all come in one burst), then one
 // every Node.Every, 20 % early or late at random.
-func (m *Module) simulate(ctx context.Context, nodes []*simNode) {
+func (m *Simulator) simulate(ctx context.Context, nodes []*simNode) {
 	var wg sync.WaitGroup
 	for i, n := range nodes {
 		wg.Add(1)
@@ -23,7 +23,7 @@ func (m *Module) simulate(ctx context.Context, nodes []*simNode) {
 	wg.Wait()
 }
 
-func (m *Module) runNode(ctx context.Context, n *simNode, delay time.Duration) {
+func (m *Simulator) runNode(ctx context.Context, n *simNode, delay time.Duration) {
 	timer := time.NewTimer(delay)
 	defer timer.Stop()
 	for {
@@ -44,7 +44,7 @@ func (m *Module) runNode(ctx context.Context, n *simNode, delay time.Duration) {
 // would. It returns false when n should no longer be simulated: the node
 // is not the demo company's any more (the portal put the uplink in the
 // node pool).
-func (m *Module) post(ctx context.Context, n *simNode) bool {
+func (m *Simulator) post(ctx context.Context, n *simNode) bool {
 	body := n.uplink(m.now())
 	body["devEui"] = n.DevEUI
 	token := ""
@@ -68,7 +68,7 @@ func (m *Module) post(ctx context.Context, n *simNode) bool {
 
 // warn logs at most once a minute, so that a portal in trouble is not also
 // flooded by its own demo.
-func (m *Module) warn(msg string, args ...any) {
+func (m *Simulator) warn(msg string, args ...any) {
 	m.warnMu.Lock()
 	defer m.warnMu.Unlock()
 	if time.Since(m.warned) < time.Minute {

@@ -1,7 +1,7 @@
-// Package core implements the demo module: the set-up of the demo's
-// application, nodes and integration token through the portal's HTTP API,
-// and the simulator that posts their uplinks.
-package core
+// Package simulator is the demo module at work: it sets up the demo's
+// application, nodes, integration token and dashboard through the portal's
+// HTTP API, then posts the nodes' uplinks as devices would.
+package simulator
 
 import (
 	"context"
@@ -16,36 +16,30 @@ import (
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/kernel/auth"
 	"github.com/fieldhub/fieldhub/modules/accounts"
+	"github.com/fieldhub/fieldhub/modules/demo"
 )
-
-// ApplicationName is the demo's application.
-const ApplicationName = "Demo field"
-
-// TokenLabel labels the simulator's integration token.
-const TokenLabel = "Demo simulator"
 
 // sessionTTL is how long the simulator's access token lasts; it is used
 // only for the set-up calls and made again when needed.
 const sessionTTL = 5 * time.Minute
 
-// Accounts is what the demo asks of the accounts module.
-type Accounts interface {
-	CompanyUsers(ctx context.Context, companyID int64) ([]accounts.User, error)
+// Config is what the simulator works on.
+type Config struct {
+	// Accounts finds the demo company's CompanyAdmin.
+	Accounts demo.Accounts
+	// CompanyID is the demo company.
+	CompanyID int64
+	// BaseURL is the portal's own address as this process reaches it.
+	BaseURL string
+	// Dashboards makes the demo's dashboard; nil for none.
+	Dashboards demo.Dashboards
 }
 
-// Deps are the module's dependencies; see demo.Deps.
-type Deps struct {
-	Accounts   Accounts
-	CompanyID  int64
-	BaseURL    string
-	Dashboards Dashboards // nil: no demo dashboard
-}
-
-// Module is the demo module.
-type Module struct {
+// Simulator sets the demo up and runs it; it satisfies demo.Module.
+type Simulator struct {
 	host *kernel.Host
 	log  *slog.Logger
-	deps Deps
+	deps Config
 	api  *client
 	wg   sync.WaitGroup
 	now  func() time.Time
@@ -59,18 +53,18 @@ type Module struct {
 	warned time.Time
 }
 
-// New builds the module.
-func New(host *kernel.Host, deps Deps) *Module {
-	return &Module{host: host, log: host.Logger("demo"), deps: deps, now: time.Now,
+// New returns the simulator, which does nothing before Start.
+func New(host *kernel.Host, deps Config) *Simulator {
+	return &Simulator{host: host, log: host.Logger("demo"), deps: deps, now: time.Now,
 		api: &client{base: deps.BaseURL, http: &http.Client{Timeout: 10 * time.Second}}}
 }
 
 // Name names the module.
-func (m *Module) Name() string { return "demo" }
+func (m *Simulator) Name() string { return "demo" }
 
 // Start runs the set-up and the simulator in the background: the portal
 // answers HTTP only once every module has started.
-func (m *Module) Start(ctx context.Context) error {
+func (m *Simulator) Start(ctx context.Context) error {
 	m.wg.Add(1)
 	go func() {
 		defer m.wg.Done()
@@ -80,7 +74,7 @@ func (m *Module) Start(ctx context.Context) error {
 }
 
 // Stop waits for the simulator, which ends with the kernel's context.
-func (m *Module) Stop(ctx context.Context) error {
+func (m *Simulator) Stop(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() { m.wg.Wait(); close(done) }()
 	select {
@@ -93,7 +87,7 @@ func (m *Module) Stop(ctx context.Context) error {
 
 // run sets the demo up, retrying while the portal is not answering yet,
 // then simulates until ctx ends.
-func (m *Module) run(ctx context.Context) {
+func (m *Simulator) run(ctx context.Context) {
 	var nodes []*simNode
 	for attempt := 0; ; attempt++ {
 		var err error
@@ -114,13 +108,13 @@ func (m *Module) run(ctx context.Context) {
 		}
 	}
 	m.seedDashboard(ctx)
-	m.log.Info("demo simulator started", "nodes", len(nodes), "application", ApplicationName)
+	m.log.Info("demo simulator started", "nodes", len(nodes), "application", demo.ApplicationName)
 	m.simulate(ctx, nodes)
 }
 
 // session returns an access token of the demo company's CompanyAdmin (an
 // Admin of the company will do): the simulator acts as them.
-func (m *Module) session(ctx context.Context) (string, error) {
+func (m *Simulator) session(ctx context.Context) (string, error) {
 	users, err := m.deps.Accounts.CompanyUsers(ctx, m.deps.CompanyID)
 	if err != nil {
 		return "", fmt.Errorf("users of the demo company: %w", err)
