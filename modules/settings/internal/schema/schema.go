@@ -27,6 +27,7 @@ const MaxValue = 1000
 // Kind says how a setting's value is written, read and shown.
 type Kind int
 
+// The kinds of setting.
 const (
 	Text    Kind = iota // a string
 	Boolean             // stored as "true" or "false", shown as a JSON boolean
