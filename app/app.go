@@ -25,11 +25,14 @@ import (
 	dashboardsmodule "github.com/fieldhub/fieldhub/modules/dashboards/module"
 	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/demo"
-	"github.com/fieldhub/fieldhub/modules/events"
+	demomodule "github.com/fieldhub/fieldhub/modules/demo/module"
+	eventsmodule "github.com/fieldhub/fieldhub/modules/events/module"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/logs"
+	logsmodule "github.com/fieldhub/fieldhub/modules/logs/module"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 	"github.com/fieldhub/fieldhub/modules/settings"
+	settingsmodule "github.com/fieldhub/fieldhub/modules/settings/module"
 	sitemodule "github.com/fieldhub/fieldhub/modules/site/module"
 	"github.com/fieldhub/fieldhub/webapp"
 	"github.com/fieldhub/fieldhub/webapp/locales"
@@ -42,6 +45,8 @@ type App struct {
 	kernel     *kernel.Kernel
 	accounts   accounts.Module
 	dashboards dashboards.Module
+	settings   settings.Service
+	logs       logs.Service
 	series     tsdb.Store
 }
 
@@ -75,7 +80,7 @@ func wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config) (*App, erro
 	k.Mount("GET /assets/", assets.Handler())
 	acc := accounts.New(host, accounts.Deps{UI: env})
 	k.Add(acc)
-	set := settings.New(host, settings.Deps{Accounts: acc, WhiteLabel: func() bool { return cfg.WhiteLabel }, UI: env})
+	set := settingsmodule.New(host, settingsmodule.Deps{Accounts: acc, WhiteLabel: func() bool { return cfg.WhiteLabel }, UI: env})
 	k.Add(set)
 	series, err := openSeries(ctx, cfg, host)
 	if err != nil {
@@ -97,12 +102,13 @@ func wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config) (*App, erro
 	k.Add(nod)
 	dash := dashboardsmodule.New(host, dashboardsmodule.Deps{Accounts: acc, Nodes: nod, Series: series, Settings: set, UI: env})
 	k.Add(dash)
-	k.Add(logs.New(host, logs.Deps{Accounts: acc, Series: series})) // before the ingest, so it stops after it
+	lg := logsmodule.New(host, logsmodule.Deps{Accounts: acc, Series: series})
+	k.Add(lg) // before the ingest, so it stops after it
 	ing = ingest.New(host, ingest.Deps{Nodes: nod, Decoders: dec, TSDB: series})
 	k.Add(ing)
-	k.Add(events.New(host, events.Deps{}))
+	k.Add(eventsmodule.New(host, eventsmodule.Deps{}))
 	k.Add(sitemodule.New(host, sitemodule.Deps{UI: env, Accounts: acc}))
-	return &App{kernel: k, accounts: acc, dashboards: dash, series: series}, nil
+	return &App{kernel: k, accounts: acc, dashboards: dash, settings: set, logs: lg, series: series}, nil
 }
 
 // scheduleSeriesJobs adds the time-series store's jobs: sealing the hours
@@ -151,6 +157,13 @@ func (a *App) Series() tsdb.Store { return a.series }
 // Accounts is the accounts module: the first SuperAdmin, the demo company.
 func (a *App) Accounts() accounts.Module { return a.accounts }
 
+// Settings is the settings module's service: the global and company
+// settings with their secrets opened.
+func (a *App) Settings() settings.Service { return a.settings }
+
+// Logs is the logs module's service, through which modules record entries.
+func (a *App) Logs() logs.Service { return a.logs }
+
 // CreateSuperAdmin adds a SuperAdmin, or promotes the account of email.
 func (a *App) CreateSuperAdmin(ctx context.Context, email, password string) error {
 	return a.accounts.CreateSuperAdmin(ctx, email, password)
@@ -185,5 +198,5 @@ func (a *App) SeedDemo(ctx context.Context, stdout io.Writer) (int64, error) {
 // company SeedDemo made to the portal at baseURL (its own listener). Call it
 // before Serve.
 func (a *App) StartDemo(company int64, baseURL string) {
-	a.kernel.Add(demo.New(a.kernel.Host(), demo.Deps{Accounts: a.accounts, CompanyID: company, BaseURL: baseURL, Dashboards: a.dashboards}))
+	a.kernel.Add(demomodule.New(a.kernel.Host(), demomodule.Deps{Accounts: a.accounts, CompanyID: company, BaseURL: baseURL, Dashboards: a.dashboards}))
 }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http/httptest"
 	"os"
+	"sync"
 	"testing"
 
 	"github.com/fieldhub/fieldhub/kernel"
@@ -54,13 +55,23 @@ func New(tb testing.TB, cfg *config.Config) *kernel.Kernel {
 // stopped when the test ends, and returns the server's base URL.
 func Serve(tb testing.TB, k *kernel.Kernel) string {
 	tb.Helper()
-	stop, err := k.Start(context.Background())
+	url, _ := serve(tb, k)
+	return url
+}
+
+// serve is Serve that also returns the function that stops the server,
+// then the modules, as a shutdown does; the test's cleanup calls it too,
+// and only the first call stops anything.
+func serve(tb testing.TB, k *kernel.Kernel) (url string, stop func()) {
+	tb.Helper()
+	stopModules, err := k.Start(context.Background())
 	if err != nil {
 		tb.Fatalf("start kernel: %v", err)
 	}
 	srv := httptest.NewServer(k.Handler())
-	tb.Cleanup(func() { srv.Close(); stop() })
-	return srv.URL
+	stop = sync.OnceFunc(func() { srv.Close(); stopModules() })
+	tb.Cleanup(stop)
+	return srv.URL, stop
 }
 
 // Logger returns a logger that writes nothing, unless FIELDHUB_TEST_LOG is

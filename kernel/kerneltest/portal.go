@@ -31,6 +31,8 @@ type Portal[A App] struct {
 	App A
 	// URL is the server's base address, http://127.0.0.1:port.
 	URL string
+
+	stop func()
 }
 
 // Start builds a portal with build on a fresh database of dialect d, env's
@@ -52,9 +54,13 @@ func StartConfig[A App](tb testing.TB, cfg *config.Config, build Builder[A]) *Po
 		tb.Fatalf("build the portal: %v", err)
 	}
 	tb.Cleanup(func() { a.Close() })
-	url := Serve(tb, a.Kernel())
-	return &Portal[A]{Client: NewClient(url), App: a, URL: url}
+	url, stop := serve(tb, a.Kernel())
+	return &Portal[A]{Client: NewClient(url), App: a, URL: url, stop: stop}
 }
+
+// Stop shuts the portal down before the test ends, as a stopping server
+// does: its HTTP server, then its modules.
+func (p *Portal[A]) Stop() { p.stop() }
 
 // Host is the kernel's Host: the database, scheduler, router and the rest.
 func (p *Portal[A]) Host() *kernel.Host { return p.App.Kernel().Host() }

@@ -21,25 +21,76 @@ package demo
 
 import (
 	"context"
+	"fmt"
+	"time"
 
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/modules/accounts"
 	"github.com/fieldhub/fieldhub/modules/dashboards"
-	"github.com/fieldhub/fieldhub/modules/demo/internal/core"
+)
+
+// ApplicationName is the name of the demo's application.
+const ApplicationName = "Demo field"
+
+// TokenLabel is the label of the integration token the simulator uses.
+const TokenLabel = "Demo simulator"
+
+// DashboardName and DashboardCategory name the demo's dashboard: a chart,
+// a gauge, a latest value, a map and a fill level over the demo's nodes.
+const (
+	DashboardCategory = "Demo"
+	DashboardName     = "Demo overview"
 )
 
 // Node is one simulated node of the demo: its name, DevEUI and the keys
 // its uplinks carry.
-type Node = core.Node
+type Node struct {
+	Name     string
+	DevEUI   string // 16 upper-case hexadecimal digits, as tags store them
+	Type     string
+	Location string
+	Lat      float64
+	Long     float64
+	// Every is the usual time between two uplinks (each is 20 % early or
+	// late at random).
+	Every time.Duration
+	// Keys are the keys of "values" in its uplinks (dotted when nested).
+	Keys []string
+}
 
-// Nodes lists the demo's nodes.
-func Nodes() []Node { return core.Catalog() }
+// The demo's DevEUIs start with F1E1D0DE ("fieldhub demo") and end with
+// the node's number.
+func demoEUI(n int) string { return fmt.Sprintf("F1E1D0DE%08X", n) }
 
-// ApplicationName is the name of the demo's application.
-const ApplicationName = core.ApplicationName
-
-// TokenLabel is the label of the integration token the simulator uses.
-const TokenLabel = core.TokenLabel
+// Nodes lists the demo's nodes, in a park of buildings in Stockholm.
+func Nodes() []Node {
+	return []Node{
+		{Name: "Meeting room climate", DevEUI: demoEUI(1), Type: "Room sensor", Location: "House A, meeting room",
+			Lat: 59.33431, Long: 18.06323, Every: 10 * time.Second, Keys: []string{"temperature", "humidity"}},
+		{Name: "Office climate", DevEUI: demoEUI(2), Type: "Room sensor", Location: "House A, open-plan office",
+			Lat: 59.33438, Long: 18.06341, Every: 10 * time.Second, Keys: []string{"temperature", "humidity"}},
+		{Name: "Server room climate", DevEUI: demoEUI(3), Type: "Room sensor", Location: "House A, basement",
+			Lat: 59.33425, Long: 18.06330, Every: 15 * time.Second, Keys: []string{"temperature", "humidity"}},
+		{Name: "Kitchen freezer", DevEUI: demoEUI(4), Type: "Temperature probe", Location: "House A, kitchen",
+			Lat: 59.33440, Long: 18.06310, Every: 10 * time.Second, Keys: []string{"temperature"}},
+		{Name: "Front door", DevEUI: demoEUI(5), Type: "Door sensor", Location: "House A, entrance",
+			Lat: 59.33420, Long: 18.06300, Every: 5 * time.Second, Keys: []string{"door.open", "openings"}},
+		{Name: "Rainwater tank", DevEUI: demoEUI(6), Type: "Level sensor", Location: "Courtyard",
+			Lat: 59.33402, Long: 18.06355, Every: 15 * time.Second, Keys: []string{"level", "waterTemperature"}},
+		{Name: "Meeting room CO2", DevEUI: demoEUI(7), Type: "CO2 sensor", Location: "House A, meeting room",
+			Lat: 59.33432, Long: 18.06325, Every: 10 * time.Second, Keys: []string{"co2", "temperature", "humidity"}},
+		{Name: "Service van", DevEUI: demoEUI(8), Type: "GPS tracker", Location: "On the road",
+			Lat: 59.32930, Long: 18.06860, Every: 5 * time.Second, Keys: []string{"lat", "long", "speed"}},
+		{Name: "Main energy meter", DevEUI: demoEUI(9), Type: "Energy meter", Location: "House A, switchboard",
+			Lat: 59.33423, Long: 18.06318, Every: 10 * time.Second, Keys: []string{"energy", "power"}},
+		{Name: "Greenhouse soil probe", DevEUI: demoEUI(10), Type: "Soil moisture probe", Location: "Greenhouse, bed 3",
+			Lat: 59.33390, Long: 18.06390, Every: 20 * time.Second, Keys: []string{"soilMoisture", "soilTemperature"}},
+		{Name: "Roof weather station", DevEUI: demoEUI(11), Type: "Weather station", Location: "House B, roof",
+			Lat: 59.33470, Long: 18.06420, Every: 15 * time.Second, Keys: []string{"temperature", "humidity", "pressure", "windSpeed"}},
+		{Name: "Parking bay 12", DevEUI: demoEUI(12), Type: "Parking sensor", Location: "Car park, bay 12",
+			Lat: 59.33380, Long: 18.06250, Every: 5 * time.Second, Keys: []string{"occupied", "batteryLevel"}},
+	}
+}
 
 // Accounts is the part of accounts.Service the demo uses: the users of the
 // demo company, to act as its CompanyAdmin.
@@ -53,41 +104,11 @@ type Dashboards interface {
 	Seed(ctx context.Context, s dashboards.SeedDashboard) (int64, bool, error)
 }
 
-// DashboardName and DashboardCategory name the demo's dashboard: a chart,
-// a gauge, a latest value, a map and a fill level over the demo's nodes.
-const (
-	DashboardName     = core.DashboardName
-	DashboardCategory = core.DashboardCategory
-)
-
-// Deps is what the demo module needs. All but Dashboards are required.
-type Deps struct {
-	// Accounts finds the demo company's CompanyAdmin.
-	Accounts Accounts
-	// CompanyID is the demo company (accounts.Module.EnsureDemoCompany).
-	CompanyID int64
-	// BaseURL is the portal's own address as this process reaches it
-	// (http://127.0.0.1:8080), known once it listens.
-	BaseURL string
-	// Dashboards makes the demo's dashboard once its nodes exist. Optional:
-	// without it the demo has nodes and data only.
-	Dashboards Dashboards
-}
-
-// Module is the demo module as the kernel and main.go see it: Start sets up
-// the demo's nodes and runs the uplink simulator in the background until
-// the kernel stops.
+// Module is the demo module as the kernel and the application see it:
+// Start sets up the demo's nodes and runs the uplink simulator in the
+// background until the kernel stops.
 type Module interface {
 	kernel.Module
 	kernel.Starter
 	kernel.Stopper
-}
-
-// New builds the module. It panics when a dependency is missing, so that a
-// wiring mistake in main.go stops the program at start.
-func New(host *kernel.Host, deps Deps) Module {
-	if deps.Accounts == nil || deps.CompanyID <= 0 || deps.BaseURL == "" {
-		panic("demo.New: Deps.Accounts, Deps.CompanyID and Deps.BaseURL are required")
-	}
-	return core.New(host, core.Deps{Accounts: deps.Accounts, CompanyID: deps.CompanyID, BaseURL: deps.BaseURL, Dashboards: deps.Dashboards})
 }

@@ -1,7 +1,7 @@
-// Package events is the contract of the events module: the live event feed
-// of SPEC.md section 7 ("Real-time feed"), a WebSocket at GET /api/events
-// that pushes every uplink of the caller's company as it is stored, and
-// every log entry of that company as it is written (the live log list).
+// Package events is the contract of the events module: the live event
+// feed, a WebSocket at GET /api/events that pushes every uplink of the
+// caller's company as it is stored, and every log entry of that company as
+// it is written (the live log list).
 //
 // The route is open to CompanyOrUser roles. Browsers authenticate with the
 // session cookie (a WebSocket cannot carry an Authorization header); other
@@ -32,57 +32,68 @@
 // client is not connected are not replayed.
 //
 // Several instances share events through the database: on PostgreSQL by
-// LISTEN/NOTIFY, on SQLite (a single instance) in process.
+// LISTEN/NOTIFY, on SQLite (a single instance) in process. Package module
+// builds the module; the feed lives in internal/feed.
 package events
 
 import (
 	"time"
 
 	"github.com/fieldhub/fieldhub/kernel"
-	"github.com/fieldhub/fieldhub/modules/events/internal/core"
+	"github.com/fieldhub/fieldhub/modules/logs"
 )
 
-// Event is what the feed pushes about one uplink.
-type Event = core.Event
-
-// Tag names the node of an Event.
-type Tag = core.Tag
-
-// Envelope is one message of the feed.
-type Envelope = core.Envelope
+// Route is the feed's path.
+const Route = "/api/events"
 
 // MessageBroadcastEvent is the type of the message that carries an Event.
-const MessageBroadcastEvent = core.MessageBroadcastEvent
+const MessageBroadcastEvent = "BroadcastEvent"
 
 // MessageLogEntry is the type of the message that carries a log entry.
-const MessageLogEntry = core.MessageLogEntry
+const MessageLogEntry = "LogEntry"
 
 // Close codes the feed ends a connection with, beside the standard ones.
 const (
 	// CloseSessionExpired: the access token lapsed; renew it and reconnect.
-	CloseSessionExpired = core.CloseSessionExpired
+	CloseSessionExpired = 4001
 )
 
-// Deps tunes the module; the zero value is what production uses.
-type Deps struct {
-	// QueueSize is how many messages may wait for one connection before it
-	// is dropped as too slow (default 256).
-	QueueSize int
-	// PingInterval is how often the server pings each connection
-	// (default 30 s).
-	PingInterval time.Duration
+// IDWebSocketOnly is the message of a request to the feed without a
+// WebSocket upgrade (a key of the locale catalogs).
+const IDWebSocketOnly = "events.websocketOnly"
+
+// Tag names the node of an Event.
+type Tag struct {
+	Name string `json:"name"`
+	// DevEUI is upper case, as GET /api/tag spells it.
+	DevEUI string `json:"deveui"`
 }
 
-// Module is the events module as the kernel and main.go see it.
+// Event is what the feed pushes about one uplink: an id, the time, the
+// node and the uplink's values.
+type Event struct {
+	// ID is unique across instances and sorts by creation (a UUIDv7).
+	ID string `json:"id"`
+	// Date is when the network server received the uplink.
+	Date time.Time      `json:"date"`
+	Tag  Tag            `json:"tag"`
+	Data map[string]any `json:"data"`
+}
+
+// Envelope is one message of the feed: Event for a BroadcastEvent, Entry
+// for a LogEntry.
+type Envelope struct {
+	Type  string      `json:"type"`
+	Event *Event      `json:"event,omitempty"`
+	Entry *logs.Entry `json:"entry,omitempty"`
+}
+
+// Module is the events module as the kernel and the application see it.
+// Start connects the fan-out between instances; Stop closes every
+// connection.
 type Module interface {
 	kernel.Module
 	kernel.Router
 	kernel.Starter
 	kernel.Stopper
-}
-
-// New builds the module. It subscribes to ingest.UplinkReceived and
-// logs.EntryWritten on the host's bus.
-func New(host *kernel.Host, deps Deps) Module {
-	return core.New(host, core.Options{QueueSize: deps.QueueSize, PingInterval: deps.PingInterval})
 }

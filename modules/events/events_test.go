@@ -5,25 +5,18 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
 
-	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/app"
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
-	"github.com/fieldhub/fieldhub/kernel/tsdb/sqlts"
 	"github.com/fieldhub/fieldhub/modules/accounts"
-	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/events"
-	"github.com/fieldhub/fieldhub/modules/ingest"
-	"github.com/fieldhub/fieldhub/modules/logs"
-	"github.com/fieldhub/fieldhub/modules/nodes"
 )
 
 // The DevEUIs of the two companies' nodes, as the tags store them.
@@ -31,11 +24,10 @@ var devEUI = map[string]string{"acme": "70B3D57ED0000001", "beta": "70B3D57ED000
 
 // instance is one running portal.
 type instance struct {
-	k    *kernel.Kernel
+	p    *kerneltest.Portal[*app.App]
 	c    *kerneltest.Client
 	base string
-	acc  accounts.Module
-	// stop stops the modules (once; the test's cleanup calls it too).
+	// stop shuts the portal down (once; the test's cleanup calls it too).
 	stop func()
 }
 
@@ -49,55 +41,22 @@ type env struct {
 	id     map[string]int64  // company key to its id
 	dbURL  string
 	dialct db.Dialect
-	// withLogs: the portal writes log entries, which the feed forwards.
-	withLogs bool
 }
 
-// start runs a portal with every module the uplinks' feed needs, on cfg.
+// start runs a whole portal: its sign-ins and device events become log
+// entries, which the feed forwards beside the uplinks.
 func start(t *testing.T, d db.Dialect, env map[string]string) *instance {
 	t.Helper()
-	return startWith(t, d, env, false)
-}
-
-// startWith runs a portal, with the logs module when withLogs is set: then
-// sign-ins and device events become log entries the feed forwards too.
-func startWith(t *testing.T, d db.Dialect, env map[string]string, withLogs bool) *instance {
-	t.Helper()
-	k := kerneltest.New(t, kerneltest.Config(t, d, env))
-	host := k.Host()
-	acc := accounts.New(host, accounts.Deps{})
-	k.Add(acc)
-	dec := decoders.New(host, decoders.Deps{})
-	k.Add(dec)
-	nod := nodes.New(host, nodes.Deps{Accounts: acc, Decoders: dec})
-	k.Add(nod)
-	series := sqlts.New(host.DB, sqlts.Options{})
-	if withLogs {
-		k.Add(logs.New(host, logs.Deps{Accounts: acc, Series: series}))
-	}
-	k.Add(ingest.New(host, ingest.Deps{Nodes: nod, Decoders: dec, TSDB: series}))
-	k.Add(events.New(host, events.Deps{}))
-	stopModules, err := k.Start(context.Background())
-	if err != nil {
-		t.Fatalf("start kernel: %v", err)
-	}
-	stop := sync.OnceFunc(stopModules)
-	srv := httptest.NewServer(k.Handler())
-	t.Cleanup(func() { srv.Close(); stop() })
-	return &instance{k: k, c: kerneltest.NewClient(srv.URL), base: srv.URL, acc: acc, stop: stop}
+	p := kerneltest.Start(t, d, env, app.Build)
+	return &instance{p: p, c: p.Client, base: p.URL, stop: p.Stop}
 }
 
 func newEnv(t *testing.T, d db.Dialect, vars map[string]string) *env {
 	t.Helper()
-	return newEnvWith(t, d, vars, false)
-}
-
-func newEnvWith(t *testing.T, d db.Dialect, vars map[string]string, withLogs bool) *env {
-	t.Helper()
-	first := startWith(t, d, vars, withLogs)
+	first := start(t, d, vars)
 	e := &env{instance: first, admin: map[string]string{}, token: map[string]string{}, id: map[string]int64{},
-		dbURL: first.k.Host().Config.DatabaseURL, dialct: d, withLogs: withLogs}
-	if err := first.acc.CreateSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
+		dbURL: first.p.Host().Config.DatabaseURL, dialct: d}
+	if err := first.p.App.CreateSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
 		t.Fatal(err)
 	}
 	e.super = e.c.Login(t, "super@fieldhub.test", "secret123")
@@ -110,8 +69,8 @@ func newEnvWith(t *testing.T, d db.Dialect, vars map[string]string, withLogs boo
 		e.admin[key] = e.c.Login(t, "admin@"+key+".se", "secret123")
 		e.token[key] = e.must(t, e.admin[key], "POST", fmt.Sprintf("/api/integration/tokens/%d", e.id[key]),
 			map[string]any{"label": "network server", "isCompany": true}, http.StatusCreated).Str("token")
-		app := e.must(t, e.admin[key], "POST", fmt.Sprintf("/api/applications/%d", e.id[key]), map[string]any{"name": "Field"}, http.StatusCreated).Num("id")
-		e.must(t, e.admin[key], "POST", fmt.Sprintf("/api/applications/%d/tag", app),
+		appID := e.must(t, e.admin[key], "POST", fmt.Sprintf("/api/applications/%d", e.id[key]), map[string]any{"name": "Field"}, http.StatusCreated).Num("id")
+		e.must(t, e.admin[key], "POST", fmt.Sprintf("/api/applications/%d/tag", appID),
 			map[string]any{"name": "Node of " + key, "deveui": devEUI[key]}, http.StatusCreated)
 	}
 	return e
@@ -121,7 +80,7 @@ func newEnvWith(t *testing.T, d db.Dialect, vars map[string]string, withLogs boo
 // behind a load balancer.
 func (e *env) second(t *testing.T) *instance {
 	t.Helper()
-	return startWith(t, e.dialct, map[string]string{"DATABASE_URL": e.dbURL}, e.withLogs)
+	return start(t, e.dialct, map[string]string{"DATABASE_URL": e.dbURL})
 }
 
 func (e *env) must(t *testing.T, token, method, path string, body any, status int) kerneltest.Response {
@@ -181,20 +140,48 @@ func mustDial(t *testing.T, in *instance, token, query string, headers ...string
 	return conn
 }
 
-// next reads the next message of the feed.
+// next reads the next uplink's event of the feed. Log entries on the way
+// (the portal logs sign-ins and device events) are skipped.
 func next(t *testing.T, conn *websocket.Conn) events.Envelope {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	typ, raw, err := conn.Read(ctx)
-	if err != nil {
-		t.Fatalf("read: %v", err)
+	for {
+		typ, raw, err := conn.Read(ctx)
+		if err != nil {
+			t.Fatalf("read: %v", err)
+		}
+		var env events.Envelope
+		if typ != websocket.MessageText || json.Unmarshal(raw, &env) != nil {
+			t.Fatalf("message %s", raw)
+		}
+		if env.Type == events.MessageLogEntry && env.Entry != nil {
+			continue
+		}
+		if env.Type != events.MessageBroadcastEvent || env.Event == nil {
+			t.Fatalf("message %s", raw)
+		}
+		return env
 	}
-	var env events.Envelope
-	if typ != websocket.MessageText || json.Unmarshal(raw, &env) != nil || env.Type != events.MessageBroadcastEvent || env.Event == nil {
-		t.Fatalf("message %s", raw)
+}
+
+// closed reads the feed until the server ends the connection and returns
+// the error that reports how. Log entries on the way are skipped; any other
+// message fails the test.
+func closed(t *testing.T, conn *websocket.Conn) error {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for {
+		_, raw, err := conn.Read(ctx)
+		if err != nil {
+			return err
+		}
+		var env events.Envelope
+		if json.Unmarshal(raw, &env) != nil || env.Type != events.MessageLogEntry || env.Entry == nil {
+			t.Fatalf("message before the close: %s", raw)
+		}
 	}
-	return env
 }
 
 // wantEvent checks that the next message is company's uplink with value n
@@ -286,13 +273,11 @@ func TestFeed(t *testing.T) {
 func TestSessionExpiry(t *testing.T) {
 	t.Parallel()
 	in := start(t, db.SQLite, map[string]string{"FIELDHUB_ACCESS_TOKEN_TTL": "2s"})
-	if err := in.acc.CreateSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
+	if err := in.p.App.CreateSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
 		t.Fatal(err)
 	}
 	conn := mustDial(t, in, in.c.Login(t, "super@fieldhub.test", "secret123"), "")
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	_, _, err := conn.Read(ctx)
+	err := closed(t, conn)
 	if code := websocket.CloseStatus(err); code != events.CloseSessionExpired {
 		t.Fatalf("closed with %v (%v), want %d", code, err, events.CloseSessionExpired)
 	}
@@ -345,9 +330,7 @@ func TestShutdown(t *testing.T) {
 	e := newEnv(t, db.SQLite, nil)
 	conn := mustDial(t, e.instance, e.admin["acme"], "")
 	e.stop()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	_, _, err := conn.Read(ctx)
+	err := closed(t, conn)
 	if code := websocket.CloseStatus(err); code != websocket.StatusGoingAway {
 		t.Fatalf("closed with %v (%v), want going away", code, err)
 	}

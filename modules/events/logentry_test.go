@@ -73,7 +73,7 @@ func TestLogEntries(t *testing.T) {
 	t.Parallel()
 	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
 		t.Parallel()
-		e := newEnvWith(t, d, nil, true)
+		e := newEnv(t, d, nil)
 		acme := mustDial(t, e.instance, e.admin["acme"], "")
 		beta := mustDial(t, e.instance, e.admin["beta"], "")
 		superOfBeta := mustDial(t, e.instance, e.super, fmt.Sprintf("companyId=%d", e.id["beta"]))
@@ -128,7 +128,7 @@ func TestLogEntries(t *testing.T) {
 // other.
 func TestLogEntriesAcrossInstances(t *testing.T) {
 	t.Parallel()
-	e := newEnvWith(t, db.Postgres, nil, true)
+	e := newEnv(t, db.Postgres, nil)
 	other := e.second(t)
 	there := mustDial(t, other, e.admin["acme"], "")
 	foreign := mustDial(t, other, e.admin["beta"], "")

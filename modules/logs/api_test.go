@@ -228,7 +228,7 @@ func TestActiveUsers(t *testing.T) {
 			e.c.Login(t, extra+"@acme.se", password)
 			e.await(t, e.admin["acme"], "type=LOGIN", func(en entry) bool { return has(en, "message", "Ada "+extra+" signed in") })
 		}
-		bdb := e.k.Host().DB
+		bdb := e.p.Host().DB
 		age := func(email string, ago time.Duration) {
 			t.Helper()
 			if _, err := bdb.NewRaw("UPDATE log_user_activity SET last_seen_at = ? WHERE user_id = (SELECT id FROM users WHERE email = ?)",
@@ -356,7 +356,7 @@ func TestRetentionJob(t *testing.T) {
 			logs.Entry{CompanyID: &acme, Type: logs.TypeApp, Message: "29 days old", CreatedAt: now.AddDate(0, 0, -29)},
 			logs.Entry{Type: logs.TypeApp, Message: "31 days old, of the installation", CreatedAt: now.AddDate(0, 0, -31)},
 		)
-		if err := e.k.Host().Scheduler.RunNow("logs", "retention"); err != nil {
+		if err := e.p.Host().Scheduler.RunNow("logs", "retention"); err != nil {
 			t.Fatal(err)
 		}
 		deadline := time.Now().Add(15 * time.Second)
@@ -399,7 +399,7 @@ func TestBurst(t *testing.T) {
 			t.Fatalf("%d entries from %v to %v", len(got), got[0]["message"], got[len(got)-1]["message"])
 		}
 		var count int
-		if err := e.k.Host().DB.NewRaw("SELECT count(*) FROM log_entries WHERE type = 'USEREVENT'").Scan(context.Background(), &count); err != nil || count != n {
+		if err := e.p.Host().DB.NewRaw("SELECT count(*) FROM log_entries WHERE type = 'USEREVENT'").Scan(context.Background(), &count); err != nil || count != n {
 			t.Errorf("%d entries stored (%v), want %d", count, err, n)
 		}
 	})

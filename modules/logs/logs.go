@@ -1,7 +1,6 @@
-// Package logs is the contract of the logs module: the log entries of
-// SPEC.md section 3 ("Log types: SMS, APP, WARNING, ERROR, USEREVENT,
-// LOGIN"), the counts of active users and data points, and the routes of
-// section 7 "Logs and notifications":
+// Package logs is the contract of the logs module: the log entries (of the
+// types SMS, APP, WARNING, ERROR, USEREVENT and LOGIN), the counts of active
+// users and data points, and their routes:
 //
 //   - GET /api/logs?type=&from=&to=&deveui=&limit= lists entries, newest
 //     first: type is one type or several separated by commas, from and to
@@ -31,44 +30,140 @@
 // the module that records one never waits for the database; each written
 // entry is announced as EntryWritten, which the live feed forwards to the
 // clients of its company. A daily job deletes the entries older than
-// FIELDHUB_LOG_RETENTION_DAYS (0 keeps them).
+// FIELDHUB_LOG_RETENTION_DAYS (0 keeps them). Package module builds the
+// module; the implementation lives in internal/.
 package logs
 
 import (
 	"context"
 	"time"
 
+	"github.com/uptrace/bun"
+
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/modules/accounts"
-	"github.com/fieldhub/fieldhub/modules/logs/internal/core"
 )
 
-// Entry is one log entry.
-type Entry = core.Entry
-
-// The log types of SPEC.md section 3.
+// The log types.
 const (
-	TypeSMS       = core.TypeSMS
-	TypeApp       = core.TypeApp
-	TypeWarning   = core.TypeWarning
-	TypeError     = core.TypeError
-	TypeUserEvent = core.TypeUserEvent
-	TypeLogin     = core.TypeLogin
+	TypeSMS       = "SMS"
+	TypeApp       = "APP"
+	TypeWarning   = "WARNING"
+	TypeError     = "ERROR"
+	TypeUserEvent = "USEREVENT"
+	TypeLogin     = "LOGIN"
 )
 
-// Types lists the log types in the order of SPEC.md.
-var Types = core.Types
-
-// EntryWritten is published after an entry is stored, with its id.
-type EntryWritten = core.EntryWritten
+// Types lists the log types; a request with an unknown type is told them in
+// this order.
+var Types = []string{TypeSMS, TypeApp, TypeWarning, TypeError, TypeUserEvent, TypeLogin}
 
 // Limits of an entry and of a list.
 const (
-	MaxMessage   = core.MaxMessage   // characters of a message; longer ones are cut
-	MaxData      = core.MaxData      // bytes of an entry's data as JSON; larger data is dropped
-	DefaultLimit = core.DefaultLimit // entries GET /logs lists without ?limit
-	MaxLimit     = core.MaxLimit     // the largest ?limit
+	MaxMessage   = 1000 // characters of a message; longer ones are cut
+	MaxData      = 4096 // bytes of an entry's data as JSON; larger data is dropped
+	DefaultLimit = 200  // entries GET /logs lists without ?limit
+	MaxLimit     = 1000 // the largest ?limit
 )
+
+// Message ids of the module's errors and entries; each is a key of the
+// locale catalogs.
+const (
+	IDTypeInvalid     = "logs.type.invalid"
+	IDTimeInvalid     = "logs.time.invalid"
+	IDRangeInvalid    = "logs.range.invalid"
+	IDDevEUIInvalid   = "logs.deveui.invalid"
+	IDLimitInvalid    = "logs.limit.invalid"
+	IDCompanyRequired = "logs.company.required"
+	// IDEntryLogin is the message of a LOGIN entry.
+	IDEntryLogin = "logs.entry.login"
+)
+
+// Entry is one log entry. The JSON is what GET /logs lists and the live
+// feed's LogEntry message carries.
+type Entry struct {
+	bun.BaseModel `bun:"table:log_entries,alias:le" json:"-"`
+
+	ID int64 `bun:"id,pk,autoincrement" json:"id"`
+	// CompanyID is nil for an entry of the installation.
+	CompanyID *int64 `bun:"company_id" json:"companyId"`
+	// UserID names the user an entry is about (a LOGIN), nil for none.
+	UserID *int64 `bun:"user_id" json:"userId"`
+	Type   string `bun:"type" json:"type"`
+	// Message is in English. MessageID, when set, is its locale catalog
+	// key, with Data filling its placeholders, so that a client can show it
+	// in its user's language.
+	Message   string `bun:"message" json:"message"`
+	MessageID string `bun:"message_id" json:"messageId,omitempty"`
+	// DevEUI names the node an entry is about, upper case as GET /tag
+	// spells it; "" for none.
+	DevEUI string `bun:"deveui" json:"deveui,omitempty"`
+	// Data holds the entry's particulars, a small JSON object.
+	Data      map[string]any `bun:"data,type:text" json:"data"`
+	CreatedAt time.Time      `bun:"created_at" json:"createdAt"`
+}
+
+// Company returns the entry's company id, 0 for the installation.
+func (e *Entry) Company() int64 {
+	if e.CompanyID == nil {
+		return 0
+	}
+	return *e.CompanyID
+}
+
+// EntryWritten is published after an entry is stored, with its id.
+type EntryWritten struct{ Entry Entry }
+
+// Topic names the event.
+func (EntryWritten) Topic() string { return "logs.entry_written" }
+
+// ActiveUsers is the answer of GET /logs/activeusers.
+type ActiveUsers struct {
+	Last24Hours int64 `json:"last24Hours"`
+	Last7Days   int64 `json:"last7Days"`
+	Last30Days  int64 `json:"last30Days"`
+}
+
+// DataPoints is the answer of GET /logs/datapoints: the data points stored
+// in [From, To), the last 24 hours, in total and per clock hour (the first
+// and the last hour cut to the window).
+type DataPoints struct {
+	From  time.Time   `json:"from"`
+	To    time.Time   `json:"to"`
+	Total int64       `json:"total"`
+	Hours []HourCount `json:"hours"`
+}
+
+// HourCount is the data points of one hour of DataPoints.
+type HourCount struct {
+	Start time.Time `json:"start"`
+	Count int64     `json:"count"`
+}
+
+// ValidType reports whether t is one of the log types.
+func ValidType(t string) bool {
+	for _, v := range Types {
+		if v == t {
+			return true
+		}
+	}
+	return false
+}
+
+// ValidDevEUI reports whether s is a DevEUI as entries hold it: 16
+// upper-case hexadecimal digits.
+func ValidDevEUI(s string) bool {
+	if len(s) != 16 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
 
 // Service is what other modules may ask of logs.
 type Service interface {
@@ -93,28 +188,12 @@ type Series interface {
 	Count(ctx context.Context, company int64, from, to time.Time) (int64, error)
 }
 
-// Deps is what the logs module needs. Accounts and Series are required.
-type Deps struct {
-	Accounts Accounts
-	Series   Series
-}
-
-// Module is the logs module as the kernel and main.go see it. Start begins
-// the writer; Stop writes what is queued and ends it.
+// Module is the logs module as the kernel and the application see it.
+// Start begins the writer; Stop writes what is queued and ends it.
 type Module interface {
 	kernel.Module
 	kernel.Router
 	kernel.Starter
 	kernel.Stopper
 	Service
-}
-
-// New builds the module and subscribes it to ingest.DeviceEvent and
-// accounts.UserSignedIn. It panics when a dependency is missing, so that a
-// wiring mistake in main.go stops the program at start.
-func New(host *kernel.Host, deps Deps) Module {
-	if deps.Accounts == nil || deps.Series == nil {
-		panic("logs.New: Deps.Accounts and Deps.Series are required")
-	}
-	return core.New(host, core.Deps{Accounts: deps.Accounts, Series: deps.Series})
 }

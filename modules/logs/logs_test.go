@@ -8,15 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/app"
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
-	"github.com/fieldhub/fieldhub/kernel/tsdb/sqlts"
-	"github.com/fieldhub/fieldhub/modules/accounts"
-	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/logs"
-	"github.com/fieldhub/fieldhub/modules/nodes"
 )
 
 // The DevEUIs of the two companies' nodes, as the tags store them.
@@ -27,9 +23,9 @@ const password = "secret123"
 // env is a portal with the companies Acme and Beta, each with a
 // CompanyAdmin, a User, a node and an integration token, and a SuperAdmin.
 type env struct {
-	k     *kernel.Kernel
+	p     *kerneltest.Portal[*app.App]
 	c     *kerneltest.Client
-	logs  logs.Module
+	logs  logs.Service
 	super string
 	admin map[string]string // company key to its CompanyAdmin's access token
 	user  map[string]string // company key to its User's access token
@@ -40,21 +36,10 @@ type env struct {
 
 func newEnv(t *testing.T, d db.Dialect, vars map[string]string) *env {
 	t.Helper()
-	k := kerneltest.New(t, kerneltest.Config(t, d, vars))
-	host := k.Host()
-	acc := accounts.New(host, accounts.Deps{})
-	k.Add(acc)
-	series := sqlts.New(host.DB, sqlts.Options{})
-	dec := decoders.New(host, decoders.Deps{})
-	k.Add(dec)
-	nod := nodes.New(host, nodes.Deps{Accounts: acc, Decoders: dec})
-	k.Add(nod)
-	lg := logs.New(host, logs.Deps{Accounts: acc, Series: series})
-	k.Add(lg)
-	k.Add(ingest.New(host, ingest.Deps{Nodes: nod, Decoders: dec, TSDB: series}))
-	e := &env{k: k, c: kerneltest.NewClient(kerneltest.Serve(t, k)), logs: lg,
+	p := kerneltest.Start(t, d, vars, app.Build)
+	e := &env{p: p, c: p.Client, logs: p.App.Logs(),
 		admin: map[string]string{}, user: map[string]string{}, token: map[string]string{}, id: map[string]int64{}, tag: map[string]int64{}}
-	if err := acc.CreateSuperAdmin(context.Background(), "super@fieldhub.test", password); err != nil {
+	if err := p.App.CreateSuperAdmin(context.Background(), "super@fieldhub.test", password); err != nil {
 		t.Fatal(err)
 	}
 	e.super = e.c.Login(t, "super@fieldhub.test", password)
@@ -69,8 +54,8 @@ func newEnv(t *testing.T, d db.Dialect, vars map[string]string) *env {
 		e.user[key] = e.c.Login(t, "user@"+key+".se", password)
 		e.token[key] = e.must(t, e.admin[key], "POST", fmt.Sprintf("/api/integration/tokens/%d", e.id[key]),
 			map[string]any{"label": "network server", "isCompany": true}, http.StatusCreated).Str("token")
-		app := e.must(t, e.admin[key], "POST", fmt.Sprintf("/api/applications/%d", e.id[key]), map[string]any{"name": "Field"}, http.StatusCreated).Num("id")
-		e.tag[key] = e.must(t, e.admin[key], "POST", fmt.Sprintf("/api/applications/%d/tag", app),
+		appID := e.must(t, e.admin[key], "POST", fmt.Sprintf("/api/applications/%d", e.id[key]), map[string]any{"name": "Field"}, http.StatusCreated).Num("id")
+		e.tag[key] = e.must(t, e.admin[key], "POST", fmt.Sprintf("/api/applications/%d/tag", appID),
 			map[string]any{"name": "Node of " + key, "deveui": devEUI[key]}, http.StatusCreated).Num("id")
 	}
 	return e

@@ -11,13 +11,11 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 
-	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/app"
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
-	"github.com/fieldhub/fieldhub/modules/accounts"
 	"github.com/fieldhub/fieldhub/modules/settings"
 )
 
@@ -25,24 +23,22 @@ import (
 // in Sweden and Beta in Norway, with their CompanyAdmins ("acmeAdmin",
 // "betaAdmin"), and a User of Acme ("acmeUser"). White-label starts off.
 type env struct {
-	url        string
-	k          *kernel.Kernel
-	settings   settings.Module
-	whiteLabel *atomic.Bool
+	url      string
+	p        *kerneltest.Portal[*app.App]
+	settings settings.Service
+	// whiteLabel is the license's white-label flag in the portal's
+	// configuration, which the application reads at each use.
+	whiteLabel *bool
 	tokens     map[string]string
 	ids        map[string]string // "{acme}", "{beta}" to company ids
 }
 
 func newEnv(t *testing.T, d db.Dialect) *env {
 	t.Helper()
-	k := kerneltest.New(t, kerneltest.Config(t, d, nil))
-	acc := accounts.New(k.Host(), accounts.Deps{})
-	k.Add(acc)
-	e := &env{k: k, whiteLabel: &atomic.Bool{}, tokens: map[string]string{}, ids: map[string]string{}}
-	e.settings = settings.New(k.Host(), settings.Deps{WhiteLabel: e.whiteLabel.Load, Accounts: acc})
-	k.Add(e.settings)
-	e.url = kerneltest.Serve(t, k)
-	if err := acc.CreateSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
+	p := kerneltest.Start(t, d, nil, app.Build)
+	e := &env{url: p.URL, p: p, settings: p.App.Settings(), whiteLabel: &p.Host().Config.WhiteLabel,
+		tokens: map[string]string{}, ids: map[string]string{}}
+	if err := p.App.CreateSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
 		t.Fatalf("create superadmin: %v", err)
 	}
 	e.tokens["super"] = e.login(t, "super@fieldhub.test")
@@ -117,7 +113,7 @@ func (e *env) mustDo(t *testing.T, who, method, path, body string, status int, o
 func (e *env) rawValue(t *testing.T, query string, args ...any) string {
 	t.Helper()
 	var v string
-	if err := e.k.Host().DB.NewRaw(query, args...).Scan(context.Background(), &v); err != nil && !errors.Is(err, sql.ErrNoRows) {
+	if err := e.p.Host().DB.NewRaw(query, args...).Scan(context.Background(), &v); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		t.Fatal(err)
 	}
 	return v
@@ -261,7 +257,7 @@ func TestGlobalSettings(t *testing.T) {
 			if strings.Contains(raw, plain) {
 				t.Fatalf("%s stored in clear: %q", name, raw)
 			}
-			if got, err := e.k.Host().Box.Open(raw); err != nil || got != plain {
+			if got, err := e.p.Host().Box.Open(raw); err != nil || got != plain {
 				t.Errorf("%s opens to %q, %v; want %q", name, got, err, plain)
 			}
 			all, err := e.settings.Global(context.Background())
@@ -305,7 +301,7 @@ func TestGlobalSettings(t *testing.T) {
 		{name: "branding under white-label", as: "super", method: "POST", path: "/api/settings/global",
 			body: `{"branding":"logo.png","powered_by":"Acme IoT","brand_icon":" mdi-shape-outline "}`, status: 200,
 			want:   map[string]any{"branding": "logo.png", "brand_icon": "mdi-shape-outline"},
-			before: func(e *env) { e.whiteLabel.Store(true) }, then: func(t *testing.T, e *env) { e.whiteLabel.Store(false) }},
+			before: func(e *env) { *e.whiteLabel = true }, then: func(t *testing.T, e *env) { *e.whiteLabel = false }},
 		{name: "others see only branding", as: "acmeUser", method: "GET", path: "/api/settings/global", status: 200,
 			want: map[string]any{"branding": "logo.png", "powered_by": "Acme IoT", "brand_icon": "mdi-shape-outline"}, exact: true},
 		{name: "the stored icon is no change without white-label", as: "super", method: "POST", path: "/api/settings/global",
@@ -355,7 +351,7 @@ func TestCompanySettings(t *testing.T) {
 				"TWILIO_AUTH_TOKEN": "********", "ELKS_PASSWORD": ""},
 			then: func(t *testing.T, e *env) {
 				raw := e.rawValue(t, "SELECT value FROM company_settings WHERE name = 'TWILIO_AUTH_TOKEN'")
-				if got, err := e.k.Host().Box.Open(raw); err != nil || got != "tok" || raw == "tok" {
+				if got, err := e.p.Host().Box.Open(raw); err != nil || got != "tok" || raw == "tok" {
 					t.Errorf("stored %q opens to %q, %v; want it sealed", raw, got, err)
 				}
 			}},

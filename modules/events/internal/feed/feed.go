@@ -1,0 +1,200 @@
+// Package feed is the events module's live feed: the WebSocket route, the
+// hub of this instance's connections, and the fan-out of events between
+// instances through PostgreSQL's LISTEN/NOTIFY.
+package feed
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/kernel/auth"
+	"github.com/fieldhub/fieldhub/kernel/db"
+	kevents "github.com/fieldhub/fieldhub/kernel/events"
+	"github.com/fieldhub/fieldhub/kernel/web"
+	"github.com/fieldhub/fieldhub/modules/events"
+	"github.com/fieldhub/fieldhub/modules/ingest"
+	"github.com/fieldhub/fieldhub/modules/logs"
+)
+
+// Options tune the feed; the zero value is what production uses.
+type Options struct {
+	// QueueSize is how many messages may wait for one connection before it
+	// is dropped as too slow (default 256).
+	QueueSize int
+	// PingInterval is how often the server pings each connection
+	// (default 30 s).
+	PingInterval time.Duration
+}
+
+// Defaults of Options.
+const (
+	defaultQueueSize    = 256
+	defaultPingInterval = 30 * time.Second
+)
+
+// Feed is the live feed; it satisfies events.Module.
+type Feed struct {
+	host   *kernel.Host
+	log    *slog.Logger
+	opts   Options
+	hub    *hub
+	fanout *pgFanout // nil on SQLite: one instance, nothing to share
+
+	// ctx ends when the module stops; connections then close with 1001.
+	ctx    context.Context
+	cancel context.CancelFunc
+	mu     sync.Mutex
+	closed bool
+	conns  sync.WaitGroup
+
+	connections prometheus.Gauge
+	dropped     *prometheus.CounterVec
+}
+
+// New builds the feed and subscribes it to the uplinks the ingest stores
+// and the log entries the logs module writes.
+func New(host *kernel.Host, opts Options) *Feed {
+	if opts.QueueSize <= 0 {
+		opts.QueueSize = defaultQueueSize
+	}
+	if opts.PingInterval <= 0 {
+		opts.PingInterval = defaultPingInterval
+	}
+	m := &Feed{host: host, log: host.Logger("events"), opts: opts, hub: newHub()}
+	m.ctx, m.cancel = context.WithCancel(context.Background())
+	m.connections = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "fieldhub_events_connections",
+		Help: "Open connections to the live event feed on this instance.",
+	})
+	m.dropped = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "fieldhub_events_dropped_total",
+		Help: "Live events not delivered: slow_client counts connections dropped for falling behind, fanout_full events not shared with other instances.",
+	}, []string{"reason"})
+	host.Router.Registry().MustRegister(m.connections, m.dropped)
+	if db.DialectOf(host.DB) == db.Postgres {
+		m.fanout = newPGFanout(host.DB, host.Config.DatabaseURL, m.log, m.hub, m.dropped.WithLabelValues("fanout_full"))
+		m.fanout.deliver = m.deliver
+	}
+	host.Router.AddAuthenticator(m.queryToken)
+	host.Bus.Subscribe(ingest.UplinkReceived{}.Topic(), m.onUplink)
+	host.Bus.Subscribe(logs.EntryWritten{}.Topic(), m.onLogEntry)
+	return m
+}
+
+// Name names the module.
+func (m *Feed) Name() string { return "events" }
+
+// Routes registers the feed.
+func (m *Feed) Routes(r *web.ModuleRoutes) {
+	r.API("GET /events", auth.CompanyOrUser, m.serve)
+}
+
+// Start connects the fan-out's listener, so that an instance that has
+// started receives the other instances' events.
+func (m *Feed) Start(ctx context.Context) error {
+	context.AfterFunc(ctx, m.cancel)
+	if m.fanout != nil {
+		m.fanout.start(m.ctx)
+	}
+	return nil
+}
+
+// Stop closes every connection (1001, going away) and waits for them.
+func (m *Feed) Stop(ctx context.Context) error {
+	m.mu.Lock()
+	m.closed = true
+	m.mu.Unlock()
+	m.cancel()
+	done := make(chan struct{})
+	go func() {
+		m.conns.Wait()
+		if m.fanout != nil {
+			m.fanout.wait()
+		}
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return errors.New("live feed connections did not close in time")
+	}
+}
+
+// onUplink pushes an uplink to this instance's connections at once, and
+// hands it to the fan-out for the other instances. It never waits on a
+// client or on the database, so the ingest is never slowed by the feed.
+func (m *Feed) onUplink(_ context.Context, e kevents.Event) {
+	u, ok := e.(ingest.UplinkReceived)
+	if !ok {
+		return
+	}
+	body, err := encodeEvent(eventOf(u))
+	if err != nil {
+		m.log.Error("live event not sent", "company_id", u.CompanyID, "err", err)
+		return
+	}
+	m.deliver(u.CompanyID, "", body)
+	if m.fanout != nil {
+		m.fanout.publish(u.CompanyID, "", body)
+	}
+}
+
+// onLogEntry pushes a written log entry to the connections of its company
+// (an entry of the installation to those of SuperAdmins who have chosen no
+// company), here and, through the fan-out, on the other instances. Like
+// onUplink it never waits.
+func (m *Feed) onLogEntry(_ context.Context, e kevents.Event) {
+	w, ok := e.(logs.EntryWritten)
+	if !ok {
+		return
+	}
+	body, err := encodeEntry(w.Entry)
+	if err != nil {
+		m.log.Error("live log entry not sent", "company_id", w.Entry.Company(), "err", err)
+		return
+	}
+	company := w.Entry.Company()
+	if company == 0 {
+		company = installation
+	}
+	m.deliver(company, events.MessageLogEntry, body)
+	if m.fanout != nil {
+		m.fanout.publish(company, events.MessageLogEntry, body)
+	}
+}
+
+// deliver sends an encoded event (kind "") or log entry
+// (events.MessageLogEntry) to this instance's connections of company.
+func (m *Feed) deliver(company int64, kind string, event []byte) {
+	msg := frame(event)
+	if kind == events.MessageLogEntry {
+		msg = frameEntry(event)
+	}
+	if n := m.hub.broadcast(company, msg); n > 0 {
+		m.dropped.WithLabelValues("slow_client").Add(float64(n))
+		m.log.Warn("live feed connections dropped for falling behind", "company_id", company, "connections", n)
+	}
+}
+
+// queryToken authenticates the feed by ?token=, for clients that can set
+// neither a header nor a cookie on a WebSocket. Other routes never take a
+// token in the address, where it would end up in logs.
+func (m *Feed) queryToken(r *http.Request) (auth.Caller, bool) {
+	if r.URL.Path != events.Route {
+		return auth.Caller{}, false
+	}
+	token := r.URL.Query().Get("token")
+	if token == "" {
+		return auth.Caller{}, false
+	}
+	c, err := m.host.Tokens.Verify(token)
+	return c, err == nil
+}

@@ -1,0 +1,46 @@
+package feed
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestHub checks that broadcasting reaches only the company's clients and
+// never waits: a client whose queue is full is dropped, once, and the
+// others go on receiving.
+func TestHub(t *testing.T) {
+	t.Parallel()
+	h := newHub()
+	slow, fast, other := newClient(1, 2), newClient(1, 8), newClient(2, 8)
+	for _, c := range []*client{slow, fast, other} {
+		h.add(c)
+	}
+	drops := 0
+	for i := range 4 {
+		drops += h.broadcast(1, []byte(fmt.Sprint(i)))
+		<-fast.queue // a client that keeps up
+	}
+	if drops != 1 {
+		t.Errorf("%d drops, want 1 (the slow client, once)", drops)
+	}
+	select {
+	case <-slow.dropped:
+	default:
+		t.Error("the slow client is not dropped")
+	}
+	if len(slow.queue) != 2 || len(other.queue) != 0 {
+		t.Errorf("queues: slow %d, other company %d", len(slow.queue), len(other.queue))
+	}
+	h.remove(slow)
+	h.remove(fast)
+	if h.has(1) || !h.has(2) {
+		t.Error("has after remove")
+	}
+}
+
+func TestFrame(t *testing.T) {
+	t.Parallel()
+	if got := string(frame([]byte(`{"id":"x"}`))); got != `{"type":"BroadcastEvent","event":{"id":"x"}}` {
+		t.Errorf("frame: %s", got)
+	}
+}

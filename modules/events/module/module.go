@@ -1,0 +1,28 @@
+// Package module builds the events module for the application package.
+package module
+
+import (
+	"time"
+
+	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/modules/events"
+	"github.com/fieldhub/fieldhub/modules/events/internal/feed"
+)
+
+// Deps tunes the module; the zero value is what production uses. The feed
+// needs no other module: it hears the uplinks and log entries on the
+// kernel's bus.
+type Deps struct {
+	// QueueSize is how many messages may wait for one connection before it
+	// is dropped as too slow. Optional: 256 without it.
+	QueueSize int
+	// PingInterval is how often the server pings each connection.
+	// Optional: 30 s without it.
+	PingInterval time.Duration
+}
+
+// New builds the module. It subscribes to ingest.UplinkReceived and
+// logs.EntryWritten on the host's bus.
+func New(host *kernel.Host, deps Deps) events.Module {
+	return feed.New(host, feed.Options{QueueSize: deps.QueueSize, PingInterval: deps.PingInterval})
+}

@@ -1,0 +1,153 @@
+// Package recorder records the logs module's entries: those other modules
+// hand to Record and those it makes of the events they publish (device
+// events, sign-ins), queued to the batched writer; and it runs the daily
+// retention job.
+package recorder
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/uptrace/bun"
+
+	"github.com/fieldhub/fieldhub/kernel"
+	kevents "github.com/fieldhub/fieldhub/kernel/events"
+	"github.com/fieldhub/fieldhub/kernel/i18n"
+	"github.com/fieldhub/fieldhub/modules/accounts"
+	"github.com/fieldhub/fieldhub/modules/ingest"
+	"github.com/fieldhub/fieldhub/modules/logs"
+	"github.com/fieldhub/fieldhub/modules/logs/internal/store"
+	"github.com/fieldhub/fieldhub/modules/logs/internal/writer"
+)
+
+// The retention job runs daily at this local time, before the reports of
+// 03:00, on one instance.
+const (
+	retentionJob    = "retention"
+	retentionHour   = 2
+	retentionMinute = 30
+)
+
+// Recorder records entries; it satisfies logs.Service.
+type Recorder struct {
+	host *kernel.Host
+	db   *bun.DB
+	log  *slog.Logger
+	w    *writer.Writer
+	now  func() time.Time
+}
+
+// New returns the recorder, subscribed to the events it logs, with its
+// writer's metrics registered. Nothing is written before Start.
+func New(host *kernel.Host) *Recorder {
+	rec := &Recorder{host: host, db: host.DB, log: host.Logger("logs"), now: time.Now}
+	dropped := prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "fieldhub_logs_dropped_total",
+		Help: "Log entries not written: the queue was full, the module was not running, or the database refused the entry.",
+	})
+	written := prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "fieldhub_logs_written_total",
+		Help: "Log entries written.",
+	})
+	host.Router.Registry().MustRegister(dropped, written)
+	rec.w = writer.New(host.DB, rec.log, dropped, written, func(e logs.Entry) {
+		host.Bus.Publish(context.Background(), logs.EntryWritten{Entry: e})
+	})
+	host.Bus.Subscribe(ingest.DeviceEvent{}.Topic(), rec.onDeviceEvent)
+	host.Bus.Subscribe(accounts.UserSignedIn{}.Topic(), rec.onSignedIn)
+	return rec
+}
+
+// Start runs the writer and schedules the retention job.
+func (rec *Recorder) Start(context.Context) error {
+	rec.w.Start()
+	return rec.host.Scheduler.Daily("logs", retentionJob, retentionHour, retentionMinute, true, rec.retention)
+}
+
+// Stop writes what is queued and stops the writer.
+func (rec *Recorder) Stop(ctx context.Context) error { return rec.w.Close(ctx) }
+
+// Record queues an entry; see logs.Service.
+func (rec *Recorder) Record(e logs.Entry) {
+	if !prepare(&e, rec.now()) {
+		rec.log.Warn("log entry refused: unknown type or no message", "type", e.Type)
+		return
+	}
+	rec.w.Add(writer.Item{Entry: &e})
+}
+
+// onDeviceEvent logs what the ingest learned about a device: at the event's
+// level for joins, device status and network server messages (APP, WARNING,
+// ERROR).
+func (rec *Recorder) onDeviceEvent(_ context.Context, ev kevents.Event) {
+	d, ok := ev.(ingest.DeviceEvent)
+	if !ok {
+		return
+	}
+	typ := logs.TypeApp
+	switch d.Level {
+	case ingest.LevelWarning:
+		typ = logs.TypeWarning
+	case ingest.LevelError:
+		typ = logs.TypeError
+	}
+	data := map[string]any{"kind": d.Kind}
+	for k, v := range d.Args {
+		data[k] = v
+	}
+	e := logs.Entry{Type: typ, Message: d.Message, MessageID: d.MessageID, DevEUI: d.DevEUI, Data: data, CreatedAt: d.Time}
+	if d.CompanyID > 0 {
+		e.CompanyID = &d.CompanyID
+	}
+	rec.Record(e)
+}
+
+// onSignedIn notes the user as active and, for a sign-in, logs a LOGIN
+// entry in the user's company (the installation's for a user without one).
+func (rec *Recorder) onSignedIn(_ context.Context, ev kevents.Event) {
+	s, ok := ev.(accounts.UserSignedIn)
+	if !ok || s.UserID <= 0 {
+		return
+	}
+	at := s.At
+	if at.IsZero() {
+		at = rec.now()
+	}
+	seen := &store.Activity{UserID: s.UserID, LastSeenAt: at.UTC().Truncate(time.Microsecond)}
+	if s.CompanyID > 0 {
+		company := s.CompanyID
+		seen.CompanyID = &company
+	}
+	it := writer.Item{Seen: seen}
+	if !s.Renewed {
+		user := s.UserID
+		e := logs.Entry{Type: logs.TypeLogin, UserID: &user, CompanyID: seen.CompanyID, MessageID: logs.IDEntryLogin,
+			Message:   rec.host.Catalogs.T(i18n.Default, logs.IDEntryLogin, map[string]any{"user": s.Name}),
+			Data:      map[string]any{"user": s.Name, "role": string(s.Role)},
+			CreatedAt: at}
+		if prepare(&e, rec.now()) {
+			it.Entry = &e
+		}
+	}
+	rec.w.Add(it)
+}
+
+// retention deletes the entries older than FIELDHUB_LOG_RETENTION_DAYS and
+// forgets the users not seen within the longest active-user window.
+func (rec *Recorder) retention(ctx context.Context) error {
+	now := rec.now().UTC()
+	var cut time.Time
+	if days := rec.host.Config.LogRetentionDays; days > 0 {
+		cut = now.AddDate(0, 0, -days)
+	}
+	n, err := store.Prune(ctx, rec.db, cut, now.Add(-store.ActiveWindow))
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		rec.log.Info("old log entries deleted", "entries", n, "before", cut)
+	}
+	return nil
+}

@@ -1,0 +1,43 @@
+// Package module builds the logs module for the application package.
+package module
+
+import (
+	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/kernel/web"
+	"github.com/fieldhub/fieldhub/modules/logs"
+	"github.com/fieldhub/fieldhub/modules/logs/internal/httpapi"
+	"github.com/fieldhub/fieldhub/modules/logs/internal/recorder"
+)
+
+// Deps is what the logs module needs beside the kernel. Both are required.
+type Deps struct {
+	// Accounts tells whether a company a caller names exists; the accounts
+	// module satisfies it.
+	Accounts logs.Accounts
+	// Series counts a company's data points for GET /logs/datapoints; the
+	// time-series store satisfies it.
+	Series logs.Series
+}
+
+// New builds the module and subscribes it to ingest.DeviceEvent and
+// accounts.UserSignedIn. It panics when a dependency is missing, so that a
+// wiring mistake stops the program at start.
+func New(host *kernel.Host, deps Deps) logs.Module {
+	if deps.Accounts == nil || deps.Series == nil {
+		panic("logs module: Deps.Accounts and Deps.Series are required")
+	}
+	return &logsModule{Recorder: recorder.New(host), api: httpapi.New(host.DB, deps.Accounts, deps.Series)}
+}
+
+// logsModule is the module: the recorder, which other modules call and
+// which starts and stops the writer, and the JSON routes.
+type logsModule struct {
+	*recorder.Recorder
+	api *httpapi.API
+}
+
+// Name names the module.
+func (m *logsModule) Name() string { return "logs" }
+
+// Routes registers the JSON routes.
+func (m *logsModule) Routes(r *web.ModuleRoutes) { m.api.Routes(r) }
