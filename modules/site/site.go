@@ -1,7 +1,7 @@
 // Package site is the contract of the site module: the pages that belong to
 // the portal as a whole rather than to one feature, namely the home landing
-// (/), the contact form (/contact) and the API documentation page (/api) of
-// SPEC.md section 2. It owns no tables. Package module builds it; its pages
+// (/), the contact form (/contact) and the API documentation page (/api),
+// all open to visitors. It owns no tables. Package module builds it; its pages
 // live in internal/pages.
 package site
 

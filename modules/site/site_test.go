@@ -27,7 +27,7 @@ func TestHomePage(t *testing.T) {
 	}
 	kerneltest.WantContains(t, "visitor's home", visitor, `class="hero"`, "Fieldhub collects the data", `href="/login"`, "Log in",
 		`data-menu-toggle`, `aria-controls="side-menu"`, `href="/"`)
-	// SPEC.md section 2: the home route hides the top bar; the hero's own
+	// The home route hides the top bar; the hero's own
 	// toggle keeps the side menu reachable.
 	kerneltest.WantAbsent(t, "visitor's home", visitor, `class="topbar`, "Shortcuts", `href="/contact"`, `href="/settings"`)
 
@@ -64,7 +64,7 @@ func TestContactPage(t *testing.T) {
 			t.Fatalf("choose English: %d %s", r.Status, r.Body)
 		}
 
-		// The route is open (SPEC.md section 2): a visitor gives a name and an address.
+		// The route is open: a visitor gives a name and an address.
 		visitorPage := ta.Call(t, "GET", "/contact", "", nil)
 		kerneltest.WantContains(t, "visitor's contact page", visitorPage, `name="name"`, `name="email"`, `name="subject"`)
 		refused := ta.Post(t, "/contact", "", url.Values{"name": {""}, "email": {"not-an-address"}, "subject": {"Hi"}, "message": {"Hello"}}, "HX-Request", "true")

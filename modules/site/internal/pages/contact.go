@@ -39,7 +39,7 @@ type contactMessage struct {
 }
 
 // validate applies the form's rules: both fields required, the subject at
-// most 255 characters (SPEC.md section 5's "Max characters is 255"), the
+// most 255 characters (the message "Max characters is 255"), the
 // message at most 5000.
 func (c *contactMessage) validate(from contactSender) error {
 	// The subject becomes a mail header: it stays on one line.
@@ -108,7 +108,7 @@ func (m *Module) contactSubmit(w http.ResponseWriter, r *http.Request) error {
 }
 
 // contactSender is who writes: as the session tells it, or, for a visitor
-// (the route is open, SPEC.md section 2), as the form says.
+// (the route is open to visitors), as the form says.
 type contactSender struct {
 	Name, Email, Company string
 	Visitor              bool

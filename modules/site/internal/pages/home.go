@@ -7,7 +7,7 @@ import (
 	"github.com/fieldhub/fieldhub/webapp/ui"
 )
 
-// homePage is the landing of SPEC.md section 2: what the portal is and a
+// homePage is the landing page: what the portal is and a
 // way in for visitors; a greeting and shortcuts for signed-in users. The top
 // bar is hidden there, so the hero carries its own menu toggle.
 func (m *Module) homePage(w http.ResponseWriter, r *http.Request) error {

@@ -1,5 +1,5 @@
-// Package core implements the site module: the home landing, the contact
-// form and the API documentation page.
+// Package pages implements the site module: the home landing, the contact
+// form and the API documentation page, with their routes.
 package pages
 
 import (
@@ -20,7 +20,8 @@ type Module struct {
 	accounts site.Accounts
 }
 
-// menuItems are this module's side menu entries (SPEC.md section 2).
+// menuItems are this module's side menu entries: Home for everyone,
+// Contact for signed-in users unless the installation is white-labelled.
 var menuItems = []web.MenuItem{
 	{ID: "home", LabelID: "menu.home", Href: "/", Icon: "mdi-home", Guest: true, Order: 10},
 	{ID: "contact", LabelID: "menu.contact", Href: "/contact", Icon: "mdi-email-outline", Roles: auth.CompanyOrUser, Order: 160, HiddenInWhiteLabel: true},
