@@ -21,6 +21,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/tsdb/sqlts"
 	"github.com/fieldhub/fieldhub/migrations"
 	"github.com/fieldhub/fieldhub/modules/accounts"
+	accountsmodule "github.com/fieldhub/fieldhub/modules/accounts/module"
 	"github.com/fieldhub/fieldhub/modules/dashboards"
 	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/demo"
@@ -72,7 +73,7 @@ func wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config) (*App, erro
 		Links: ui.Links{APIDocs: "/api", Manual: cfg.ManualURL, Shop: cfg.ShopURL}}
 	host.Router.SetPageErrorRenderer(env.ErrorPage)
 	k.Mount("GET /assets/", assets.Handler())
-	acc := accounts.New(host, accounts.Deps{UI: env})
+	acc := accountsmodule.New(host, accountsmodule.Deps{UI: env})
 	k.Add(acc)
 	set := settings.New(host, settings.Deps{Accounts: acc, WhiteLabel: func() bool { return cfg.WhiteLabel }, UI: env})
 	k.Add(set)

@@ -18,7 +18,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
 	"github.com/fieldhub/fieldhub/kernel/tsdb/sqlts"
-	"github.com/fieldhub/fieldhub/modules/accounts"
+	accountsmodule "github.com/fieldhub/fieldhub/modules/accounts/module"
 	"github.com/fieldhub/fieldhub/modules/dashboards"
 	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/nodes"
@@ -49,7 +49,7 @@ const (
 func newEnv(t *testing.T, d db.Dialect, config map[string]string) *env {
 	t.Helper()
 	k := kerneltest.New(t, kerneltest.Config(t, d, config))
-	acc := accounts.New(k.Host(), accounts.Deps{})
+	acc := accountsmodule.New(k.Host(), accountsmodule.Deps{})
 	k.Add(acc)
 	series := sqlts.New(k.Host().DB, sqlts.Options{})
 	dec := decoders.New(k.Host(), decoders.Deps{})

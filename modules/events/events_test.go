@@ -19,6 +19,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 	"github.com/fieldhub/fieldhub/kernel/tsdb/sqlts"
 	"github.com/fieldhub/fieldhub/modules/accounts"
+	accountsmodule "github.com/fieldhub/fieldhub/modules/accounts/module"
 	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/events"
 	"github.com/fieldhub/fieldhub/modules/ingest"
@@ -65,7 +66,7 @@ func startWith(t *testing.T, d db.Dialect, env map[string]string, withLogs bool)
 	t.Helper()
 	k := kerneltest.New(t, kerneltest.Config(t, d, env))
 	host := k.Host()
-	acc := accounts.New(host, accounts.Deps{})
+	acc := accountsmodule.New(host, accountsmodule.Deps{})
 	k.Add(acc)
 	dec := decoders.New(host, decoders.Deps{})
 	k.Add(dec)

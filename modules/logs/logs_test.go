@@ -12,7 +12,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 	"github.com/fieldhub/fieldhub/kernel/tsdb/sqlts"
-	"github.com/fieldhub/fieldhub/modules/accounts"
+	accountsmodule "github.com/fieldhub/fieldhub/modules/accounts/module"
 	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/logs"
@@ -42,7 +42,7 @@ func newEnv(t *testing.T, d db.Dialect, vars map[string]string) *env {
 	t.Helper()
 	k := kerneltest.New(t, kerneltest.Config(t, d, vars))
 	host := k.Host()
-	acc := accounts.New(host, accounts.Deps{})
+	acc := accountsmodule.New(host, accountsmodule.Deps{})
 	k.Add(acc)
 	series := sqlts.New(host.DB, sqlts.Options{})
 	dec := decoders.New(host, decoders.Deps{})

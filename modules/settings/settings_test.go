@@ -17,7 +17,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
-	"github.com/fieldhub/fieldhub/modules/accounts"
+	accountsmodule "github.com/fieldhub/fieldhub/modules/accounts/module"
 	"github.com/fieldhub/fieldhub/modules/settings"
 )
 
@@ -36,7 +36,7 @@ type env struct {
 func newEnv(t *testing.T, d db.Dialect) *env {
 	t.Helper()
 	k := kerneltest.New(t, kerneltest.Config(t, d, nil))
-	acc := accounts.New(k.Host(), accounts.Deps{})
+	acc := accountsmodule.New(k.Host(), accountsmodule.Deps{})
 	k.Add(acc)
 	e := &env{k: k, whiteLabel: &atomic.Bool{}, tokens: map[string]string{}, ids: map[string]string{}}
 	e.settings = settings.New(k.Host(), settings.Deps{WhiteLabel: e.whiteLabel.Load, Accounts: acc})
