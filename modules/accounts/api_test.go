@@ -1,4 +1,4 @@
-package main
+package accounts_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fieldhub/fieldhub/app"
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 )
@@ -17,56 +18,56 @@ import (
 // the User sees their own company but nothing of another.
 func TestSuperAdminBuildsACompany(t *testing.T) {
 	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
-		ta := newTestApp(t, d, nil)
-		root := ta.superAdmin(t)
-		acme := ta.company(t, root, "Acme AB", "acme.example")
-		other := ta.company(t, root, "Other AB", "other.example")
+		ta := kerneltest.Start(t, d, nil, app.Build)
+		root := ta.SuperAdmin(t)
+		acme := ta.Company(t, root, "Acme AB", "acme.example")
+		other := ta.Company(t, root, "Other AB", "other.example")
 
-		me := ta.Call(t, "GET", "/api/users", acme.userToken, nil)
-		if me.Status != 200 || me.Str("email") != "worker@acme.example" || me.Str("role") != "User" || me.Num("companyId") != acme.companyID {
+		me := ta.Call(t, "GET", "/api/users", acme.UserToken, nil)
+		if me.Status != 200 || me.Str("email") != "worker@acme.example" || me.Str("role") != "User" || me.Num("companyId") != acme.CompanyID {
 			t.Fatalf("GET /users as the User: %d %s", me.Status, me.Body)
 		}
 		if _, leaked := me.Obj()["password"]; leaked {
 			t.Errorf("user JSON carries a password field: %s", me.Body)
 		}
-		own := ta.Call(t, "GET", fmt.Sprintf("/api/companies/%d", acme.companyID), acme.userToken, nil)
+		own := ta.Call(t, "GET", fmt.Sprintf("/api/companies/%d", acme.CompanyID), acme.UserToken, nil)
 		if own.Status != 200 || own.Str("name") != "Acme AB" || own.Str("orgNumber") != "5566778899" || own.Str("invoiceAdress") != "billing@acme.example" {
 			t.Fatalf("own company: %d %s", own.Status, own.Body)
 		}
 		for _, path := range []string{
-			fmt.Sprintf("/api/companies/%d", other.companyID),
-			fmt.Sprintf("/api/companies/%d/users", other.companyID),
-			fmt.Sprintf("/api/users/%d", other.userID),
-			fmt.Sprintf("/api/users/%d/company", other.userID),
+			fmt.Sprintf("/api/companies/%d", other.CompanyID),
+			fmt.Sprintf("/api/companies/%d/users", other.CompanyID),
+			fmt.Sprintf("/api/users/%d", other.UserID),
+			fmt.Sprintf("/api/users/%d/company", other.UserID),
 		} {
-			if r := ta.Call(t, "GET", path, acme.userToken, nil); r.Status != http.StatusNotFound {
+			if r := ta.Call(t, "GET", path, acme.UserToken, nil); r.Status != http.StatusNotFound {
 				t.Errorf("GET %s as another company's User: %d %s", path, r.Status, r.Body)
 			}
 		}
-		if r := ta.Call(t, "PUT", fmt.Sprintf("/api/companies/%d", other.companyID), acme.companyAdminToken, map[string]any{"name": "Taken"}); r.Status != http.StatusNotFound {
+		if r := ta.Call(t, "PUT", fmt.Sprintf("/api/companies/%d", other.CompanyID), acme.CompanyAdminToken, map[string]any{"name": "Taken"}); r.Status != http.StatusNotFound {
 			t.Errorf("PUT another company: %d %s", r.Status, r.Body)
 		}
 		all := ta.Call(t, "GET", "/api/companies/all", root, nil)
 		if len(all.List()) != 2 {
 			t.Errorf("SuperAdmin sees %d companies, want 2: %s", len(all.List()), all.Body)
 		}
-		if r := ta.Call(t, "GET", "/api/companies/all", acme.adminToken, nil); r.Status != http.StatusForbidden {
+		if r := ta.Call(t, "GET", "/api/companies/all", acme.AdminToken, nil); r.Status != http.StatusForbidden {
 			t.Errorf("GET /companies/all as Admin: %d", r.Status)
 		}
-		users := ta.Call(t, "GET", "/api/users/all", acme.companyAdminToken, nil)
+		users := ta.Call(t, "GET", "/api/users/all", acme.CompanyAdminToken, nil)
 		if len(users.List()) != 3 || strings.Contains(string(users.Body), "other.example") {
 			t.Errorf("CompanyAdmin's user list: %s", users.Body)
 		}
 	})
 }
 
-// TestValidationMessages checks every message of SPEC.md section 5 about
-// users, companies, passwords and phone numbers, word for word.
+// TestValidationMessages checks every validation message about users,
+// companies, passwords and phone numbers, word for word.
 func TestValidationMessages(t *testing.T) {
-	ta := newTestApp(t, db.SQLite, nil)
-	root := ta.superAdmin(t)
-	acme := ta.company(t, root, "Acme AB", "acme.example")
-	companyPath := fmt.Sprintf("/api/companies/%d", acme.companyID)
+	ta := kerneltest.Start(t, db.SQLite, nil, app.Build)
+	root := ta.SuperAdmin(t)
+	acme := ta.Company(t, root, "Acme AB", "acme.example")
+	companyPath := fmt.Sprintf("/api/companies/%d", acme.CompanyID)
 	long := strings.Repeat("x", 256)
 	cases := []struct {
 		name, method, path, token string
@@ -79,15 +80,15 @@ func TestValidationMessages(t *testing.T) {
 		{"VAT number format", "PUT", companyPath, root, map[string]any{"orgNumber": "12-ab"}, "orgNumber", "Wrong format VAT number"},
 		{"company email required", "POST", "/api/companies", root, map[string]any{"name": "X", "orgNumber": "5566778899"}, "invoiceAdress", "You have to fill in email address"},
 		{"company email valid", "PUT", companyPath, root, map[string]any{"invoiceAdress": "not-an-address"}, "invoiceAdress", "Add valid email adress"},
-		{"passwords match", "POST", "/api/users", "", newUserBody("new@acme.example", "confirmPassword", "something else"), "confirmPassword", "Passwords do not match"},
-		{"phone required", "POST", "/api/users", "", newUserBody("new@acme.example", "phoneNumber", ""), "phoneNumber", "This field must be filled in"},
-		{"phone country code", "POST", "/api/users", "", newUserBody("new@acme.example", "phoneNumber", "070-123 45 67"), "phoneNumber", "Don't forget that the phone number must have country code (e.g. 4607xxxxxxxx)"},
-		{"phone letters", "PUT", fmt.Sprintf("/api/users/%d", acme.userID), acme.userToken, map[string]any{"phoneNumber": "46abc"}, "phoneNumber", "Don't forget that the phone number must have country code (e.g. 4607xxxxxxxx)"},
-		{"user email valid", "POST", "/api/users", "", newUserBody("nope"), "email", "Add valid email adress"},
-		{"first name required", "POST", "/api/users", "", newUserBody("new@acme.example", "firstName", " "), "firstName", "This field must be filled in"},
-		{"last name too long", "POST", "/api/users", "", newUserBody("new@acme.example", "lastName", long), "lastName", "This field contains too many characters"},
+		{"passwords match", "POST", "/api/users", "", kerneltest.UserBody("new@acme.example", "confirmPassword", "something else"), "confirmPassword", "Passwords do not match"},
+		{"phone required", "POST", "/api/users", "", kerneltest.UserBody("new@acme.example", "phoneNumber", ""), "phoneNumber", "This field must be filled in"},
+		{"phone country code", "POST", "/api/users", "", kerneltest.UserBody("new@acme.example", "phoneNumber", "070-123 45 67"), "phoneNumber", "Don't forget that the phone number must have country code (e.g. 4607xxxxxxxx)"},
+		{"phone letters", "PUT", fmt.Sprintf("/api/users/%d", acme.UserID), acme.UserToken, map[string]any{"phoneNumber": "46abc"}, "phoneNumber", "Don't forget that the phone number must have country code (e.g. 4607xxxxxxxx)"},
+		{"user email valid", "POST", "/api/users", "", kerneltest.UserBody("nope"), "email", "Add valid email adress"},
+		{"first name required", "POST", "/api/users", "", kerneltest.UserBody("new@acme.example", "firstName", " "), "firstName", "This field must be filled in"},
+		{"last name too long", "POST", "/api/users", "", kerneltest.UserBody("new@acme.example", "lastName", long), "lastName", "This field contains too many characters"},
 		{"reset passwords match", "PUT", "/api/users/forgot/0b7e6c1e-5d4f-4a51-9d2a-7d1f3c9e2b10", "", map[string]any{"password": "abcdefgh1", "confirmPassword": "abcdefgh2"}, "confirmPassword", "Passwords do not match"},
-		{"nested company name", "POST", "/api/users/create/company", root, map[string]any{"company": map[string]any{"orgNumber": "5566778899", "invoiceAdress": "a@b.se"}, "user": newUserBody("x@y.se")}, "company.name", "You must enter a company name"},
+		{"nested company name", "POST", "/api/users/create/company", root, map[string]any{"company": map[string]any{"orgNumber": "5566778899", "invoiceAdress": "a@b.se"}, "user": kerneltest.UserBody("x@y.se")}, "company.name", "You must enter a company name"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -108,7 +109,7 @@ func TestValidationMessages(t *testing.T) {
 
 // TestSwedishMessages checks that errors follow Accept-Language.
 func TestSwedishMessages(t *testing.T) {
-	ta := newTestApp(t, db.SQLite, nil)
+	ta := kerneltest.Start(t, db.SQLite, nil, app.Build)
 	r := ta.Call(t, "POST", "/api/users/authenticate", "", map[string]any{"email": "x@y.se", "password": "wrong password"}, "Accept-Language", "sv-SE,sv;q=0.9")
 	if r.Status != http.StatusUnauthorized || r.Str("message") != "E-post och lösenord stämmer inte, försök igen." {
 		t.Errorf("Swedish login failure: %d %s", r.Status, r.Body)
@@ -122,11 +123,11 @@ func TestSwedishMessages(t *testing.T) {
 // TestBadInputIsRefused sends malformed and hostile requests: each gets a 4xx
 // with a message, never a 500, and nothing stored changes.
 func TestBadInputIsRefused(t *testing.T) {
-	ta := newTestApp(t, db.SQLite, nil)
-	root := ta.superAdmin(t)
-	acme := ta.company(t, root, "Acme AB", "acme.example")
-	userPath := fmt.Sprintf("/api/users/%d", acme.userID)
-	companyPath := fmt.Sprintf("/api/companies/%d", acme.companyID)
+	ta := kerneltest.Start(t, db.SQLite, nil, app.Build)
+	root := ta.SuperAdmin(t)
+	acme := ta.Company(t, root, "Acme AB", "acme.example")
+	userPath := fmt.Sprintf("/api/users/%d", acme.UserID)
+	companyPath := fmt.Sprintf("/api/companies/%d", acme.CompanyID)
 	huge := `{"name":"` + strings.Repeat("a", 2<<20) + `"}`
 	cases := []struct {
 		name, method, path, token string
@@ -144,7 +145,7 @@ func TestBadInputIsRefused(t *testing.T) {
 		{"id overflow", "GET", "/api/companies/99999999999999999999999", root, nil, 400},
 		{"invalid GUID", "PUT", "/api/users/forgot/not-a-guid", "", map[string]any{"password": "abcdefgh1"}, 400},
 		{"unknown GUID", "PUT", "/api/users/forgot/0b7e6c1e-5d4f-4a51-9d2a-7d1f3c9e2b10", "", map[string]any{"password": "abcdefgh1"}, 404},
-		{"unknown role", "PUT", userPath + "/role/Overlord", acme.companyAdminToken, nil, 400},
+		{"unknown role", "PUT", userPath + "/role/Overlord", acme.CompanyAdminToken, nil, 400},
 		{"no token", "GET", "/api/users", "", nil, 401},
 		{"forged token", "GET", "/api/users", "eyJ1IjoxLCJyIjoiU3VwZXJBZG1pbiJ9.AAAA", nil, 401},
 		{"unknown route", "GET", "/api/nothing/here", root, nil, 404},
@@ -176,37 +177,37 @@ func TestBadInputIsRefused(t *testing.T) {
 	}
 }
 
-// TestRoleRules checks SPEC.md section 6: who may edit, re-role and delete whom.
+// TestRoleRules checks who may edit, re-role and delete whom.
 func TestRoleRules(t *testing.T) {
-	ta := newTestApp(t, db.SQLite, nil)
-	root := ta.superAdmin(t)
-	acme := ta.company(t, root, "Acme AB", "acme.example")
-	secondUser := ta.createUser(t, acme.companyAdminToken, "second@acme.example", "")
-	secondAdmin := ta.createUser(t, acme.adminToken, "admin2@acme.example", "CompanyAdmin")
+	ta := kerneltest.Start(t, db.SQLite, nil, app.Build)
+	root := ta.SuperAdmin(t)
+	acme := ta.Company(t, root, "Acme AB", "acme.example")
+	secondUser := ta.CreateUser(t, acme.CompanyAdminToken, "second@acme.example", "")
+	secondAdmin := ta.CreateUser(t, acme.AdminToken, "admin2@acme.example", "CompanyAdmin")
 	rootID := ta.Call(t, "GET", "/api/users", root, nil).Num("userId")
 	cases := []struct {
 		name, method, path, token string
 		body                      any
 		want                      int
 	}{
-		{"User edits themselves", "PUT", fmt.Sprintf("/api/users/%d", acme.userID), acme.userToken, map[string]any{"firstName": "Me"}, 200},
-		{"User may not edit a colleague", "PUT", fmt.Sprintf("/api/users/%d", secondUser), acme.userToken, map[string]any{"firstName": "You"}, 403},
-		{"CompanyAdmin edits a User", "PUT", fmt.Sprintf("/api/users/%d", secondUser), acme.companyAdminToken, map[string]any{"firstName": "Edited"}, 200},
-		{"CompanyAdmin may not edit a CompanyAdmin", "PUT", fmt.Sprintf("/api/users/%d", secondAdmin), acme.companyAdminToken, map[string]any{"firstName": "X"}, 403},
-		{"CompanyAdmin may not edit an Admin", "PUT", fmt.Sprintf("/api/users/%d", acme.adminID), acme.companyAdminToken, map[string]any{"firstName": "X"}, 403},
-		{"CompanyAdmin may not make an Admin", "PUT", fmt.Sprintf("/api/users/%d/role/Admin", secondUser), acme.companyAdminToken, nil, 403},
-		{"CompanyAdmin may not create an Admin", "POST", "/api/users", acme.companyAdminToken, newUserBody("a3@acme.example", "role", "Admin"), 403},
-		{"Admin edits a CompanyAdmin", "PUT", fmt.Sprintf("/api/users/%d", secondAdmin), acme.adminToken, map[string]any{"lastName": "Y"}, 200},
-		{"Admin may not edit a SuperAdmin", "PUT", fmt.Sprintf("/api/users/%d", rootID), acme.adminToken, map[string]any{"lastName": "Y"}, 404},
-		{"Admin may not make a SuperAdmin", "PUT", fmt.Sprintf("/api/users/%d/role/SuperAdmin", secondUser), acme.adminToken, nil, 403},
-		{"nobody changes their own role", "PUT", fmt.Sprintf("/api/users/%d/role/Admin", acme.companyAdminID), acme.companyAdminToken, nil, 400},
-		{"nobody deletes themselves", "DELETE", fmt.Sprintf("/api/users/%d", acme.companyAdminID), acme.companyAdminToken, nil, 400},
-		{"User may not delete a colleague", "DELETE", fmt.Sprintf("/api/users/%d", secondUser), acme.userToken, nil, 403},
-		{"User may not create users", "POST", "/api/users", acme.userToken, newUserBody("u3@acme.example"), 403},
-		{"only a SuperAdmin deletes companies", "DELETE", fmt.Sprintf("/api/companies/%d", acme.companyID), acme.adminToken, nil, 403},
-		{"an Admin in a company cannot create another", "POST", "/api/companies", acme.adminToken, map[string]any{"name": "X", "orgNumber": "5566778899", "invoiceAdress": "a@b.se"}, 409},
-		{"CompanyAdmin promotes a User to CompanyAdmin", "PUT", fmt.Sprintf("/api/users/%d/role/CompanyAdmin", secondUser), acme.companyAdminToken, nil, 200},
-		{"CompanyAdmin deletes a User", "DELETE", fmt.Sprintf("/api/users/%d", acme.userID), acme.companyAdminToken, nil, 204},
+		{"User edits themselves", "PUT", fmt.Sprintf("/api/users/%d", acme.UserID), acme.UserToken, map[string]any{"firstName": "Me"}, 200},
+		{"User may not edit a colleague", "PUT", fmt.Sprintf("/api/users/%d", secondUser), acme.UserToken, map[string]any{"firstName": "You"}, 403},
+		{"CompanyAdmin edits a User", "PUT", fmt.Sprintf("/api/users/%d", secondUser), acme.CompanyAdminToken, map[string]any{"firstName": "Edited"}, 200},
+		{"CompanyAdmin may not edit a CompanyAdmin", "PUT", fmt.Sprintf("/api/users/%d", secondAdmin), acme.CompanyAdminToken, map[string]any{"firstName": "X"}, 403},
+		{"CompanyAdmin may not edit an Admin", "PUT", fmt.Sprintf("/api/users/%d", acme.AdminID), acme.CompanyAdminToken, map[string]any{"firstName": "X"}, 403},
+		{"CompanyAdmin may not make an Admin", "PUT", fmt.Sprintf("/api/users/%d/role/Admin", secondUser), acme.CompanyAdminToken, nil, 403},
+		{"CompanyAdmin may not create an Admin", "POST", "/api/users", acme.CompanyAdminToken, kerneltest.UserBody("a3@acme.example", "role", "Admin"), 403},
+		{"Admin edits a CompanyAdmin", "PUT", fmt.Sprintf("/api/users/%d", secondAdmin), acme.AdminToken, map[string]any{"lastName": "Y"}, 200},
+		{"Admin may not edit a SuperAdmin", "PUT", fmt.Sprintf("/api/users/%d", rootID), acme.AdminToken, map[string]any{"lastName": "Y"}, 404},
+		{"Admin may not make a SuperAdmin", "PUT", fmt.Sprintf("/api/users/%d/role/SuperAdmin", secondUser), acme.AdminToken, nil, 403},
+		{"nobody changes their own role", "PUT", fmt.Sprintf("/api/users/%d/role/Admin", acme.CompanyAdminID), acme.CompanyAdminToken, nil, 400},
+		{"nobody deletes themselves", "DELETE", fmt.Sprintf("/api/users/%d", acme.CompanyAdminID), acme.CompanyAdminToken, nil, 400},
+		{"User may not delete a colleague", "DELETE", fmt.Sprintf("/api/users/%d", secondUser), acme.UserToken, nil, 403},
+		{"User may not create users", "POST", "/api/users", acme.UserToken, kerneltest.UserBody("u3@acme.example"), 403},
+		{"only a SuperAdmin deletes companies", "DELETE", fmt.Sprintf("/api/companies/%d", acme.CompanyID), acme.AdminToken, nil, 403},
+		{"an Admin in a company cannot create another", "POST", "/api/companies", acme.AdminToken, map[string]any{"name": "X", "orgNumber": "5566778899", "invoiceAdress": "a@b.se"}, 409},
+		{"CompanyAdmin promotes a User to CompanyAdmin", "PUT", fmt.Sprintf("/api/users/%d/role/CompanyAdmin", secondUser), acme.CompanyAdminToken, nil, 200},
+		{"CompanyAdmin deletes a User", "DELETE", fmt.Sprintf("/api/users/%d", acme.UserID), acme.CompanyAdminToken, nil, 204},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -223,10 +224,10 @@ func TestRoleRules(t *testing.T) {
 // TestSessions covers refresh-token rotation, logout and the session cookie.
 func TestSessions(t *testing.T) {
 	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
-		ta := newTestApp(t, d, nil)
-		root := ta.superAdmin(t)
-		acme := ta.company(t, root, "Acme AB", "acme.example")
-		login := ta.Call(t, "POST", "/api/users/authenticate", "", map[string]any{"email": "WORKER@acme.example ", "password": testPassword})
+		ta := kerneltest.Start(t, d, nil, app.Build)
+		root := ta.SuperAdmin(t)
+		acme := ta.Company(t, root, "Acme AB", "acme.example")
+		login := ta.Call(t, "POST", "/api/users/authenticate", "", map[string]any{"email": "WORKER@acme.example ", "password": kerneltest.Password})
 		if login.Status != 200 || login.Str("role") != "User" || login.Str("message") != "Logged in" {
 			t.Fatalf("login: %d %s", login.Status, login.Body)
 		}
@@ -241,13 +242,13 @@ func TestSessions(t *testing.T) {
 			t.Errorf("a rotated refresh token within its grace: %d %s", again.Status, again.Body)
 		}
 		// A role change ends the user's sessions, so the old role cannot be refreshed.
-		if rr := ta.Call(t, "PUT", fmt.Sprintf("/api/users/%d/role/CompanyAdmin", acme.userID), acme.companyAdminToken, nil); rr.Status != 200 {
+		if rr := ta.Call(t, "PUT", fmt.Sprintf("/api/users/%d/role/CompanyAdmin", acme.UserID), acme.CompanyAdminToken, nil); rr.Status != 200 {
 			t.Fatalf("role change: %d %s", rr.Status, rr.Body)
 		}
 		if again := ta.Call(t, "POST", "/api/users/refresh", "", map[string]any{"refreshToken": r.Str("refreshToken")}); again.Status != http.StatusUnauthorized {
 			t.Errorf("refresh after a role change: %d", again.Status)
 		}
-		fresh := ta.Call(t, "POST", "/api/users/authenticate", "", map[string]any{"email": "worker@acme.example", "password": testPassword})
+		fresh := ta.Call(t, "POST", "/api/users/authenticate", "", map[string]any{"email": "worker@acme.example", "password": kerneltest.Password})
 		if fresh.Str("role") != "CompanyAdmin" {
 			t.Errorf("new role not in the new login: %s", fresh.Body)
 		}
@@ -263,10 +264,10 @@ func TestSessions(t *testing.T) {
 // TestSessionCookie checks that browsers are served by the HttpOnly cookie
 // and that another site cannot use it to change anything.
 func TestSessionCookie(t *testing.T) {
-	ta := newTestApp(t, db.SQLite, nil)
-	root := ta.superAdmin(t)
-	acme := ta.company(t, root, "Acme AB", "acme.example")
-	login := ta.Call(t, "POST", "/api/users/authenticate", "", map[string]any{"email": "worker@acme.example", "password": testPassword})
+	ta := kerneltest.Start(t, db.SQLite, nil, app.Build)
+	root := ta.SuperAdmin(t)
+	acme := ta.Company(t, root, "Acme AB", "acme.example")
+	login := ta.Call(t, "POST", "/api/users/authenticate", "", map[string]any{"email": "worker@acme.example", "password": kerneltest.Password})
 	var cookie string
 	for _, c := range login.Header.Values("Set-Cookie") {
 		if strings.HasPrefix(c, "fieldhub_token=") {
@@ -282,11 +283,11 @@ func TestSessionCookie(t *testing.T) {
 	if r := ta.Call(t, "GET", "/api/users", "", nil, "Cookie", cookie); r.Status != 200 {
 		t.Errorf("GET with the cookie: %d", r.Status)
 	}
-	path := fmt.Sprintf("/api/users/%d", acme.userID)
+	path := fmt.Sprintf("/api/users/%d", acme.UserID)
 	if r := ta.Call(t, "PUT", path, "", map[string]any{"firstName": "Evil"}, "Cookie", cookie, "Origin", "https://evil.example"); r.Status != http.StatusUnauthorized {
 		t.Errorf("cross-site PUT with the cookie: %d", r.Status)
 	}
-	if r := ta.Call(t, "PUT", path, "", map[string]any{"firstName": "Good"}, "Cookie", cookie, "Origin", ta.base); r.Status != 200 {
+	if r := ta.Call(t, "PUT", path, "", map[string]any{"firstName": "Good"}, "Cookie", cookie, "Origin", ta.URL); r.Status != 200 {
 		t.Errorf("same-site PUT with the cookie: %d %s", r.Status, r.Body)
 	}
 }
@@ -294,15 +295,15 @@ func TestSessionCookie(t *testing.T) {
 // TestLoginRateLimit checks that repeated failures lock the account for a
 // while, also for the right password.
 func TestLoginRateLimit(t *testing.T) {
-	ta := newTestApp(t, db.SQLite, nil)
-	root := ta.superAdmin(t)
-	ta.company(t, root, "Acme AB", "acme.example")
+	ta := kerneltest.Start(t, db.SQLite, nil, app.Build)
+	root := ta.SuperAdmin(t)
+	ta.Company(t, root, "Acme AB", "acme.example")
 	for i := 0; i < 10; i++ {
 		if r := ta.Call(t, "POST", "/api/users/authenticate", "", map[string]any{"email": "worker@acme.example", "password": "wrong"}); r.Status != http.StatusUnauthorized {
 			t.Fatalf("failure %d: %d", i, r.Status)
 		}
 	}
-	r := ta.Call(t, "POST", "/api/users/authenticate", "", map[string]any{"email": "worker@acme.example", "password": testPassword})
+	r := ta.Call(t, "POST", "/api/users/authenticate", "", map[string]any{"email": "worker@acme.example", "password": kerneltest.Password})
 	if r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" {
 		t.Errorf("11th attempt: %d %s", r.Status, r.Body)
 	}
@@ -312,9 +313,9 @@ func TestLoginRateLimit(t *testing.T) {
 func TestForgotPassword(t *testing.T) {
 	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
 		smtpURL, inbox := kerneltest.StartSMTP(t)
-		ta := newTestApp(t, d, map[string]string{"SMTP_URL": smtpURL, "FIELDHUB_PUBLIC_URL": "https://portal.example"})
-		root := ta.superAdmin(t)
-		ta.company(t, root, "Acme AB", "acme.example")
+		ta := kerneltest.Start(t, d, map[string]string{"SMTP_URL": smtpURL, "FIELDHUB_PUBLIC_URL": "https://portal.example"}, app.Build)
+		root := ta.SuperAdmin(t)
+		ta.Company(t, root, "Acme AB", "acme.example")
 		for _, email := range []string{"worker@acme.example", "nobody@acme.example"} {
 			r := ta.Call(t, "POST", "/api/users/forgot/"+email, "", nil)
 			if r.Status != http.StatusAccepted || !strings.Contains(r.Str("message"), "reset") {
@@ -335,7 +336,7 @@ func TestForgotPassword(t *testing.T) {
 			t.Errorf("a used link worked again: %d", again.Status)
 		}
 		ta.Login(t, "worker@acme.example", "a new password")
-		if old := ta.Call(t, "POST", "/api/users/authenticate", "", map[string]any{"email": "worker@acme.example", "password": testPassword}); old.Status != http.StatusUnauthorized {
+		if old := ta.Call(t, "POST", "/api/users/authenticate", "", map[string]any{"email": "worker@acme.example", "password": kerneltest.Password}); old.Status != http.StatusUnauthorized {
 			t.Errorf("old password still works: %d", old.Status)
 		}
 		for _, got := range inbox.All() {
@@ -348,35 +349,35 @@ func TestForgotPassword(t *testing.T) {
 	})
 }
 
-// TestInvite checks SPEC.md's invitation texts and that the invited user
-// joins the company and is told by mail.
+// TestInvite checks the invitation texts and that the invited user joins
+// the company and is told by mail.
 func TestInvite(t *testing.T) {
 	smtpURL, inbox := kerneltest.StartSMTP(t)
-	ta := newTestApp(t, db.SQLite, map[string]string{"SMTP_URL": smtpURL})
-	root := ta.superAdmin(t)
-	acme := ta.company(t, root, "Acme AB", "acme.example")
-	other := ta.company(t, root, "Other AB", "other.example")
-	invite := fmt.Sprintf("/api/companies/%d/user", acme.companyID)
-	r := ta.Call(t, "POST", invite, acme.companyAdminToken, map[string]any{"email": "stranger@example.com"})
+	ta := kerneltest.Start(t, db.SQLite, map[string]string{"SMTP_URL": smtpURL}, app.Build)
+	root := ta.SuperAdmin(t)
+	acme := ta.Company(t, root, "Acme AB", "acme.example")
+	other := ta.Company(t, root, "Other AB", "other.example")
+	invite := fmt.Sprintf("/api/companies/%d/user", acme.CompanyID)
+	r := ta.Call(t, "POST", invite, acme.CompanyAdminToken, map[string]any{"email": "stranger@example.com"})
 	if r.Status != http.StatusNotFound || r.Str("message") != "Could not find the user, Make sure the user is registrered before!" {
 		t.Errorf("invite unregistered: %d %s", r.Status, r.Body)
 	}
-	reg := ta.Call(t, "POST", "/api/users", "", newUserBody("stranger@example.com"))
+	reg := ta.Call(t, "POST", "/api/users", "", kerneltest.UserBody("stranger@example.com"))
 	if reg.Status != http.StatusCreated || reg.Obj()["companyId"] != nil || reg.Str("role") != "User" {
 		t.Fatalf("register: %d %s", reg.Status, reg.Body)
 	}
-	r = ta.Call(t, "POST", invite, acme.companyAdminToken, map[string]any{"email": "Stranger@example.com"})
+	r = ta.Call(t, "POST", invite, acme.CompanyAdminToken, map[string]any{"email": "Stranger@example.com"})
 	if r.Status != 200 || r.Str("message") != "Invitation sent" {
 		t.Fatalf("invite: %d %s", r.Status, r.Body)
 	}
 	if m := inbox.Wait(t, "stranger@example.com", 10*time.Second); !strings.Contains(m.Subject, "Acme AB") {
 		t.Errorf("invitation mail subject: %q", m.Subject)
 	}
-	token := ta.Login(t, "stranger@example.com", testPassword)
-	if me := ta.Call(t, "GET", "/api/users", token, nil); me.Num("companyId") != acme.companyID {
+	token := ta.Login(t, "stranger@example.com", kerneltest.Password)
+	if me := ta.Call(t, "GET", "/api/users", token, nil); me.Num("companyId") != acme.CompanyID {
 		t.Errorf("invited user not in the company: %s", me.Body)
 	}
-	r = ta.Call(t, "POST", fmt.Sprintf("/api/companies/%d/user", other.companyID), other.companyAdminToken, map[string]any{"email": "stranger@example.com"})
+	r = ta.Call(t, "POST", fmt.Sprintf("/api/companies/%d/user", other.CompanyID), other.CompanyAdminToken, map[string]any{"email": "stranger@example.com"})
 	if r.Status != http.StatusConflict {
 		t.Errorf("inviting another company's user: %d %s", r.Status, r.Body)
 	}
@@ -385,26 +386,26 @@ func TestInvite(t *testing.T) {
 // TestCompanyImage uploads, serves and removes a logo.
 func TestCompanyImage(t *testing.T) {
 	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
-		ta := newTestApp(t, d, nil)
-		root := ta.superAdmin(t)
-		acme := ta.company(t, root, "Acme AB", "acme.example")
-		path := fmt.Sprintf("/api/companies/%d/image", acme.companyID)
+		ta := kerneltest.Start(t, d, nil, app.Build)
+		root := ta.SuperAdmin(t)
+		acme := ta.Company(t, root, "Acme AB", "acme.example")
+		path := fmt.Sprintf("/api/companies/%d/image", acme.CompanyID)
 		png := append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), make([]byte, 64)...)
-		r := ta.Call(t, "POST", path, acme.companyAdminToken, png, "Content-Type", "image/png")
+		r := ta.Call(t, "POST", path, acme.CompanyAdminToken, png, "Content-Type", "image/png")
 		if r.Status != 200 || !strings.HasPrefix(r.Str("image"), path+"?v=") {
 			t.Fatalf("upload: %d %s", r.Status, r.Body)
 		}
-		img := ta.Call(t, "GET", r.Str("image"), acme.userToken, nil)
+		img := ta.Call(t, "GET", r.Str("image"), acme.UserToken, nil)
 		if img.Status != 200 || img.Header.Get("Content-Type") != "image/png" || string(img.Body) != string(png) {
 			t.Errorf("download: %d %s", img.Status, img.Header.Get("Content-Type"))
 		}
-		if del := ta.Call(t, "DELETE", path, acme.userToken, nil); del.Status != http.StatusForbidden {
+		if del := ta.Call(t, "DELETE", path, acme.UserToken, nil); del.Status != http.StatusForbidden {
 			t.Errorf("User deletes logo: %d", del.Status)
 		}
-		if del := ta.Call(t, "DELETE", path, acme.companyAdminToken, nil); del.Status != http.StatusNoContent {
+		if del := ta.Call(t, "DELETE", path, acme.CompanyAdminToken, nil); del.Status != http.StatusNoContent {
 			t.Errorf("delete: %d", del.Status)
 		}
-		if c := ta.Call(t, "GET", fmt.Sprintf("/api/companies/%d", acme.companyID), acme.userToken, nil); c.Obj()["image"] != nil {
+		if c := ta.Call(t, "GET", fmt.Sprintf("/api/companies/%d", acme.CompanyID), acme.UserToken, nil); c.Obj()["image"] != nil {
 			t.Errorf("image after delete: %s", c.Body)
 		}
 	})
@@ -413,16 +414,16 @@ func TestCompanyImage(t *testing.T) {
 // TestFirstSuperAdmin checks that an empty installation gets one SuperAdmin,
 // once.
 func TestFirstSuperAdmin(t *testing.T) {
-	ta := newTestApp(t, db.SQLite, nil)
+	ta := kerneltest.Start(t, db.SQLite, nil, app.Build)
 	ctx := context.Background()
-	email, password, created, err := ta.accounts.EnsureFirstSuperAdmin(ctx)
+	email, password, created, err := ta.App.Accounts().EnsureFirstSuperAdmin(ctx)
 	if err != nil || !created {
 		t.Fatalf("first start: created=%v err=%v", created, err)
 	}
 	if r := ta.Call(t, "POST", "/api/users/authenticate", "", map[string]any{"email": email, "password": password}); r.Str("role") != "SuperAdmin" {
 		t.Errorf("first SuperAdmin login: %s", r.Body)
 	}
-	if _, _, again, err := ta.accounts.EnsureFirstSuperAdmin(ctx); err != nil || again {
+	if _, _, again, err := ta.App.Accounts().EnsureFirstSuperAdmin(ctx); err != nil || again {
 		t.Errorf("second start created another: %v %v", again, err)
 	}
 }
