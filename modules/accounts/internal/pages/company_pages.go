@@ -16,8 +16,8 @@ import (
 )
 
 // The company pages: /company (overview), /company/edit with the logo, and
-// /company/create. They act on the viewer's company: the
-// caller's own, or for a SuperAdmin the one chosen in the switcher.
+// /company/create. They act on the viewer's company: the caller's own, or
+// for a SuperAdmin the one chosen in the switcher.
 
 // viewedCompany loads the company the pages show; ok is false when the
 // viewer has none (or it no longer exists), for the empty state.

@@ -76,8 +76,8 @@ func (p *Pages) t(r *http.Request, id string, pairs ...any) string {
 // roleOrder lists the assignable roles from the least to the most powerful.
 var roleOrder = []auth.Role{auth.User, auth.CompanyAdmin, auth.Admin, auth.SuperAdmin}
 
-// roleOptions are the roles c may grant (mayGrant), plus current so that a
-// select shows it.
+// roleOptions are the roles c may grant (directory.MayGrant), plus current
+// so that a select shows it.
 func roleOptions(c auth.Caller, current auth.Role) []ui.Option {
 	var out []ui.Option
 	for _, role := range roleOrder {

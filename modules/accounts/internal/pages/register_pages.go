@@ -4,16 +4,16 @@ import (
 	"net/http"
 	"net/url"
 
-	"github.com/fieldhub/fieldhub/kernel/web"
-	"github.com/fieldhub/fieldhub/modules/accounts/internal/directory"
-
 	"github.com/a-h/templ"
 
+	"github.com/fieldhub/fieldhub/kernel/web"
+	"github.com/fieldhub/fieldhub/modules/accounts/internal/directory"
 	"github.com/fieldhub/fieldhub/webapp/ui"
 )
 
 // registerPage is /register (SuperAdmin): a new company with its first
-// CompanyAdmin, through registerCompany as POST /users/create/company.
+// CompanyAdmin, through directory.Directory.Register as POST
+// /users/create/company.
 func (p *Pages) registerPage(w http.ResponseWriter, r *http.Request) error {
 	form := registerForm(url.Values{"company.country": {"SE"}}, ui.NoErrors)
 	return p.ui.Render(w, r, http.StatusOK, "page.register.title", registerPage(form))
