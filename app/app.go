@@ -21,6 +21,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/tsdb/sqlts"
 	"github.com/fieldhub/fieldhub/migrations"
 	"github.com/fieldhub/fieldhub/modules/accounts"
+	accountsmodule "github.com/fieldhub/fieldhub/modules/accounts/module"
 	"github.com/fieldhub/fieldhub/modules/dashboards"
 	dashboardsmodule "github.com/fieldhub/fieldhub/modules/dashboards/module"
 	"github.com/fieldhub/fieldhub/modules/decoders"
@@ -78,7 +79,7 @@ func wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config) (*App, erro
 		Links: ui.Links{APIDocs: "/api", Manual: cfg.ManualURL, Shop: cfg.ShopURL}}
 	host.Router.SetPageErrorRenderer(env.ErrorPage)
 	k.Mount("GET /assets/", assets.Handler())
-	acc := accounts.New(host, accounts.Deps{UI: env})
+	acc := accountsmodule.New(host, accountsmodule.Deps{UI: env})
 	k.Add(acc)
 	set := settingsmodule.New(host, settingsmodule.Deps{Accounts: acc, WhiteLabel: func() bool { return cfg.WhiteLabel }, UI: env})
 	k.Add(set)

@@ -1,6 +1,8 @@
 // Package accounts is the contract of the accounts module: users, companies,
-// sessions and password resets (SPEC.md section 7 "Users" and "Companies").
-// Other modules use the Service interface and the events; the implementation
+// sessions and password resets, with the JSON routes under /api/users and
+// /api/companies and the pages under /login, /forgot, /company, /register
+// and /superadmin. Other modules use the Service interface, the models and
+// the events; package module builds the module, and its implementation
 // lives in internal/.
 package accounts
 
@@ -8,24 +10,6 @@ import (
 	"context"
 
 	"github.com/fieldhub/fieldhub/kernel"
-	"github.com/fieldhub/fieldhub/modules/accounts/internal/core"
-	"github.com/fieldhub/fieldhub/webapp/ui"
-)
-
-// User is a person with a login.
-type User = core.User
-
-// Company is a customer organisation.
-type Company = core.Company
-
-// Events this module publishes.
-type (
-	UserDeleted    = core.UserDeleted
-	CompanyCreated = core.CompanyCreated
-	CompanyDeleted = core.CompanyDeleted
-	// UserSignedIn is published after a sign-in and after a session renewal
-	// (Renewed), the portal's sign that a user is active.
-	UserSignedIn = core.UserSignedIn
 )
 
 // Service is what other modules may ask of accounts. Methods return an
@@ -39,9 +23,13 @@ type Service interface {
 	SuperAdmins(ctx context.Context) ([]User, error)
 }
 
-// Module is the accounts module as the kernel and main.go see it.
+// Module is the accounts module as the kernel and the application see it:
+// it serves its routes, prunes lapsed sessions once started, and makes the
+// first accounts of an installation.
 type Module interface {
 	kernel.Module
+	kernel.Router
+	kernel.Starter
 	Service
 	// EnsureFirstSuperAdmin creates the first SuperAdmin of an empty
 	// installation and returns its generated password once.
@@ -52,21 +40,12 @@ type Module interface {
 	EnsureDemoCompany(ctx context.Context) (companyID int64, logins []DemoLogin, err error)
 }
 
-// DemoLogin is an account of the demo company, shown once.
-type DemoLogin = core.DemoLogin
-
 // CompanyCookie holds the company a SuperAdmin has chosen in the company
 // switcher; other modules read it to scope a SuperAdmin's requests.
-const CompanyCookie = core.CompanyCookie
+const CompanyCookie = "fieldhub_company"
 
 // FirstSuperAdminEmail is the login of the SuperAdmin made on first start.
-const FirstSuperAdminEmail = core.FirstSuperAdminEmail
+const FirstSuperAdminEmail = "admin@fieldhub.local"
 
-// Deps is what the accounts module needs beside the kernel.
-type Deps struct {
-	// UI draws the module's pages.
-	UI *ui.Env
-}
-
-// New builds the module.
-func New(host *kernel.Host, deps Deps) Module { return core.New(host, deps.UI) }
+// DemoCompanyName names the company `serve --demo` creates.
+const DemoCompanyName = "Demo AB"

@@ -13,7 +13,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
 	"github.com/fieldhub/fieldhub/kernel/tsdb/sqlts"
-	"github.com/fieldhub/fieldhub/modules/accounts"
+	accountsmodule "github.com/fieldhub/fieldhub/modules/accounts/module"
 	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/nodes"
@@ -37,7 +37,7 @@ func newEnv(t *testing.T, d db.Dialect, deps decoders.Deps) *env {
 	t.Helper()
 	k := kerneltest.New(t, kerneltest.Config(t, d, nil))
 	host := k.Host()
-	acc := accounts.New(host, accounts.Deps{})
+	acc := accountsmodule.New(host, accountsmodule.Deps{})
 	k.Add(acc)
 	e := &env{store: sqlts.New(host.DB, sqlts.Options{}), tok: map[string]string{}, id: map[string]int64{}, eui: map[string]string{}}
 	var nod nodes.Module

@@ -31,6 +31,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/tsdb/sqlts"
 	"github.com/fieldhub/fieldhub/migrations"
 	"github.com/fieldhub/fieldhub/modules/accounts"
+	accountsmodule "github.com/fieldhub/fieldhub/modules/accounts/module"
 	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/nodes"
@@ -254,7 +255,7 @@ func (e *mqttEnv) start(t *testing.T) accounts.Module {
 		t.Fatalf("kernel: %v", err)
 	}
 	host := k.Host()
-	acc := accounts.New(host, accounts.Deps{})
+	acc := accountsmodule.New(host, accountsmodule.Deps{})
 	k.Add(acc)
 	dec := decoders.New(host, decoders.Deps{})
 	k.Add(dec)

@@ -24,7 +24,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/events"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
-	"github.com/fieldhub/fieldhub/modules/accounts"
+	accountsmodule "github.com/fieldhub/fieldhub/modules/accounts/module"
 	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 )
@@ -55,7 +55,7 @@ func (rawOnly) Catalog(context.Context, int64) ([]decoders.Entry, error) {
 func newEnv(t *testing.T, d db.Dialect) *env {
 	t.Helper()
 	k := kerneltest.New(t, kerneltest.Config(t, d, nil))
-	acc := accounts.New(k.Host(), accounts.Deps{})
+	acc := accountsmodule.New(k.Host(), accountsmodule.Deps{})
 	k.Add(acc)
 	e := &env{k: k, tokens: map[string]string{}, ids: map[string]string{}}
 	e.nodes = nodes.New(k.Host(), nodes.Deps{Accounts: acc, Decoders: rawOnly{}})

@@ -15,7 +15,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
 	"github.com/fieldhub/fieldhub/kernel/tsdb/sqlts"
-	"github.com/fieldhub/fieldhub/modules/accounts"
+	accountsmodule "github.com/fieldhub/fieldhub/modules/accounts/module"
 	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/nodes"
@@ -46,7 +46,7 @@ func newDataEnv(t *testing.T, d db.Dialect) *dataEnv {
 	t.Helper()
 	k := kerneltest.New(t, kerneltest.Config(t, d, nil))
 	host := k.Host()
-	acc := accounts.New(host, accounts.Deps{})
+	acc := accountsmodule.New(host, accountsmodule.Deps{})
 	k.Add(acc)
 	dec := decoders.New(host, decoders.Deps{})
 	k.Add(dec)

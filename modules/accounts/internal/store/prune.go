@@ -1,0 +1,25 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// Prune deletes what can no longer be used: sessions that expired before
+// now, reset links a day past their end, and login failures older than
+// failureWindow, which the rate limit no longer counts.
+func Prune(ctx context.Context, idb bun.IDB, now time.Time, failureWindow time.Duration) error {
+	if _, err := idb.NewDelete().Model((*Session)(nil)).Where("expires_at < ?", now).Exec(ctx); err != nil {
+		return fmt.Errorf("prune sessions: %w", err)
+	}
+	if _, err := idb.NewDelete().Model((*PasswordReset)(nil)).Where("expires_at < ?", now.Add(-24*time.Hour)).Exec(ctx); err != nil {
+		return fmt.Errorf("prune password resets: %w", err)
+	}
+	if _, err := idb.NewDelete().Model((*loginFailure)(nil)).Where("at < ?", now.Add(-failureWindow)).Exec(ctx); err != nil {
+		return fmt.Errorf("prune login failures: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,36 @@
+package accounts
+
+// Message ids of this module, in errors and answers; each is a key of the
+// locale catalogs (webapp/locales).
+const (
+	MsgLoginFailed        = "accounts.login.failed"
+	MsgLoggedIn           = "accounts.login.ok"
+	MsgEmailInvalid       = "accounts.email.invalid"
+	MsgEmailTaken         = "accounts.email.taken"
+	MsgPhoneCountryCode   = "accounts.phone.countryCode"
+	MsgPasswordMismatch   = "accounts.password.mismatch"
+	MsgPasswordShort      = "accounts.password.tooShort"
+	MsgPasswordLong       = "accounts.password.tooLong"
+	MsgPasswordWrong      = "accounts.password.wrongCurrent"
+	MsgCompanyNameReq     = "accounts.company.name.required"
+	MsgCompanyNameLong    = "accounts.company.name.tooLong"
+	MsgOrgNumberReq       = "accounts.company.orgNumber.required"
+	MsgOrgNumberFormat    = "accounts.company.orgNumber.format"
+	MsgCompanyEmailReq    = "accounts.company.email.required"
+	MsgCountryInvalid     = "accounts.company.country.invalid"
+	MsgInviteNotFound     = "accounts.invite.notFound"
+	MsgInviteSent         = "accounts.invite.sent"
+	MsgInviteOther        = "accounts.invite.otherCompany"
+	MsgDeleteSelf         = "accounts.user.deleteSelf"
+	MsgOwnRole            = "accounts.role.own"
+	MsgRoleInvalid        = "accounts.role.invalid"
+	MsgRoleNotAllowed     = "accounts.role.notAllowed"
+	MsgAlreadyMember      = "accounts.company.alreadyMember"
+	MsgNoCompany          = "accounts.company.none"
+	MsgRegistrationClosed = "accounts.registration.closed"
+	MsgForgotSent         = "accounts.forgot.sent"
+	MsgResetInvalid       = "accounts.forgot.invalidLink"
+	MsgResetBadGUID       = "accounts.forgot.badGuid"
+	MsgResetDone          = "accounts.forgot.done"
+	MsgRefreshInvalid     = "accounts.refresh.invalid"
+)

@@ -1,0 +1,66 @@
+// Package module builds the accounts module for the application package.
+package module
+
+import (
+	"context"
+	"time"
+
+	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/kernel/web"
+	"github.com/fieldhub/fieldhub/modules/accounts"
+	"github.com/fieldhub/fieldhub/modules/accounts/internal/directory"
+	"github.com/fieldhub/fieldhub/modules/accounts/internal/httpapi"
+	"github.com/fieldhub/fieldhub/modules/accounts/internal/pages"
+	"github.com/fieldhub/fieldhub/modules/accounts/internal/signin"
+	"github.com/fieldhub/fieldhub/webapp/ui"
+)
+
+// Deps is what the accounts module needs beside the kernel.
+type Deps struct {
+	// UI draws the module's pages. Optional: without it the JSON routes,
+	// sessions and the page frame's viewer work, but the module's pages
+	// cannot be drawn; tests of other modules that call only the API leave
+	// it out.
+	UI *ui.Env
+}
+
+// New builds the module and hooks it into the page frame: it renews lapsed
+// browser sessions, tells the frame who is looking and adds its menu
+// entries. Accounts needs no other module, so nothing can be missing.
+func New(host *kernel.Host, deps Deps) accounts.Module {
+	sign := signin.New(host)
+	dir := directory.New(host, sign)
+	host.Router.SetRefresher(sign.RefreshBrowser)
+	return &module{
+		Directory: dir,
+		signin:    sign,
+		api:       httpapi.New(host, dir, sign),
+		pages:     pages.New(host, deps.UI, dir, sign),
+		host:      host,
+	}
+}
+
+// module is the accounts module: the directory is its service, the JSON
+// routes and the pages are its routes.
+type module struct {
+	*directory.Directory
+	signin *signin.Service
+	api    *httpapi.API
+	pages  *pages.Pages
+	host   *kernel.Host
+}
+
+// Name names the module.
+func (m *module) Name() string { return "accounts" }
+
+// Routes registers the JSON routes and the pages.
+func (m *module) Routes(r *web.ModuleRoutes) {
+	m.api.Routes(r)
+	m.pages.Routes(r)
+}
+
+// Start schedules the hourly pruning of expired sessions, reset links and
+// login failures.
+func (m *module) Start(ctx context.Context) error {
+	return m.host.Scheduler.Every("accounts", "prune", time.Hour, true, m.signin.Prune)
+}
