@@ -60,7 +60,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "admin":
 		return admin(ctx, args[1:], stdout, stderr)
 	case "config":
-		fmt.Fprint(stdout, "| variable | default | meaning |\n| --- | --- | --- |\n"+config.Help())
+		fmt.Fprint(stdout, "| variable | default | meaning |\n| --- | --- | --- |\n"+config.Help(app.ConfigSections()...))
 		return nil
 	case "version":
 		fmt.Fprintln(stdout, "fieldhub", version)
@@ -108,7 +108,7 @@ func newLogger(cfg *config.Config, w io.Writer) *slog.Logger {
 }
 
 func loadConfig(overrides map[string]string) (*config.Config, error) {
-	return config.Load(os.Getenv, os.Environ(), overrides)
+	return app.LoadConfig(os.Getenv, os.Environ(), overrides)
 }
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {

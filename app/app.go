@@ -51,8 +51,38 @@ type App struct {
 	series     tsdb.Store
 }
 
-// Build opens the kernel on cfg and wires the modules, in dependency order.
+// moduleConfig holds the parts of the configuration that modules (and the
+// web shell) declare for themselves.
+type moduleConfig struct {
+	webapp     webapp.Config
+	dashboards dashboards.Config
+	logs       logs.Config
+}
+
+// sections are the modules' options, read into m.
+func (m *moduleConfig) sections() []config.Section {
+	return []config.Section{m.webapp.Section(), m.dashboards.Section(), m.logs.Section()}
+}
+
+// ConfigSections are the options the modules declare, beside the kernel's:
+// config.Load takes them to know every option's name, and config.Help to
+// list them.
+func ConfigSections() []config.Section { return new(moduleConfig).sections() }
+
+// LoadConfig reads the kernel's configuration and learns the modules'
+// option names; Build reads the modules' values.
+func LoadConfig(getenv func(string) string, environ []string, overrides map[string]string) (*config.Config, error) {
+	return config.Load(getenv, environ, overrides, ConfigSections()...)
+}
+
+// Build reads the modules' options from cfg, then opens the kernel on cfg
+// and wires the modules, in dependency order. A bad option stops it before
+// the database is touched.
 func Build(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error) {
+	var mc moduleConfig
+	if err := cfg.Apply(mc.sections()...); err != nil {
+		return nil, err
+	}
 	k, err := kernel.New(ctx, cfg, log, kernel.Sources{
 		Locales:        locales.FS,
 		Migrations:     migrations.FS,
@@ -61,7 +91,7 @@ func Build(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, err
 	if err != nil {
 		return nil, err
 	}
-	a, err := wire(ctx, k, cfg)
+	a, err := wire(ctx, k, cfg, &mc)
 	if err != nil {
 		k.Close()
 		return nil, err
@@ -69,14 +99,14 @@ func Build(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, err
 	return a, nil
 }
 
-func wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config) (*App, error) {
+func wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config, mc *moduleConfig) (*App, error) {
 	host := k.Host()
-	assets, err := webapp.Load(cfg.ViteDevURL)
+	assets, err := webapp.Load(mc.webapp.ViteDevURL)
 	if err != nil {
 		return nil, err
 	}
 	env := &ui.Env{Assets: assets, Router: host.Router, Catalogs: host.Catalogs,
-		Links: ui.Links{APIDocs: "/api", Manual: cfg.ManualURL, Shop: cfg.ShopURL}}
+		Links: ui.Links{APIDocs: "/api", Manual: mc.webapp.ManualURL, Shop: mc.webapp.ShopURL}}
 	host.Router.SetPageErrorRenderer(env.ErrorPage)
 	k.Mount("GET /assets/", assets.Handler())
 	acc := accountsmodule.New(host, accountsmodule.Deps{UI: env})
@@ -101,9 +131,9 @@ func wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config) (*App, erro
 	k.Add(dec)
 	nod = nodes.New(host, nodes.Deps{Accounts: acc, Decoders: dec, UI: env, Series: series})
 	k.Add(nod)
-	dash := dashboardsmodule.New(host, dashboardsmodule.Deps{Accounts: acc, Nodes: nod, Series: series, Settings: set, UI: env})
+	dash := dashboardsmodule.New(host, dashboardsmodule.Deps{Config: mc.dashboards, Accounts: acc, Nodes: nod, Series: series, Settings: set, UI: env})
 	k.Add(dash)
-	lg := logsmodule.New(host, logsmodule.Deps{Accounts: acc, Series: series})
+	lg := logsmodule.New(host, logsmodule.Deps{Config: mc.logs, Accounts: acc, Series: series})
 	k.Add(lg) // before the ingest, so it stops after it
 	ing = ingest.New(host, ingest.Deps{Nodes: nod, Decoders: dec, TSDB: series})
 	k.Add(ing)

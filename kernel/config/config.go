@@ -37,19 +37,10 @@ type Config struct {
 	AccessTokenTTL   time.Duration // FIELDHUB_ACCESS_TOKEN_TTL
 	RefreshTokenTTL  time.Duration // FIELDHUB_REFRESH_TOKEN_TTL
 	AccessLog        bool          // FIELDHUB_ACCESS_LOG
-	ViteDevURL       string        // FIELDHUB_VITE_DEV_URL
-	ManualURL        string        // FIELDHUB_MANUAL_URL
-	ShopURL          string        // FIELDHUB_SHOP_URL
 
-	// Dashboards: the forecast services of the weather module and the map
-	// tiles of map modules.
-	WeatherSMHIURL  string // FIELDHUB_WEATHER_SMHI_URL
-	WeatherMETNOURL string // FIELDHUB_WEATHER_METNO_URL
-	MapTileURL      string // FIELDHUB_MAP_TILE_URL
-
-	// Retention in days; 0 keeps the data for good.
-	LogRetentionDays  int // FIELDHUB_LOG_RETENTION_DAYS: of the log entries
-	TSDBRetentionDays int // FIELDHUB_TSDB_RETENTION_DAYS: of the tag data
+	// TSDBRetentionDays is how long the tag data is kept; 0 keeps it for
+	// good.
+	TSDBRetentionDays int // FIELDHUB_TSDB_RETENTION_DAYS
 
 	source source // where Apply reads the modules' options
 }

@@ -120,15 +120,8 @@ func kernelSection(c *Config) Section {
 			c.MaxBodyBytes = n
 			return nil
 		}},
-		{Name: "FIELDHUB_VITE_DEV_URL", Help: "development only: load the web assets from this Vite dev server (http://localhost:5173) for hot reload", Set: HTTPURL(&c.ViteDevURL)},
-		{Name: "FIELDHUB_MANUAL_URL", Help: "address of the user manual linked from the side menu; unset hides the link", Set: HTTPURL(&c.ManualURL)},
-		{Name: "FIELDHUB_SHOP_URL", Help: "address of a node shop linked from the side menu; unset hides the link", Set: HTTPURL(&c.ShopURL)},
-		{Name: "FIELDHUB_WEATHER_SMHI_URL", Default: "https://opendata-download-metfcst.smhi.se", Help: "base address of SMHI's open-data point forecast (snow1g), which weather modules use for positions in its area (Sweden and its neighbours)", Set: HTTPURL(&c.WeatherSMHIURL)},
-		{Name: "FIELDHUB_WEATHER_METNO_URL", Default: "https://api.met.no", Help: "base address of MET Norway's Locationforecast, which weather modules use for positions outside SMHI's area", Set: HTTPURL(&c.WeatherMETNOURL)},
-		{Name: "FIELDHUB_MAP_TILE_URL", Default: "https://tile.openstreetmap.org/{z}/{x}/{y}.png", Help: "map tile address of dashboard map modules, with {z}, {x} and {y} (and optionally {s}) placeholders", Set: MapTiles(&c.MapTileURL)},
 		{Name: "FIELDHUB_ACCESS_TOKEN_TTL", Default: "15m", Help: "lifetime of an access token (a Go duration)", Set: Duration(&c.AccessTokenTTL)},
 		{Name: "FIELDHUB_REFRESH_TOKEN_TTL", Default: "720h", Help: "lifetime of a refresh token, the longest a session lasts unused", Set: Duration(&c.RefreshTokenTTL)},
-		{Name: "FIELDHUB_LOG_RETENTION_DAYS", Default: "90", Help: "days the log entries (GET /api/logs) are kept; a daily job deletes older ones; 0 keeps them for good", Set: Days(&c.LogRetentionDays)},
 		{Name: "FIELDHUB_TSDB_RETENTION_DAYS", Default: "0", Help: "days the tag data (the stored values of the nodes) is kept; a daily job deletes older values; 0 keeps them for good", Set: Days(&c.TSDBRetentionDays)},
 	}}
 }

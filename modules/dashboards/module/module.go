@@ -20,6 +20,9 @@ import (
 
 // Deps is what the dashboards module needs beside the kernel.
 type Deps struct {
+	// Config is the module's part of the configuration: the forecast
+	// services and the map tiles.
+	Config dashboards.Config
 	// Accounts tells a company's facts. Required; the accounts module
 	// satisfies it.
 	Accounts dashboards.Accounts
@@ -54,11 +57,11 @@ func New(host *kernel.Host, deps Deps) dashboards.Module {
 	m := &dashboardsModule{
 		api: httpapi.New(host, httpapi.Deps{Guard: guard, Check: check,
 			Data:    widgetdata.New(deps.Accounts, deps.Nodes, deps.Series),
-			Weather: weather.New(host.Config, deps.HTTP, host.Logger("dashboards"))}),
+			Weather: weather.New(deps.Config, host.Config.PublicURL, host.Config.ContactEmail, deps.HTTP, host.Logger("dashboards"))}),
 		seeder: seed.New(host.DB, deps.Accounts, check),
 	}
 	if deps.UI != nil {
-		m.pages = pages.New(host, pages.Deps{UI: deps.UI, Guard: guard, Accounts: deps.Accounts, Settings: deps.Settings})
+		m.pages = pages.New(host, pages.Deps{MapTileURL: deps.Config.MapTileURL, UI: deps.UI, Guard: guard, Accounts: deps.Accounts, Settings: deps.Settings})
 	}
 	return m
 }

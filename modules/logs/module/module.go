@@ -9,8 +9,11 @@ import (
 	"github.com/fieldhub/fieldhub/modules/logs/internal/recorder"
 )
 
-// Deps is what the logs module needs beside the kernel. Both are required.
+// Deps is what the logs module needs beside the kernel. Accounts and
+// Series are required.
 type Deps struct {
+	// Config is the module's part of the configuration.
+	Config logs.Config
 	// Accounts tells whether a company a caller names exists; the accounts
 	// module satisfies it.
 	Accounts logs.Accounts
@@ -26,7 +29,7 @@ func New(host *kernel.Host, deps Deps) logs.Module {
 	if deps.Accounts == nil || deps.Series == nil {
 		panic("logs module: Deps.Accounts and Deps.Series are required")
 	}
-	return &logsModule{Recorder: recorder.New(host), api: httpapi.New(host.DB, deps.Accounts, deps.Series)}
+	return &logsModule{Recorder: recorder.New(host, deps.Config), api: httpapi.New(host.DB, deps.Accounts, deps.Series)}
 }
 
 // logsModule is the module: the recorder, which other modules call and

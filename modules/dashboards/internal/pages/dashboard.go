@@ -17,7 +17,7 @@ func (p *Pages) dashboardPage(w http.ResponseWriter, r *http.Request) error {
 	}
 	v := web.ViewerFrom(ctx)
 	dp := dashboardProps{DashboardID: d.ID, CompanyID: d.CompanyID, CanEdit: v.Caller.CanManageCompany(d.CompanyID),
-		TileURL: p.host.Config.MapTileURL, Lang: v.Lang, Name: d.Name}
+		TileURL: p.tileURL, Lang: v.Lang, Name: d.Name}
 	return p.ui.Render(w, r, http.StatusOK, "dashboards.page.dashboard.title", dashboardView(d.Name, props(dp), false), ui.Options{Islands: true})
 }
 
@@ -34,7 +34,7 @@ func (p *Pages) publicPage(w http.ResponseWriter, r *http.Request) error {
 	}
 	v := web.ViewerFrom(r.Context())
 	dp := dashboardProps{DashboardID: view.Dashboard.ID, CompanyID: view.Dashboard.CompanyID, PublicToken: &token,
-		TileURL: p.host.Config.MapTileURL, Lang: v.Lang, Name: view.Dashboard.Name}
+		TileURL: p.tileURL, Lang: v.Lang, Name: view.Dashboard.Name}
 	w.Header().Set("Referrer-Policy", "no-referrer") // the address holds the token
 	return p.ui.Render(w, r, http.StatusOK, "dashboards.page.public.title", dashboardView(view.Dashboard.Name, props(dp), true), ui.Options{Islands: true})
 }

@@ -30,6 +30,7 @@ type Pages struct {
 	guard    *access.Guard
 	accounts dashboards.Accounts
 	settings dashboards.GlobalSettings
+	tileURL  string
 }
 
 // Deps is what the pages need.
@@ -44,13 +45,16 @@ type Deps struct {
 	// Settings reads the global powered_by text. Optional: without it the
 	// footer shows the company's name.
 	Settings dashboards.GlobalSettings
+	// MapTileURL is the map tile address the dashboard island's map
+	// modules load (FIELDHUB_MAP_TILE_URL).
+	MapTileURL string
 }
 
 // New returns the pages of the module on host and adds the Dashboard entry
 // to the side menu.
 func New(host *kernel.Host, deps Deps) *Pages {
 	host.Router.AddMenuItem(menuItem)
-	return &Pages{host: host, db: host.DB, ui: deps.UI, guard: deps.Guard, accounts: deps.Accounts, settings: deps.Settings}
+	return &Pages{host: host, db: host.DB, ui: deps.UI, guard: deps.Guard, accounts: deps.Accounts, settings: deps.Settings, tileURL: deps.MapTileURL}
 }
 
 // Routes registers the pages.

@@ -20,7 +20,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fieldhub/fieldhub/kernel/config"
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/modules/dashboards"
 )
@@ -79,15 +78,17 @@ type weatherEntry struct {
 }
 
 // New returns a Client of the services cfg names that fetches with client
-// (nil: a client with a 10 s timeout) and logs failures to log.
-func New(cfg *config.Config, client *http.Client, log *slog.Logger) *Client {
+// (nil: a client with a 10 s timeout) and logs failures to log. The
+// installation's public address and contact e-mail ("" when none) name it
+// to the services.
+func New(cfg dashboards.Config, publicURL, contact string, client *http.Client, log *slog.Logger) *Client {
 	if client == nil {
 		client = &http.Client{Timeout: weatherTimeout}
 	}
 	// MET Norway refuses requests without an identifying User-Agent.
-	ua := "Fieldhub (+" + cfg.PublicURL
-	if cfg.ContactEmail != "" {
-		ua += "; " + cfg.ContactEmail
+	ua := "Fieldhub (+" + publicURL
+	if contact != "" {
+		ua += "; " + contact
 	}
 	return &Client{smhiURL: cfg.WeatherSMHIURL, metnoURL: cfg.WeatherMETNOURL, userAgent: ua + ")",
 		http: client, log: log, cache: map[string]*weatherEntry{}}

@@ -37,12 +37,15 @@ type Recorder struct {
 	log  *slog.Logger
 	w    *writer.Writer
 	now  func() time.Time
+	// retentionDays is FIELDHUB_LOG_RETENTION_DAYS; 0 keeps entries for
+	// good.
+	retentionDays int
 }
 
 // New returns the recorder, subscribed to the events it logs, with its
 // writer's metrics registered. Nothing is written before Start.
-func New(host *kernel.Host) *Recorder {
-	rec := &Recorder{host: host, db: host.DB, log: host.Logger("logs"), now: time.Now}
+func New(host *kernel.Host, cfg logs.Config) *Recorder {
+	rec := &Recorder{host: host, db: host.DB, log: host.Logger("logs"), now: time.Now, retentionDays: cfg.RetentionDays}
 	dropped := prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "fieldhub_logs_dropped_total",
 		Help: "Log entries not written: the queue was full, the module was not running, or the database refused the entry.",
@@ -139,7 +142,7 @@ func (rec *Recorder) onSignedIn(_ context.Context, ev kevents.Event) {
 func (rec *Recorder) retention(ctx context.Context) error {
 	now := rec.now().UTC()
 	var cut time.Time
-	if days := rec.host.Config.LogRetentionDays; days > 0 {
+	if days := rec.retentionDays; days > 0 {
 		cut = now.AddDate(0, 0, -days)
 	}
 	n, err := store.Prune(ctx, rec.db, cut, now.Add(-store.ActiveWindow))
