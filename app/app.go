@@ -28,6 +28,7 @@ import (
 	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/logs"
 	"github.com/fieldhub/fieldhub/modules/nodes"
+	nodesmodule "github.com/fieldhub/fieldhub/modules/nodes/module"
 	"github.com/fieldhub/fieldhub/modules/settings"
 	sitemodule "github.com/fieldhub/fieldhub/modules/site/module"
 	"github.com/fieldhub/fieldhub/webapp"
@@ -41,6 +42,7 @@ type App struct {
 	kernel     *kernel.Kernel
 	accounts   accounts.Module
 	dashboards dashboards.Module
+	nodes      nodes.Module
 	series     tsdb.Store
 }
 
@@ -92,7 +94,7 @@ func wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config) (*App, erro
 		Nodes:   func() decoders.Nodes { return nod },
 		Uplinks: func() decoders.Uplinks { return ing }})
 	k.Add(dec)
-	nod = nodes.New(host, nodes.Deps{Accounts: acc, Decoders: dec, UI: env, Series: series})
+	nod = nodesmodule.New(host, nodesmodule.Deps{Accounts: acc, Decoders: dec, UI: env, Series: series})
 	k.Add(nod)
 	dash := dashboards.New(host, dashboards.Deps{Accounts: acc, Nodes: nod, Series: series, Settings: set, UI: env})
 	k.Add(dash)
@@ -101,7 +103,7 @@ func wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config) (*App, erro
 	k.Add(ing)
 	k.Add(events.New(host, events.Deps{}))
 	k.Add(sitemodule.New(host, sitemodule.Deps{UI: env, Accounts: acc}))
-	return &App{kernel: k, accounts: acc, dashboards: dash, series: series}, nil
+	return &App{kernel: k, accounts: acc, dashboards: dash, nodes: nod, series: series}, nil
 }
 
 // scheduleSeriesJobs adds the time-series store's jobs: sealing the hours
@@ -149,6 +151,10 @@ func (a *App) Series() tsdb.Store { return a.series }
 
 // Accounts is the accounts module: the first SuperAdmin, the demo company.
 func (a *App) Accounts() accounts.Module { return a.accounts }
+
+// Nodes is the nodes module: its tags, states, pool, tokens and downlink
+// queue, for tests that check what other modules ask of it.
+func (a *App) Nodes() nodes.Module { return a.nodes }
 
 // CreateSuperAdmin adds a SuperAdmin, or promotes the account of email.
 func (a *App) CreateSuperAdmin(ctx context.Context, email, password string) error {

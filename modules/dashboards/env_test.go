@@ -21,7 +21,7 @@ import (
 	"github.com/fieldhub/fieldhub/modules/accounts"
 	"github.com/fieldhub/fieldhub/modules/dashboards"
 	"github.com/fieldhub/fieldhub/modules/decoders"
-	"github.com/fieldhub/fieldhub/modules/nodes"
+	nodesmodule "github.com/fieldhub/fieldhub/modules/nodes/module"
 )
 
 // env is a running portal with the accounts, decoders, nodes and dashboards modules
@@ -54,7 +54,7 @@ func newEnv(t *testing.T, d db.Dialect, config map[string]string) *env {
 	series := sqlts.New(k.Host().DB, sqlts.Options{})
 	dec := decoders.New(k.Host(), decoders.Deps{})
 	k.Add(dec)
-	nod := nodes.New(k.Host(), nodes.Deps{Accounts: acc, Decoders: dec, Series: series})
+	nod := nodesmodule.New(k.Host(), nodesmodule.Deps{Accounts: acc, Decoders: dec, Series: series})
 	k.Add(nod)
 	e := &env{k: k, series: series, tokens: map[string]string{}, ids: map[string]string{}}
 	e.dash = dashboards.New(k.Host(), dashboards.Deps{Accounts: acc, Nodes: nod, Series: series})

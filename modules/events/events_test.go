@@ -23,7 +23,7 @@ import (
 	"github.com/fieldhub/fieldhub/modules/events"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/logs"
-	"github.com/fieldhub/fieldhub/modules/nodes"
+	nodesmodule "github.com/fieldhub/fieldhub/modules/nodes/module"
 )
 
 // The DevEUIs of the two companies' nodes, as the tags store them.
@@ -69,7 +69,7 @@ func startWith(t *testing.T, d db.Dialect, env map[string]string, withLogs bool)
 	k.Add(acc)
 	dec := decoders.New(host, decoders.Deps{})
 	k.Add(dec)
-	nod := nodes.New(host, nodes.Deps{Accounts: acc, Decoders: dec})
+	nod := nodesmodule.New(host, nodesmodule.Deps{Accounts: acc, Decoders: dec})
 	k.Add(nod)
 	series := sqlts.New(host.DB, sqlts.Options{})
 	if withLogs {

@@ -16,7 +16,7 @@ import (
 	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/logs"
-	"github.com/fieldhub/fieldhub/modules/nodes"
+	nodesmodule "github.com/fieldhub/fieldhub/modules/nodes/module"
 )
 
 // The DevEUIs of the two companies' nodes, as the tags store them.
@@ -47,7 +47,7 @@ func newEnv(t *testing.T, d db.Dialect, vars map[string]string) *env {
 	series := sqlts.New(host.DB, sqlts.Options{})
 	dec := decoders.New(host, decoders.Deps{})
 	k.Add(dec)
-	nod := nodes.New(host, nodes.Deps{Accounts: acc, Decoders: dec})
+	nod := nodesmodule.New(host, nodesmodule.Deps{Accounts: acc, Decoders: dec})
 	k.Add(nod)
 	lg := logs.New(host, logs.Deps{Accounts: acc, Series: series})
 	k.Add(lg)
