@@ -20,7 +20,7 @@ var trendResolutions = map[string]time.Duration{
 }
 
 // tagView answers GET /tag/{tagId}/{view}/{key}, of which only view "trend"
-// exists; see tagDataRoutes.
+// exists; see Routes.
 func (a *API) tagView(w http.ResponseWriter, r *http.Request) error {
 	if r.PathValue("view") != "trend" {
 		return access.ErrNotFound
