@@ -32,6 +32,7 @@ import (
 	"github.com/fieldhub/fieldhub/modules/logs"
 	logsmodule "github.com/fieldhub/fieldhub/modules/logs/module"
 	"github.com/fieldhub/fieldhub/modules/nodes"
+	nodesmodule "github.com/fieldhub/fieldhub/modules/nodes/module"
 	"github.com/fieldhub/fieldhub/modules/settings"
 	settingsmodule "github.com/fieldhub/fieldhub/modules/settings/module"
 	sitemodule "github.com/fieldhub/fieldhub/modules/site/module"
@@ -48,6 +49,7 @@ type App struct {
 	dashboards dashboards.Module
 	settings   settings.Service
 	logs       logs.Service
+	nodes      nodes.Module
 	series     tsdb.Store
 }
 
@@ -129,7 +131,7 @@ func wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config, mc *moduleC
 		Nodes:   func() decoders.Nodes { return nod },
 		Uplinks: func() decoders.Uplinks { return ing }})
 	k.Add(dec)
-	nod = nodes.New(host, nodes.Deps{Accounts: acc, Decoders: dec, UI: env, Series: series})
+	nod = nodesmodule.New(host, nodesmodule.Deps{Accounts: acc, Decoders: dec, UI: env, Series: series})
 	k.Add(nod)
 	dash := dashboardsmodule.New(host, dashboardsmodule.Deps{Config: mc.dashboards, Accounts: acc, Nodes: nod, Series: series, Settings: set, UI: env})
 	k.Add(dash)
@@ -139,7 +141,7 @@ func wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config, mc *moduleC
 	k.Add(ing)
 	k.Add(eventsmodule.New(host, eventsmodule.Deps{}))
 	k.Add(sitemodule.New(host, sitemodule.Deps{UI: env, Accounts: acc}))
-	return &App{kernel: k, accounts: acc, dashboards: dash, settings: set, logs: lg, series: series}, nil
+	return &App{kernel: k, accounts: acc, dashboards: dash, settings: set, logs: lg, nodes: nod, series: series}, nil
 }
 
 // scheduleSeriesJobs adds the time-series store's jobs: sealing the hours
@@ -194,6 +196,10 @@ func (a *App) Settings() settings.Service { return a.settings }
 
 // Logs is the logs module's service, through which modules record entries.
 func (a *App) Logs() logs.Service { return a.logs }
+
+// Nodes is the nodes module: its tags, states, pool, tokens and downlink
+// queue, for tests that check what other modules ask of it.
+func (a *App) Nodes() nodes.Module { return a.nodes }
 
 // CreateSuperAdmin adds a SuperAdmin, or promotes the account of email.
 func (a *App) CreateSuperAdmin(ctx context.Context, email, password string) error {

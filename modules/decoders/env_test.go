@@ -17,6 +17,7 @@ import (
 	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/nodes"
+	nodesmodule "github.com/fieldhub/fieldhub/modules/nodes/module"
 )
 
 // env is a running portal with the modules the decoders module works with,
@@ -47,7 +48,7 @@ func newEnv(t *testing.T, d db.Dialect, deps decoders.Deps) *env {
 	deps.Uplinks = func() decoders.Uplinks { return ing }
 	e.dec = decoders.New(host, deps)
 	k.Add(e.dec)
-	nod = nodes.New(host, nodes.Deps{Accounts: acc, Decoders: e.dec, Series: e.store})
+	nod = nodesmodule.New(host, nodesmodule.Deps{Accounts: acc, Decoders: e.dec, Series: e.store})
 	k.Add(nod)
 	ing = ingest.New(host, ingest.Deps{Nodes: nod, Decoders: e.dec, TSDB: e.store})
 	k.Add(ing)

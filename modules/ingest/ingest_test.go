@@ -18,7 +18,7 @@ import (
 	accountsmodule "github.com/fieldhub/fieldhub/modules/accounts/module"
 	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/ingest"
-	"github.com/fieldhub/fieldhub/modules/nodes"
+	nodesmodule "github.com/fieldhub/fieldhub/modules/nodes/module"
 )
 
 // The DevEUIs of the fixtures, as the nodes module and the time series
@@ -57,7 +57,7 @@ func newEnvWith(t *testing.T, d db.Dialect, wrap func(tsdb.Store) tsdb.Store) *e
 	k.Add(acc)
 	dec := decoders.New(host, decoders.Deps{})
 	k.Add(dec)
-	nod := nodes.New(host, nodes.Deps{Accounts: acc, Decoders: dec})
+	nod := nodesmodule.New(host, nodesmodule.Deps{Accounts: acc, Decoders: dec})
 	k.Add(nod)
 	e := &env{k: k, store: sqlts.New(host.DB, sqlts.Options{}), admin: map[string]string{}, token: map[string]string{}, id: map[string]int64{}}
 	written := e.store

@@ -34,7 +34,7 @@ import (
 	accountsmodule "github.com/fieldhub/fieldhub/modules/accounts/module"
 	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/ingest"
-	"github.com/fieldhub/fieldhub/modules/nodes"
+	nodesmodule "github.com/fieldhub/fieldhub/modules/nodes/module"
 	"github.com/fieldhub/fieldhub/webapp/locales"
 )
 
@@ -259,7 +259,7 @@ func (e *mqttEnv) start(t *testing.T) accounts.Module {
 	k.Add(acc)
 	dec := decoders.New(host, decoders.Deps{})
 	k.Add(dec)
-	nod := nodes.New(host, nodes.Deps{Accounts: acc, Decoders: dec})
+	nod := nodesmodule.New(host, nodesmodule.Deps{Accounts: acc, Decoders: dec})
 	k.Add(nod)
 	e.store = sqlts.New(host.DB, sqlts.Options{})
 	k.Add(ingest.New(host, ingest.Deps{Nodes: nod, Decoders: dec, TSDB: e.store}))

@@ -19,13 +19,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fieldhub/fieldhub/app"
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/events"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
-	accountsmodule "github.com/fieldhub/fieldhub/modules/accounts/module"
-	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 )
 
@@ -43,32 +42,18 @@ type env struct {
 	events []events.Event
 }
 
-// rawOnly stands in for the decoders module: it knows the "raw" decoder.
-type rawOnly struct{}
-
-func (rawOnly) Has(_ context.Context, _ int64, key string) (bool, error) { return key == "raw", nil }
-
-func (rawOnly) Catalog(context.Context, int64) ([]decoders.Entry, error) {
-	return []decoders.Entry{{Key: "raw", Name: "Raw"}}, nil
-}
-
 func newEnv(t *testing.T, d db.Dialect) *env {
 	t.Helper()
-	k := kerneltest.New(t, kerneltest.Config(t, d, nil))
-	acc := accountsmodule.New(k.Host(), accountsmodule.Deps{})
-	k.Add(acc)
-	e := &env{k: k, tokens: map[string]string{}, ids: map[string]string{}}
-	e.nodes = nodes.New(k.Host(), nodes.Deps{Accounts: acc, Decoders: rawOnly{}})
-	k.Add(e.nodes)
+	p := kerneltest.Start(t, d, nil, app.Build)
+	e := &env{url: p.URL, k: p.App.Kernel(), nodes: p.App.Nodes(), tokens: map[string]string{}, ids: map[string]string{}}
 	for _, topic := range []string{nodes.TagCreated{}.Topic(), nodes.TagDeleted{}.Topic(), nodes.DownlinkCreated{}.Topic()} {
-		k.Host().Bus.Subscribe(topic, func(_ context.Context, ev events.Event) {
+		e.k.Host().Bus.Subscribe(topic, func(_ context.Context, ev events.Event) {
 			e.mu.Lock()
 			e.events = append(e.events, ev)
 			e.mu.Unlock()
 		})
 	}
-	e.url = kerneltest.Serve(t, k)
-	if err := acc.CreateSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
+	if err := p.App.CreateSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
 		t.Fatalf("create superadmin: %v", err)
 	}
 	e.tokens["super"] = e.login(t, "super@fieldhub.test")
@@ -488,7 +473,7 @@ func TestTags(t *testing.T) {
 		bad("latitude range", `{"name":"X","deveui":"1111111111111111","lat":90.5}`, "lat", "nodes.lat.range", "Latitude must be between -90 and 90"),
 		bad("longitude range", `{"name":"X","deveui":"1111111111111111","long":-180.01}`, "long", "nodes.long.range", "Longitude must be between -180 and 180"),
 		bad("latitude not a number", `{"name":"X","deveui":"1111111111111111","lat":"north"}`, "lat", "error.badJsonType", ""),
-		bad("unknown decoder", `{"name":"X","deveui":"1111111111111111","decoder":"elsys"}`, "decoder", "nodes.decoder.unknown", "Choose a decoder from the list"),
+		bad("unknown decoder", `{"name":"X","deveui":"1111111111111111","decoder":"no_such_decoder"}`, "decoder", "nodes.decoder.unknown", "Choose a decoder from the list"),
 		bad("location too long", `{"name":"X","deveui":"1111111111111111","location":"`+strings.Repeat("l", 256)+`"}`, "location", "validation.max255", ""),
 		bad("type too long", `{"name":"X","deveui":"1111111111111111","type":"`+strings.Repeat("t", 65)+`"}`, "type", "validation.tooLong", ""),
 		bad("control character", `{"name":"X\u0007","deveui":"1111111111111111"}`, "name", "nodes.text.invalid", ""),

@@ -11,14 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fieldhub/fieldhub/app"
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
-	"github.com/fieldhub/fieldhub/kernel/tsdb/sqlts"
-	accountsmodule "github.com/fieldhub/fieldhub/modules/accounts/module"
-	"github.com/fieldhub/fieldhub/modules/decoders"
-	"github.com/fieldhub/fieldhub/modules/ingest"
-	"github.com/fieldhub/fieldhub/modules/nodes"
 )
 
 // The DevEUIs of the tag data fixtures: Acme's node with data, Acme's
@@ -29,9 +25,9 @@ const (
 	betaEUI   = "70B3D57ED0000003"
 )
 
-// dataEnv is a running portal with the nodes module reading the SQL time
-// series and the ingest writing it. Acme has a node with uplinks
-// ("sensor") and one without ("quiet"); Beta has a node with uplinks.
+// dataEnv is a running portal whose nodes module reads the SQL time series
+// that the ingest writes. Acme has a node with uplinks ("sensor") and one
+// without ("quiet"); Beta has a node with uplinks.
 type dataEnv struct {
 	c     *kerneltest.Client
 	store tsdb.Store
@@ -44,18 +40,9 @@ type dataEnv struct {
 
 func newDataEnv(t *testing.T, d db.Dialect) *dataEnv {
 	t.Helper()
-	k := kerneltest.New(t, kerneltest.Config(t, d, nil))
-	host := k.Host()
-	acc := accountsmodule.New(host, accountsmodule.Deps{})
-	k.Add(acc)
-	dec := decoders.New(host, decoders.Deps{})
-	k.Add(dec)
-	e := &dataEnv{store: sqlts.New(host.DB, sqlts.Options{}), tok: map[string]string{}, id: map[string]int64{}}
-	nod := nodes.New(host, nodes.Deps{Accounts: acc, Decoders: dec, Series: e.store})
-	k.Add(nod)
-	k.Add(ingest.New(host, ingest.Deps{Nodes: nod, Decoders: dec, TSDB: e.store}))
-	e.c = kerneltest.NewClient(kerneltest.Serve(t, k))
-	if err := acc.CreateSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
+	p := kerneltest.Start(t, d, nil, app.Build)
+	e := &dataEnv{c: p.Client, store: p.App.Series(), tok: map[string]string{}, id: map[string]int64{}}
+	if err := p.App.CreateSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
 		t.Fatal(err)
 	}
 	super := e.c.Login(t, "super@fieldhub.test", "secret123")
@@ -75,9 +62,9 @@ func newDataEnv(t *testing.T, d db.Dialect) *dataEnv {
 	for _, n := range []struct{ company, key, name, eui string }{
 		{"acme", "sensor", "Sensor", sensorEUI}, {"acme", "quiet", "Quiet", quietEUI}, {"beta", "foreign", "Foreign", betaEUI},
 	} {
-		app := e.must(t, e.tok[n.company+"Admin"], "POST", fmt.Sprintf("/api/applications/%d", e.id[n.company]),
+		appID := e.must(t, e.tok[n.company+"Admin"], "POST", fmt.Sprintf("/api/applications/%d", e.id[n.company]),
 			map[string]any{"name": "Field " + n.key}, http.StatusCreated).Num("id")
-		e.id[n.key] = e.must(t, e.tok[n.company+"Admin"], "POST", fmt.Sprintf("/api/applications/%d/tag", app),
+		e.id[n.key] = e.must(t, e.tok[n.company+"Admin"], "POST", fmt.Sprintf("/api/applications/%d/tag", appID),
 			map[string]any{"name": n.name, "deveui": n.eui}, http.StatusCreated).Num("id")
 	}
 	// Uplinks through the ingest: one 30 hours ago (outside the default

@@ -1,0 +1,39 @@
+package nodes
+
+// Message ids of the module's errors; each is a key of the locale catalogs.
+// The downlink queue's are with it (downlinks.go).
+const (
+	IDAppNameRequired  = "nodes.application.name.required"
+	IDAppNameTooLong   = "nodes.application.name.tooLong"
+	IDAppNoCompany     = "nodes.application.noCompany"
+	IDAppNetworkServer = "nodes.application.networkServer"
+	IDAppChirpStackID  = "nodes.application.chirpstackId"
+	IDAppTTSURL        = "nodes.application.ttsUrl"
+	IDAppTTSPrivate    = "nodes.application.ttsUrlPrivate"
+	IDAppHasTags       = "nodes.application.hasTags"
+	IDAppUnknown       = "nodes.application.unknown"
+	IDDevEUIFormat     = "nodes.deveui.format"
+	IDDevEUITaken      = "nodes.deveui.taken"
+	IDAppKeyFormat     = "nodes.appKey.format"
+	IDAppEUIFormat     = "nodes.appEui.format"
+	IDLatRange         = "nodes.lat.range"
+	IDLongRange        = "nodes.long.range"
+	IDDecoderUnknown   = "nodes.decoder.unknown"
+	IDTextInvalid      = "nodes.text.invalid"
+	IDKeyFormat        = "nodes.key.format"
+	IDKeyTaken         = "nodes.key.taken"
+	IDKeyDecimals      = "nodes.key.decimals"
+	IDPoolStatus       = "nodes.pool.status"
+	IDTokenInvalid     = "nodes.token.invalid"
+)
+
+// Message ids of the tag data queries.
+const (
+	IDTagDataTime       = "nodes.tagdata.time"
+	IDTagDataRange      = "nodes.tagdata.range"
+	IDTagDataMax        = "nodes.tagdata.max"
+	IDTagDataResolution = "nodes.tagdata.resolution"
+	IDTagDataWindow     = "nodes.tagdata.window"
+	IDTagDataTimeZone   = "nodes.tagdata.tz"
+	IDTagDataNoKey      = "nodes.tagdata.noKey"
+)

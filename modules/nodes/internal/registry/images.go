@@ -1,0 +1,34 @@
+package registry
+
+import (
+	"context"
+
+	"github.com/fieldhub/fieldhub/kernel/web"
+	"github.com/fieldhub/fieldhub/modules/nodes"
+	"github.com/fieldhub/fieldhub/modules/nodes/internal/store"
+)
+
+// StoreTagImage makes data the picture of t, a tag the caller manages, and
+// returns the tag with its new image address. The API and the /tagdetails
+// page both use it.
+func (g *Registry) StoreTagImage(ctx context.Context, t *nodes.Tag, data []byte) (*nodes.Tag, error) {
+	ct, err := web.ImageType(data)
+	if err != nil {
+		return nil, err
+	}
+	img := &store.TagImage{TagID: t.ID, ContentType: ct, Data: data, Version: web.ImageVersion(data)}
+	if err := store.PutTagImage(ctx, g.db, img); err != nil {
+		return nil, err
+	}
+	return g.ScopedTag(ctx, t.ID, true)
+}
+
+// RemoveTagImage removes the picture of t, a tag the caller manages.
+func (g *Registry) RemoveTagImage(ctx context.Context, t *nodes.Tag) error {
+	return store.DeleteTagImage(ctx, g.db, t.ID)
+}
+
+// TagImage loads the picture of t; a tag without one is not found.
+func (g *Registry) TagImage(ctx context.Context, t *nodes.Tag) (*store.TagImage, error) {
+	return store.TagImageOf(ctx, g.db, t.ID)
+}

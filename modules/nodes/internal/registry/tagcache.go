@@ -1,0 +1,97 @@
+package registry
+
+import (
+	"context"
+	"sync"
+
+	"github.com/fieldhub/fieldhub/modules/nodes"
+	"github.com/fieldhub/fieldhub/modules/nodes/internal/store"
+)
+
+// tagCache keeps what the ingest looks up for every uplink: tags by DevEUI,
+// without their state (CachedTagsByDevEUI). It is valid for one generation
+// of the tags' identities (store.TagGeneration), read at the start of each
+// lookup: a change committed on any instance before a lookup began is seen
+// by it, as it would be by a query. Unknown DevEUIs are not kept, so a tag created later is found.
+type tagCache struct {
+	mu   sync.Mutex
+	gen  int64
+	tags map[string]*nodes.Tag
+}
+
+// tagCacheMax bounds the tags kept; the cache is emptied when it is full.
+const tagCacheMax = 50_000
+
+// CachedTagsByDevEUI is TagsByDevEUI for the ingest of uplinks: each tag's
+// identity, decoder and keys are as committed when the call began, but
+// what uplinks change (latest data and time, battery, signal, alarm) and
+// the AppKey are left empty. The tags are shared between calls: callers
+// must not change them.
+func (g *Registry) CachedTagsByDevEUI(ctx context.Context, deveuis []string) (map[string]*nodes.Tag, error) {
+	out := make(map[string]*nodes.Tag, len(deveuis))
+	if len(deveuis) == 0 {
+		return out, nil
+	}
+	gen, err := store.TagGeneration(ctx, g.db)
+	if err != nil {
+		return nil, err
+	}
+	missing := g.tagCache.lookUp(gen, deveuis, out)
+	if len(missing) == 0 {
+		return out, nil
+	}
+	found, err := g.TagsByDevEUI(ctx, missing)
+	if err != nil {
+		return nil, err
+	}
+	for eui, t := range found {
+		found[eui] = identityOf(t)
+		out[eui] = found[eui]
+	}
+	g.tagCache.keep(gen, found)
+	return out, nil
+}
+
+// lookUp puts the kept tags of deveuis into out and returns the DevEUIs it
+// has none for. A generation newer than the cache's empties it; an older
+// one (a lookup that began before another's) uses nothing kept.
+func (c *tagCache) lookUp(gen int64, deveuis []string, out map[string]*nodes.Tag) (missing []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if gen > c.gen || c.tags == nil {
+		c.gen, c.tags = gen, make(map[string]*nodes.Tag)
+	}
+	for _, d := range deveuis {
+		eui := nodes.NormaliseEUI(d)
+		if t, ok := c.tags[eui]; ok && gen == c.gen {
+			out[eui] = t
+		} else {
+			missing = append(missing, d)
+		}
+	}
+	return missing
+}
+
+// keep adds tags read in generation gen, unless the cache has moved on.
+func (c *tagCache) keep(gen int64, tags map[string]*nodes.Tag) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if gen != c.gen {
+		return
+	}
+	if len(c.tags)+len(tags) > tagCacheMax {
+		c.tags = make(map[string]*nodes.Tag)
+	}
+	for eui, t := range tags {
+		c.tags[eui] = t
+	}
+}
+
+// identityOf is a copy of t without its state and secrets.
+func identityOf(t *nodes.Tag) *nodes.Tag {
+	c := *t
+	c.SealedAppKey, c.AppKey = "", ""
+	c.Battery, c.RSSI, c.VDD, c.ActiveAlarm = nil, nil, nil, false
+	c.LatestTime, c.LatestData, c.Data, c.LatestValue, c.ActiveData = nil, "", nil, nil, false
+	return &c
+}

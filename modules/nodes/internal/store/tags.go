@@ -1,0 +1,163 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/fieldhub/fieldhub/kernel/db"
+	"github.com/fieldhub/fieldhub/kernel/errs"
+	"github.com/fieldhub/fieldhub/modules/decoders"
+	"github.com/fieldhub/fieldhub/modules/nodes"
+)
+
+// tagQuery selects tags with the version of their picture.
+func tagQuery(idb bun.IDB, dst any) *bun.SelectQuery {
+	return idb.NewSelect().Model(dst).
+		ColumnExpr("tag.*").
+		ColumnExpr("ti.version AS image_version").
+		Join("LEFT JOIN tag_images AS ti ON ti.tag_id = tag.id")
+}
+
+// TagByID loads a tag as stored; an unknown id is not found.
+func TagByID(ctx context.Context, idb bun.IDB, id int64) (*nodes.Tag, error) {
+	t := new(nodes.Tag)
+	if err := tagQuery(idb, t).Where("tag.id = ?", id).Scan(ctx); err != nil {
+		return nil, notFoundOr(err, "load tag %d", id)
+	}
+	return t, nil
+}
+
+// TagByDevEUI loads the tag of a normalised DevEUI as stored.
+func TagByDevEUI(ctx context.Context, idb bun.IDB, deveui string) (*nodes.Tag, error) {
+	t := new(nodes.Tag)
+	if err := tagQuery(idb, t).Where("tag.deveui = ?", deveui).Scan(ctx); err != nil {
+		return nil, notFoundOr(err, "load tag %s", deveui)
+	}
+	return t, nil
+}
+
+// Tags lists the tags of one company, or of all when companyID is 0, by
+// name.
+func Tags(ctx context.Context, idb bun.IDB, companyID int64) ([]*nodes.Tag, error) {
+	list := []*nodes.Tag{}
+	q := tagQuery(idb, &list).OrderExpr("tag.name, tag.id")
+	if companyID != 0 {
+		q = q.Where("tag.company_id = ?", companyID)
+	}
+	if err := q.Scan(ctx); err != nil {
+		return nil, fmt.Errorf("list tags: %w", err)
+	}
+	return list, nil
+}
+
+// DecoderNodes lists the tags of a company whose decoder is key, by name.
+func DecoderNodes(ctx context.Context, idb bun.IDB, companyID int64, key string) ([]decoders.NodeRef, error) {
+	list := []decoders.NodeRef{}
+	err := idb.NewSelect().Model((*nodes.Tag)(nil)).Column("id", "name", "deveui").
+		Where("company_id = ? AND decoder = ?", companyID, key).OrderExpr("name, id").Scan(ctx, &list)
+	if err != nil {
+		return nil, fmt.Errorf("list tags of company %d with decoder %q: %w", companyID, key, err)
+	}
+	return list, nil
+}
+
+// DevEUITaken reports whether a tag other than except has deveui.
+func DevEUITaken(ctx context.Context, idb bun.IDB, deveui string, except int64) (bool, error) {
+	ok, err := idb.NewSelect().Model((*nodes.Tag)(nil)).Where("deveui = ? AND id <> ?", deveui, except).Exists(ctx)
+	if err != nil {
+		return false, fmt.Errorf("look up deveui: %w", err)
+	}
+	return ok, nil
+}
+
+// DevEUIConflict is the error of a DevEUI that another tag has, on the
+// field "Deveui" as the API has always named it.
+func DevEUIConflict() error {
+	v := errs.Validation{}
+	v.Add("Deveui", nodes.IDDevEUITaken)
+	return v.Err()
+}
+
+// InsertTag stores a new tag and sets its id.
+func InsertTag(ctx context.Context, idb bun.IDB, t *nodes.Tag) error {
+	t.CreatedAt, t.UpdatedAt = Now(), Now()
+	if t.LatestData == "" {
+		t.LatestData = "{}"
+	}
+	if _, err := idb.NewInsert().Model(t).Returning("id").Exec(ctx); err != nil {
+		if db.IsUniqueViolation(err) {
+			return DevEUIConflict()
+		}
+		return fmt.Errorf("insert tag: %w", err)
+	}
+	return nil
+}
+
+// UpdateTag stores what people edit of a tag; the reported state (battery,
+// latest data and so on) is left to the uplinks.
+func UpdateTag(ctx context.Context, idb bun.IDB, t *nodes.Tag) error {
+	t.UpdatedAt = Now()
+	_, err := idb.NewUpdate().Model(t).
+		Column("company_id", "application_id", "name", "deveui", "app_key", "app_eui", "profile",
+			"latitude", "longitude", "location", "type", "decoder", "updated_at").
+		WherePK().Exec(ctx)
+	if err != nil {
+		if db.IsUniqueViolation(err) {
+			return DevEUIConflict()
+		}
+		return fmt.Errorf("update tag %d: %w", t.ID, err)
+	}
+	return nil
+}
+
+// DeleteTag removes a tag; its keys, picture and downlinks go with it.
+func DeleteTag(ctx context.Context, idb bun.IDB, id int64) error {
+	if _, err := idb.NewDelete().Model((*nodes.Tag)(nil)).Where("id = ?", id).Exec(ctx); err != nil {
+		return fmt.Errorf("delete tag %d: %w", id, err)
+	}
+	return nil
+}
+
+// UpdateState records what a node reported: battery, RSSI and VDD when
+// given and finite; with s.Time, the latest time and data, unless the tag
+// already holds a newer time (then nothing changes). A tag that does not
+// exist is not an error.
+func UpdateState(ctx context.Context, idb bun.IDB, tagID int64, s nodes.State) error {
+	q := idb.NewUpdate().Model((*nodes.Tag)(nil)).Where("id = ?", tagID)
+	set := 0
+	for _, f := range []struct {
+		column string
+		value  *float64
+	}{{"battery", s.Battery}, {"rssi", s.RSSI}, {"vdd", s.VDD}} {
+		if f.value != nil && !math.IsNaN(*f.value) && !math.IsInf(*f.value, 0) {
+			q = q.Set("? = ?", bun.Ident(f.column), *f.value)
+			set++
+		}
+	}
+	if s.Time != nil {
+		t := s.Time.UTC().Truncate(time.Microsecond)
+		data := s.Data
+		if data == nil {
+			data = map[string]any{}
+		}
+		raw, err := json.Marshal(data)
+		if err != nil {
+			return fmt.Errorf("encode latest data of tag %d: %w", tagID, err)
+		}
+		q = q.Set("latest_time = ?", t).Set("latest_data = ?", string(raw)).
+			Where("(latest_time IS NULL OR latest_time <= ?)", t)
+		set++
+	}
+	if set == 0 {
+		return nil
+	}
+	if _, err := q.Exec(ctx); err != nil {
+		return fmt.Errorf("update state of tag %d: %w", tagID, err)
+	}
+	return nil
+}

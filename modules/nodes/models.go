@@ -1,0 +1,166 @@
+package nodes
+
+import (
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// Application groups a company's nodes and says which network server they
+// talk through. The JSON names are the API's, with the network-server
+// settings.
+type Application struct {
+	bun.BaseModel `bun:"table:applications,alias:app" json:"-"`
+
+	ID                      int64  `bun:"id,pk,autoincrement" json:"id"`
+	CompanyID               int64  `bun:"company_id" json:"companyId"`
+	Name                    string `bun:"name" json:"name"`
+	NetworkServer           string `bun:"network_server" json:"networkServer"`
+	ChirpStackApplicationID string `bun:"chirpstack_application_id" json:"chirpstackApplicationId"`
+	TTSDownlinkURL          string `bun:"tts_downlink_url" json:"ttsDownlinkUrl"`
+	// SealedTTSAPIKey is the The Things Stack API key sealed with the
+	// kernel's Box; Applications.TTSAPIKey opens it. It is never sent to
+	// clients.
+	SealedTTSAPIKey string    `bun:"tts_api_key" json:"-"`
+	TTSAPIKeySet    bool      `bun:"-" json:"ttsApiKeySet"`
+	CreatedAt       time.Time `bun:"created_at" json:"createdAt"`
+	UpdatedAt       time.Time `bun:"updated_at" json:"updatedAt"`
+}
+
+// The network servers an application's nodes may talk through.
+const (
+	NetworkChirpStack = "chirpstack"
+	NetworkTTS        = "tts"
+	NetworkGeneric    = "generic"
+)
+
+// Tag is a node, identified by its DevEUI. The JSON names are the API's.
+// Battery, RSSI, VDD, ActiveAlarm, LatestTime and the latest data are the
+// node's state as uplinks and alarms report it; people do not set them.
+type Tag struct {
+	bun.BaseModel `bun:"table:tags,alias:tag" json:"-"`
+
+	ID            int64  `bun:"id,pk,autoincrement" json:"id"`
+	CompanyID     int64  `bun:"company_id" json:"companyId"`
+	ApplicationID int64  `bun:"application_id" json:"applicationId"`
+	Name          string `bun:"name" json:"name"`
+	// DevEUI is 16 upper-case hexadecimal digits.
+	DevEUI       string `bun:"deveui" json:"deveui"`
+	SealedAppKey string `bun:"app_key" json:"-"`
+	// AppKey is opened from SealedAppKey when the tag is loaded; the API
+	// shows it only to those who manage the tag's company.
+	AppKey      string     `bun:"-" json:"appKey"`
+	AppEUI      string     `bun:"app_eui" json:"appEui"`
+	Profile     string     `bun:"profile" json:"profile"`
+	Lat         *float64   `bun:"latitude" json:"lat"`
+	Long        *float64   `bun:"longitude" json:"long"`
+	Location    string     `bun:"location" json:"location"`
+	Type        string     `bun:"type" json:"type"`
+	Decoder     string     `bun:"decoder" json:"decoder"`
+	Battery     *float64   `bun:"battery" json:"battery"`
+	RSSI        *float64   `bun:"rssi" json:"rssi"`
+	VDD         *float64   `bun:"vdd" json:"vdd"`
+	ActiveAlarm bool       `bun:"active_alarm" json:"activeAlarm"`
+	LatestTime  *time.Time `bun:"latest_time" json:"latestTime"`
+	// LatestData is the latest decoded uplink as a JSON object.
+	LatestData   string    `bun:"latest_data" json:"-"`
+	ImageVersion *string   `bun:"image_version,scanonly" json:"-"`
+	CreatedAt    time.Time `bun:"created_at" json:"createdAt"`
+	UpdatedAt    time.Time `bun:"updated_at" json:"updatedAt"`
+
+	// Derived when the tag is loaded.
+	Image          *string        `bun:"-" json:"image"`
+	ActiveData     bool           `bun:"-" json:"activeData"`
+	LatestValue    any            `bun:"-" json:"latestValue"`
+	DataPoints24h  int64          `bun:"-" json:"dataPoints24h"`
+	Keys           []string       `bun:"-" json:"keys"`
+	Data           map[string]any `bun:"-" json:"data"`
+	NameWithDevEUI string         `bun:"-" json:"nameWithDeveui"`
+}
+
+// ActiveWindow is how recent a node's latest uplink must be for it to count
+// as sending data: a node silent for longer raises the inactivity alarm.
+const ActiveWindow = 6 * time.Hour
+
+// DefaultDecoder is the decoder of a tag created without one: the payload is
+// kept as it came, as ChirpStack does for a device profile without a codec.
+const DefaultDecoder = "raw"
+
+// Key describes one data key of a tag: a name in the decoded uplinks (such
+// as "temperature") with how people see it.
+type Key struct {
+	bun.BaseModel `bun:"table:tag_keys,alias:tk" json:"-"`
+
+	ID        int64     `bun:"id,pk,autoincrement" json:"id"`
+	TagID     int64     `bun:"tag_id" json:"tagId"`
+	Key       string    `bun:"tag_key" json:"key"`
+	Label     string    `bun:"label" json:"label"`
+	Unit      string    `bun:"unit" json:"unit"`
+	Decimals  *int      `bun:"decimals" json:"decimals"`
+	Default   bool      `bun:"is_default" json:"defaultKey"`
+	CreatedAt time.Time `bun:"created_at" json:"createdAt"`
+	TagName   string    `bun:"tag_name,scanonly" json:"name"`
+	TagDevEUI string    `bun:"tag_deveui,scanonly" json:"tagDeveui"`
+}
+
+// State is what an uplink or a device status reports of a node, for
+// States.UpdateState. Nil fields (and a nil Data) are left as they are.
+type State struct {
+	// Time is when the uplink was received; with it, Data becomes the
+	// node's latest data. An uplink older than the node's latest changes
+	// nothing, so that a late redelivery does not turn the clock back.
+	Time *time.Time
+	// Data is the decoded uplink, keyed as the data keys are; stored only
+	// together with Time.
+	Data    map[string]any
+	Battery *float64
+	RSSI    *float64
+	VDD     *float64
+}
+
+// TagState is the State of one tag, for States.UpdateStates.
+type TagState struct {
+	TagID int64
+	State
+}
+
+// Pool statuses: hidden, shown in the default list, or taken (a tag was
+// made for the DevEUI).
+const (
+	PoolHidden = "hidden"
+	PoolShown  = "shown"
+	PoolTaken  = "taken"
+)
+
+// PoolEntry is a DevEUI that reached the portal without belonging to a tag.
+type PoolEntry struct {
+	bun.BaseModel `bun:"table:node_pool,alias:pool" json:"-"`
+
+	ID         int64     `bun:"id,pk,autoincrement" json:"id"`
+	DevEUI     string    `bun:"deveui" json:"deveui"`
+	Source     string    `bun:"source" json:"source"`
+	Status     string    `bun:"status" json:"status"`
+	CreatedAt  time.Time `bun:"created_at" json:"createdAt"`
+	LastSeenAt time.Time `bun:"last_seen_at" json:"lastSeenAt"`
+}
+
+// Token is an integration access token of a company. Only its hash is kept;
+// Token (the secret itself) is set once, in the answer that creates it.
+type Token struct {
+	bun.BaseModel `bun:"table:integration_tokens,alias:itok" json:"-"`
+
+	ID         int64      `bun:"id,pk,autoincrement" json:"id"`
+	CompanyID  int64      `bun:"company_id" json:"companyId"`
+	UserID     *int64     `bun:"user_id" json:"userId"`
+	Label      string     `bun:"label" json:"label"`
+	IsCompany  bool       `bun:"is_company" json:"isCompany"`
+	Hash       string     `bun:"token_hash" json:"-"`
+	Hint       string     `bun:"hint" json:"hint"`
+	CreatedAt  time.Time  `bun:"created_at" json:"createdAt"`
+	LastUsedAt *time.Time `bun:"last_used_at" json:"lastUsedAt"`
+	Token      string     `bun:"-" json:"token,omitempty"`
+}
+
+// TokenPrefix starts every integration token, so that one pasted in the
+// wrong place is recognised (by people and by secret scanners).
+const TokenPrefix = "fh_"

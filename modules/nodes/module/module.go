@@ -1,0 +1,77 @@
+// Package module builds the nodes module for the application package.
+package module
+
+import (
+	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/kernel/web"
+	"github.com/fieldhub/fieldhub/modules/nodes"
+	"github.com/fieldhub/fieldhub/modules/nodes/internal/downlinks"
+	"github.com/fieldhub/fieldhub/modules/nodes/internal/httpapi"
+	"github.com/fieldhub/fieldhub/modules/nodes/internal/pages"
+	"github.com/fieldhub/fieldhub/modules/nodes/internal/registry"
+	"github.com/fieldhub/fieldhub/modules/nodes/internal/tagdata"
+	"github.com/fieldhub/fieldhub/webapp/ui"
+)
+
+// Deps is what the nodes module needs beside the kernel.
+type Deps struct {
+	// Accounts tells whether a company exists. Required; the accounts
+	// module satisfies it.
+	Accounts nodes.Accounts
+	// Decoders validates the decoder key of a tag and lists the decoders.
+	// Required; the decoders module satisfies it.
+	Decoders nodes.Decoders
+	// UI draws the pages of applications, nodes, the node pool and
+	// integration tokens. Optional: without it the module serves its API
+	// alone.
+	UI *ui.Env
+	// Series reads the stored values a node's details page shows, and
+	// serves the tag data API. Optional: without it the page shows the
+	// latest reported values only, the tag data routes are not served and
+	// dataPoints24h stays 0.
+	Series nodes.Series
+}
+
+// New builds the module. It panics when a required dependency is missing,
+// so that a wiring mistake stops the program at start.
+func New(host *kernel.Host, deps Deps) nodes.Module {
+	if deps.Accounts == nil || deps.Decoders == nil {
+		panic("nodes module: Deps.Accounts and Deps.Decoders are required")
+	}
+	reg := registry.New(host, deps.Decoders)
+	queue := downlinks.New(host)
+	m := &module{Registry: reg, Queue: queue, api: httpapi.New(reg, queue, deps.Accounts, deps.Series)}
+	if deps.Series != nil {
+		m.data = tagdata.New(host.DB, reg, deps.Accounts, deps.Series)
+	}
+	if deps.UI != nil {
+		m.pages = pages.New(host, deps.UI, reg, queue, deps.Decoders, deps.Series)
+	}
+	return m
+}
+
+// module is the nodes module: the registry and the downlink queue answer
+// the roles of the contract, and the JSON routes, the tag data routes and
+// the pages are served when their dependencies are there.
+type module struct {
+	*registry.Registry
+	*downlinks.Queue
+	api   *httpapi.API
+	data  *tagdata.API // nil without a time series
+	pages *pages.Pages // nil without a UI
+}
+
+// Name names the module.
+func (*module) Name() string { return "nodes" }
+
+// Routes registers the JSON routes, then the tag data routes and the pages
+// when they are served.
+func (m *module) Routes(r *web.ModuleRoutes) {
+	m.api.Routes(r)
+	if m.data != nil {
+		m.data.Routes(r)
+	}
+	if m.pages != nil {
+		m.pages.Routes(r)
+	}
+}
