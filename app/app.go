@@ -57,13 +57,14 @@ type App struct {
 // web shell) declare for themselves.
 type moduleConfig struct {
 	webapp     webapp.Config
+	accounts   accounts.Config
 	dashboards dashboards.Config
 	logs       logs.Config
 }
 
 // sections are the modules' options, read into m.
 func (m *moduleConfig) sections() []config.Section {
-	return []config.Section{m.webapp.Section(), m.dashboards.Section(), m.logs.Section()}
+	return []config.Section{m.webapp.Section(), m.accounts.Section(), m.dashboards.Section(), m.logs.Section()}
 }
 
 // ConfigSections are the options the modules declare, beside the kernel's:
@@ -111,7 +112,7 @@ func wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config, mc *moduleC
 		Links: ui.Links{APIDocs: "/api", Manual: mc.webapp.ManualURL, Shop: mc.webapp.ShopURL}}
 	host.Router.SetPageErrorRenderer(env.ErrorPage)
 	k.Mount("GET /assets/", assets.Handler())
-	acc := accountsmodule.New(host, accountsmodule.Deps{UI: env})
+	acc := accountsmodule.New(host, accountsmodule.Deps{Config: mc.accounts, UI: env})
 	k.Add(acc)
 	set := settingsmodule.New(host, settingsmodule.Deps{Accounts: acc, WhiteLabel: func() bool { return cfg.WhiteLabel }, UI: env})
 	k.Add(set)

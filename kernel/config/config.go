@@ -12,31 +12,27 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // Config is the whole configuration of one Fieldhub process.
 type Config struct {
-	Addr             string        // FIELDHUB_ADDR
-	DataDir          string        // FIELDHUB_DATA
-	DatabaseURL      string        // DATABASE_URL: a SQLite file path or a postgres:// URL
-	PublicURL        string        // FIELDHUB_PUBLIC_URL: how users reach the portal, for links in mail
-	Secret           string        // FIELDHUB_SECRET: signs tokens, seals stored credentials
-	SMTPURL          string        // SMTP_URL: smtp://user:pass@host:port or smtps://...
-	InfluxURL        string        // INFLUX_URL: InfluxDB for the time series; unset keeps them in the SQL database
-	MQTTURL          string        // MQTT_URL: the broker ChirpStack v4 publishes to; unset turns the MQTT subscriber off
-	MQTTClientID     string        // MQTT_CLIENT_ID: the subscriber's client id, under which the broker keeps its session
-	OutboundPrivate  bool          // FIELDHUB_OUTBOUND_PRIVATE: addresses companies configure may be loopback, private or link-local
-	MailFrom         string        // FIELDHUB_MAIL_FROM
-	ContactEmail     string        // FIELDHUB_CONTACT_EMAIL: where the contact form writes to
-	OpenRegistration bool          // FIELDHUB_OPEN_REGISTRATION: anyone may register a user
-	WhiteLabel       bool          // FIELDHUB_WHITE_LABEL: the license allows white-label branding
-	LogLevel         slog.Level    // FIELDHUB_LOG_LEVEL
-	LogFormat        string        // FIELDHUB_LOG_FORMAT: json or text
-	MaxBodyBytes     int64         // FIELDHUB_MAX_BODY_BYTES
-	AccessTokenTTL   time.Duration // FIELDHUB_ACCESS_TOKEN_TTL
-	RefreshTokenTTL  time.Duration // FIELDHUB_REFRESH_TOKEN_TTL
-	AccessLog        bool          // FIELDHUB_ACCESS_LOG
+	Addr            string     // FIELDHUB_ADDR
+	DataDir         string     // FIELDHUB_DATA
+	DatabaseURL     string     // DATABASE_URL: a SQLite file path or a postgres:// URL
+	PublicURL       string     // FIELDHUB_PUBLIC_URL: how users reach the portal, for links in mail
+	Secret          string     // FIELDHUB_SECRET: signs tokens, seals stored credentials
+	SMTPURL         string     // SMTP_URL: smtp://user:pass@host:port or smtps://...
+	InfluxURL       string     // INFLUX_URL: InfluxDB for the time series; unset keeps them in the SQL database
+	MQTTURL         string     // MQTT_URL: the broker ChirpStack v4 publishes to; unset turns the MQTT subscriber off
+	MQTTClientID    string     // MQTT_CLIENT_ID: the subscriber's client id, under which the broker keeps its session
+	OutboundPrivate bool       // FIELDHUB_OUTBOUND_PRIVATE: addresses companies configure may be loopback, private or link-local
+	MailFrom        string     // FIELDHUB_MAIL_FROM
+	ContactEmail    string     // FIELDHUB_CONTACT_EMAIL: where the contact form writes to
+	WhiteLabel      bool       // FIELDHUB_WHITE_LABEL: the license allows white-label branding
+	LogLevel        slog.Level // FIELDHUB_LOG_LEVEL
+	LogFormat       string     // FIELDHUB_LOG_FORMAT: json or text
+	MaxBodyBytes    int64      // FIELDHUB_MAX_BODY_BYTES
+	AccessLog       bool       // FIELDHUB_ACCESS_LOG
 
 	// TSDBRetentionDays is how long the tag data is kept; 0 keeps it for
 	// good.

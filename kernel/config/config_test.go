@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestLoadDefaults(t *testing.T) {
@@ -14,7 +13,7 @@ func TestLoadDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Addr != "127.0.0.1:8080" || c.DatabaseURL != filepath.Join("data", "fieldhub.db") || c.PublicURL != "http://127.0.0.1:8080" ||
-		!c.OpenRegistration || c.AccessTokenTTL != 15*time.Minute || c.IsPostgres() || c.MQTTURL != "" || c.MQTTClientID != "fieldhub" || c.OutboundPrivate {
+		c.IsPostgres() || c.MQTTURL != "" || c.MQTTClientID != "fieldhub" || c.OutboundPrivate {
 		t.Errorf("defaults: %+v", c)
 	}
 }
@@ -49,12 +48,10 @@ func TestBadValueNamesTheOption(t *testing.T) {
 		{"MQTT_CLIENT_ID", "two words"},
 		{"MQTT_CLIENT_ID", "a/b"},
 		{"FIELDHUB_MAIL_FROM", "not an address"},
-		{"FIELDHUB_OPEN_REGISTRATION", "maybe"},
 		{"FIELDHUB_OUTBOUND_PRIVATE", "lan"},
 		{"FIELDHUB_LOG_LEVEL", "loud"},
 		{"FIELDHUB_LOG_FORMAT", "xml"},
 		{"FIELDHUB_MAX_BODY_BYTES", "12"},
-		{"FIELDHUB_ACCESS_TOKEN_TTL", "-5m"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -99,7 +99,6 @@ func kernelSection(c *Config) Section {
 			c.ContactEmail = v
 			return nil
 		}},
-		{Name: "FIELDHUB_OPEN_REGISTRATION", Default: "true", Help: "whether anyone may register a user account (POST /api/users without a token)", Set: Bool(&c.OpenRegistration)},
 		{Name: "FIELDHUB_WHITE_LABEL", Default: "false", Help: "whether the license allows white-label branding", Set: Bool(&c.WhiteLabel)},
 		{Name: "FIELDHUB_LOG_LEVEL", Default: "info", Help: "debug, info, warn or error", Set: func(v string) error {
 			return c.LogLevel.UnmarshalText([]byte(v))
@@ -120,8 +119,6 @@ func kernelSection(c *Config) Section {
 			c.MaxBodyBytes = n
 			return nil
 		}},
-		{Name: "FIELDHUB_ACCESS_TOKEN_TTL", Default: "15m", Help: "lifetime of an access token (a Go duration)", Set: Duration(&c.AccessTokenTTL)},
-		{Name: "FIELDHUB_REFRESH_TOKEN_TTL", Default: "720h", Help: "lifetime of a refresh token, the longest a session lasts unused", Set: Duration(&c.RefreshTokenTTL)},
 		{Name: "FIELDHUB_TSDB_RETENTION_DAYS", Default: "0", Help: "days the tag data (the stored values of the nodes) is kept; a daily job deletes older values; 0 keeps them for good", Set: Days(&c.TSDBRetentionDays)},
 	}}
 }

@@ -17,6 +17,8 @@ import (
 
 // Deps is what the accounts module needs beside the kernel.
 type Deps struct {
+	// Config is the module's part of the configuration.
+	Config accounts.Config
 	// UI draws the module's pages. Optional: without it the JSON routes,
 	// sessions and the page frame's viewer work, but the module's pages
 	// cannot be drawn; tests of other modules that call only the API leave
@@ -28,8 +30,8 @@ type Deps struct {
 // browser sessions, tells the frame who is looking and adds its menu
 // entries. Accounts needs no other module, so nothing can be missing.
 func New(host *kernel.Host, deps Deps) accounts.Module {
-	sign := signin.New(host)
-	dir := directory.New(host, sign)
+	sign := signin.New(host, deps.Config)
+	dir := directory.New(host, sign, deps.Config.OpenRegistration)
 	host.Router.SetRefresher(sign.RefreshBrowser)
 	return &module{
 		Directory: dir,

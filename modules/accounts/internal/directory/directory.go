@@ -22,12 +22,14 @@ type Directory struct {
 	host   *kernel.Host
 	db     *bun.DB
 	signin *signin.Service
+	// openRegistration is FIELDHUB_OPEN_REGISTRATION.
+	openRegistration bool
 }
 
 // New builds the directory; sign gives an Admin who creates a company
-// tokens that carry it.
-func New(host *kernel.Host, sign *signin.Service) *Directory {
-	return &Directory{host: host, db: host.DB, signin: sign}
+// tokens that carry it; openRegistration lets visitors register.
+func New(host *kernel.Host, sign *signin.Service, openRegistration bool) *Directory {
+	return &Directory{host: host, db: host.DB, signin: sign, openRegistration: openRegistration}
 }
 
 // User returns a user by id.

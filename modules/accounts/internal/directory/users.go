@@ -72,7 +72,7 @@ func (d *Directory) MayCreateUser(c auth.Caller) error {
 	if c.SignedIn() && !c.Role.In(auth.AdminOrCompanyAdmin) {
 		return errs.New(errs.Forbidden, errs.IDForbidden)
 	}
-	if !c.SignedIn() && !d.host.Config.OpenRegistration {
+	if !c.SignedIn() && !d.openRegistration {
 		return errs.New(errs.Forbidden, accounts.MsgRegistrationClosed)
 	}
 	return nil

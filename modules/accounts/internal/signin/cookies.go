@@ -19,10 +19,10 @@ func (s *Service) SecureCookies() bool { return strings.HasPrefix(s.host.Config.
 func (s *Service) SetCookies(w http.ResponseWriter, a *Answer) {
 	secure := s.SecureCookies()
 	http.SetCookie(w, &http.Cookie{Name: kernel.TokenCookie, Value: a.Token, Path: "/", HttpOnly: true, Secure: secure,
-		SameSite: http.SameSiteLaxMode, MaxAge: int(s.host.Config.AccessTokenTTL.Seconds())})
+		SameSite: http.SameSiteLaxMode, MaxAge: int(s.cfg.AccessTokenTTL.Seconds())})
 	if a.RefreshToken != "" {
 		http.SetCookie(w, &http.Cookie{Name: RefreshCookie, Value: a.RefreshToken, Path: "/", HttpOnly: true, Secure: secure,
-			SameSite: http.SameSiteLaxMode, MaxAge: int(s.host.Config.RefreshTokenTTL.Seconds())})
+			SameSite: http.SameSiteLaxMode, MaxAge: int(s.cfg.RefreshTokenTTL.Seconds())})
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/modules/accounts"
 	"github.com/fieldhub/fieldhub/modules/accounts/internal/store"
 )
 
@@ -21,11 +22,12 @@ type Service struct {
 	host *kernel.Host
 	db   *bun.DB
 	log  *slog.Logger
+	cfg  accounts.Config
 }
 
 // New builds the service on the host's database, configuration and tokens.
-func New(host *kernel.Host) *Service {
-	return &Service{host: host, db: host.DB, log: host.Logger("accounts")}
+func New(host *kernel.Host, cfg accounts.Config) *Service {
+	return &Service{host: host, db: host.DB, log: host.Logger("accounts"), cfg: cfg}
 }
 
 // Prune deletes expired sessions, reset links and login failures; the

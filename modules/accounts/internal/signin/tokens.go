@@ -29,7 +29,7 @@ func (s *Service) startSession(ctx context.Context, u *accounts.User, userAgent 
 	now := time.Now().UTC()
 	sess := &store.Session{
 		ID: auth.RandomToken(12), UserID: u.ID, RefreshHash: store.HashToken(refresh),
-		ExpiresAt: now.Add(s.host.Config.RefreshTokenTTL), CreatedAt: now, UserAgent: truncate(userAgent, 255),
+		ExpiresAt: now.Add(s.cfg.RefreshTokenTTL), CreatedAt: now, UserAgent: truncate(userAgent, 255),
 	}
 	if err := store.InsertSession(ctx, s.db, sess); err != nil {
 		return nil, err
@@ -38,7 +38,7 @@ func (s *Service) startSession(ctx context.Context, u *accounts.User, userAgent 
 }
 
 func (s *Service) tokensFor(u *accounts.User, sessionID, refresh string) *Answer {
-	expires := time.Now().Add(s.host.Config.AccessTokenTTL).UTC().Truncate(time.Second)
+	expires := time.Now().Add(s.cfg.AccessTokenTTL).UTC().Truncate(time.Second)
 	token := s.host.Tokens.Issue(auth.Caller{UserID: u.ID, Role: u.Role, CompanyID: u.Company(), SessionID: sessionID}, expires)
 	return &Answer{Token: token, Role: u.Role, RefreshToken: refresh, ExpiresAt: expires, UserID: u.ID, CompanyID: u.CompanyID}
 }
@@ -69,7 +69,7 @@ func (s *Service) Renew(ctx context.Context, refresh string) (*Answer, error) {
 		return s.tokensFor(u, sess.ID, ""), nil
 	}
 	next := auth.RandomToken(32)
-	ok, err := store.RotateSession(ctx, s.db, sess, store.HashToken(next), s.host.Config.RefreshTokenTTL)
+	ok, err := store.RotateSession(ctx, s.db, sess, store.HashToken(next), s.cfg.RefreshTokenTTL)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +100,7 @@ func (s *Service) Reissue(w http.ResponseWriter, r *http.Request, c auth.Caller,
 	u.CompanyID = &companyID
 	refresh := auth.RandomToken(32)
 	sess := &store.Session{ID: c.SessionID}
-	if _, err := store.RotateSession(r.Context(), s.db, sess, store.HashToken(refresh), s.host.Config.RefreshTokenTTL); err != nil {
+	if _, err := store.RotateSession(r.Context(), s.db, sess, store.HashToken(refresh), s.cfg.RefreshTokenTTL); err != nil {
 		return err
 	}
 	ans := s.tokensFor(u, c.SessionID, refresh)
