@@ -23,9 +23,10 @@ import (
 	"github.com/fieldhub/fieldhub/modules/accounts"
 	"github.com/fieldhub/fieldhub/modules/dashboards"
 	"github.com/fieldhub/fieldhub/modules/decoders"
+	decodersmodule "github.com/fieldhub/fieldhub/modules/decoders/module"
 	"github.com/fieldhub/fieldhub/modules/demo"
 	"github.com/fieldhub/fieldhub/modules/events"
-	"github.com/fieldhub/fieldhub/modules/ingest"
+	ingestmodule "github.com/fieldhub/fieldhub/modules/ingest/module"
 	"github.com/fieldhub/fieldhub/modules/logs"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 	"github.com/fieldhub/fieldhub/modules/settings"
@@ -40,6 +41,7 @@ import (
 type App struct {
 	kernel     *kernel.Kernel
 	accounts   accounts.Module
+	decoders   decoders.Module
 	dashboards dashboards.Module
 	series     tsdb.Store
 }
@@ -84,24 +86,18 @@ func wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config) (*App, erro
 	if err := scheduleSeriesJobs(host, cfg, series); err != nil {
 		return nil, err
 	}
-	// The decoders module asks the nodes and ingest modules, which are
-	// built after it because they use it, once they exist.
-	var nod nodes.Module
-	var ing ingest.Module
-	dec := decoders.New(host, decoders.Deps{Accounts: acc, UI: env,
-		Nodes:   func() decoders.Nodes { return nod },
-		Uplinks: func() decoders.Uplinks { return ing }})
+	dec := decodersmodule.New(host, decodersmodule.Deps{Accounts: acc, UI: env})
 	k.Add(dec)
-	nod = nodes.New(host, nodes.Deps{Accounts: acc, Decoders: dec, UI: env, Series: series})
+	nod := nodes.New(host, nodes.Deps{Accounts: acc, Decoders: dec, UI: env, Series: series})
 	k.Add(nod)
+	dec.RegisterUsers(nod) // a decoder's nodes: its page, its answer, the refusal to delete it
 	dash := dashboards.New(host, dashboards.Deps{Accounts: acc, Nodes: nod, Series: series, Settings: set, UI: env})
 	k.Add(dash)
 	k.Add(logs.New(host, logs.Deps{Accounts: acc, Series: series})) // before the ingest, so it stops after it
-	ing = ingest.New(host, ingest.Deps{Nodes: nod, Decoders: dec, TSDB: series})
-	k.Add(ing)
+	k.Add(ingestmodule.New(host, ingestmodule.Deps{Nodes: nod, Decoders: dec, TSDB: series, Accounts: acc, UI: env, DecoderPages: dec}))
 	k.Add(events.New(host, events.Deps{}))
 	k.Add(sitemodule.New(host, sitemodule.Deps{UI: env, Accounts: acc}))
-	return &App{kernel: k, accounts: acc, dashboards: dash, series: series}, nil
+	return &App{kernel: k, accounts: acc, decoders: dec, dashboards: dash, series: series}, nil
 }
 
 // scheduleSeriesJobs adds the time-series store's jobs: sealing the hours
@@ -149,6 +145,9 @@ func (a *App) Series() tsdb.Store { return a.series }
 
 // Accounts is the accounts module: the first SuperAdmin, the demo company.
 func (a *App) Accounts() accounts.Module { return a.accounts }
+
+// Decoders is the decoders module, for tests that decode through it.
+func (a *App) Decoders() decoders.Module { return a.decoders }
 
 // CreateSuperAdmin adds a SuperAdmin, or promotes the account of email.
 func (a *App) CreateSuperAdmin(ctx context.Context, email, password string) error {
