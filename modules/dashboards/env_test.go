@@ -20,7 +20,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/tsdb/sqlts"
 	"github.com/fieldhub/fieldhub/modules/accounts"
 	"github.com/fieldhub/fieldhub/modules/dashboards"
-	"github.com/fieldhub/fieldhub/modules/decoders"
+	decodersmodule "github.com/fieldhub/fieldhub/modules/decoders/module"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 )
 
@@ -52,7 +52,7 @@ func newEnv(t *testing.T, d db.Dialect, config map[string]string) *env {
 	acc := accounts.New(k.Host(), accounts.Deps{})
 	k.Add(acc)
 	series := sqlts.New(k.Host().DB, sqlts.Options{})
-	dec := decoders.New(k.Host(), decoders.Deps{})
+	dec := decodersmodule.New(k.Host(), decodersmodule.Deps{})
 	k.Add(dec)
 	nod := nodes.New(k.Host(), nodes.Deps{Accounts: acc, Decoders: dec, Series: series})
 	k.Add(nod)

@@ -19,9 +19,9 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 	"github.com/fieldhub/fieldhub/kernel/tsdb/sqlts"
 	"github.com/fieldhub/fieldhub/modules/accounts"
-	"github.com/fieldhub/fieldhub/modules/decoders"
+	decodersmodule "github.com/fieldhub/fieldhub/modules/decoders/module"
 	"github.com/fieldhub/fieldhub/modules/events"
-	"github.com/fieldhub/fieldhub/modules/ingest"
+	ingestmodule "github.com/fieldhub/fieldhub/modules/ingest/module"
 	"github.com/fieldhub/fieldhub/modules/logs"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 )
@@ -67,7 +67,7 @@ func startWith(t *testing.T, d db.Dialect, env map[string]string, withLogs bool)
 	host := k.Host()
 	acc := accounts.New(host, accounts.Deps{})
 	k.Add(acc)
-	dec := decoders.New(host, decoders.Deps{})
+	dec := decodersmodule.New(host, decodersmodule.Deps{})
 	k.Add(dec)
 	nod := nodes.New(host, nodes.Deps{Accounts: acc, Decoders: dec})
 	k.Add(nod)
@@ -75,7 +75,7 @@ func startWith(t *testing.T, d db.Dialect, env map[string]string, withLogs bool)
 	if withLogs {
 		k.Add(logs.New(host, logs.Deps{Accounts: acc, Series: series}))
 	}
-	k.Add(ingest.New(host, ingest.Deps{Nodes: nod, Decoders: dec, TSDB: series}))
+	k.Add(ingestmodule.New(host, ingestmodule.Deps{Nodes: nod, Decoders: dec, TSDB: series}))
 	k.Add(events.New(host, events.Deps{}))
 	stopModules, err := k.Start(context.Background())
 	if err != nil {

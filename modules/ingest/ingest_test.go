@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fieldhub/fieldhub/app"
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/events"
@@ -16,8 +17,9 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
 	"github.com/fieldhub/fieldhub/kernel/tsdb/sqlts"
 	"github.com/fieldhub/fieldhub/modules/accounts"
-	"github.com/fieldhub/fieldhub/modules/decoders"
+	decodersmodule "github.com/fieldhub/fieldhub/modules/decoders/module"
 	"github.com/fieldhub/fieldhub/modules/ingest"
+	ingestmodule "github.com/fieldhub/fieldhub/modules/ingest/module"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 )
 
@@ -48,30 +50,37 @@ func newEnv(t *testing.T, d db.Dialect) *env {
 }
 
 // newEnvWith is newEnv with the ingest writing through wrap's store, when
-// wrap is set.
+// wrap is set. The whole portal comes from app.Build; a wrapped store is
+// what app.Build cannot give the ingest alone, so that portal is wired
+// here from the module packages, with the modules the ingest works with.
 func newEnvWith(t *testing.T, d db.Dialect, wrap func(tsdb.Store) tsdb.Store) *env {
 	t.Helper()
-	k := kerneltest.New(t, kerneltest.Config(t, d, nil))
-	host := k.Host()
-	acc := accounts.New(host, accounts.Deps{})
-	k.Add(acc)
-	dec := decoders.New(host, decoders.Deps{})
-	k.Add(dec)
-	nod := nodes.New(host, nodes.Deps{Accounts: acc, Decoders: dec})
-	k.Add(nod)
-	e := &env{k: k, store: sqlts.New(host.DB, sqlts.Options{}), admin: map[string]string{}, token: map[string]string{}, id: map[string]int64{}}
-	written := e.store
-	if wrap != nil {
-		written = wrap(e.store)
+	e := &env{admin: map[string]string{}, token: map[string]string{}, id: map[string]int64{}}
+	var createSuperAdmin func(ctx context.Context, email, password string) error
+	if wrap == nil {
+		p := kerneltest.Start(t, d, nil, app.Build)
+		e.k, e.c, e.store = p.App.Kernel(), p.Client, p.App.Series()
+		createSuperAdmin = p.App.CreateSuperAdmin
+	} else {
+		k := kerneltest.New(t, kerneltest.Config(t, d, nil))
+		host := k.Host()
+		acc := accounts.New(host, accounts.Deps{})
+		k.Add(acc)
+		dec := decodersmodule.New(host, decodersmodule.Deps{})
+		k.Add(dec)
+		nod := nodes.New(host, nodes.Deps{Accounts: acc, Decoders: dec})
+		k.Add(nod)
+		e.k, e.store = k, sqlts.New(host.DB, sqlts.Options{})
+		k.Add(ingestmodule.New(host, ingestmodule.Deps{Nodes: nod, Decoders: dec, TSDB: wrap(e.store)}))
+		e.c = kerneltest.NewClient(kerneltest.Serve(t, k))
+		createSuperAdmin = acc.CreateSuperAdmin
 	}
-	k.Add(ingest.New(host, ingest.Deps{Nodes: nod, Decoders: dec, TSDB: written}))
-	host.Bus.Subscribe(ingest.UplinkReceived{}.Topic(), func(_ context.Context, ev events.Event) {
+	e.k.Host().Bus.Subscribe(ingest.UplinkReceived{}.Topic(), func(_ context.Context, ev events.Event) {
 		e.mu.Lock()
 		e.events = append(e.events, ev.(ingest.UplinkReceived))
 		e.mu.Unlock()
 	})
-	e.c = kerneltest.NewClient(kerneltest.Serve(t, k))
-	if err := acc.CreateSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
+	if err := createSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
 		t.Fatal(err)
 	}
 	e.super = e.c.Login(t, "super@fieldhub.test", "secret123")
@@ -85,9 +94,9 @@ func newEnvWith(t *testing.T, d db.Dialect, wrap func(tsdb.Store) tsdb.Store) *e
 		e.token[key] = e.must(t, e.admin[key], "POST", fmt.Sprintf("/api/integration/tokens/%d", e.id[key]),
 			map[string]any{"label": "network server", "isCompany": true}, http.StatusCreated).Str("token")
 	}
-	app := e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/applications/%d", e.id["acme"]), map[string]any{"name": "Field"}, http.StatusCreated).Num("id")
+	appID := e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/applications/%d", e.id["acme"]), map[string]any{"name": "Field"}, http.StatusCreated).Num("id")
 	for key, eui := range map[string]string{"cs": csEUI, "tts": strings.ToUpper(ttsEUI)} {
-		e.id[key] = e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/applications/%d/tag", app),
+		e.id[key] = e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/applications/%d/tag", appID),
 			map[string]any{"name": "Node " + key, "deveui": eui}, http.StatusCreated).Num("id")
 	}
 	return e

@@ -13,8 +13,9 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 	"github.com/fieldhub/fieldhub/kernel/tsdb/sqlts"
 	"github.com/fieldhub/fieldhub/modules/accounts"
-	"github.com/fieldhub/fieldhub/modules/decoders"
+	decodersmodule "github.com/fieldhub/fieldhub/modules/decoders/module"
 	"github.com/fieldhub/fieldhub/modules/ingest"
+	ingestmodule "github.com/fieldhub/fieldhub/modules/ingest/module"
 	"github.com/fieldhub/fieldhub/modules/logs"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 )
@@ -45,13 +46,13 @@ func newEnv(t *testing.T, d db.Dialect, vars map[string]string) *env {
 	acc := accounts.New(host, accounts.Deps{})
 	k.Add(acc)
 	series := sqlts.New(host.DB, sqlts.Options{})
-	dec := decoders.New(host, decoders.Deps{})
+	dec := decodersmodule.New(host, decodersmodule.Deps{})
 	k.Add(dec)
 	nod := nodes.New(host, nodes.Deps{Accounts: acc, Decoders: dec})
 	k.Add(nod)
 	lg := logs.New(host, logs.Deps{Accounts: acc, Series: series})
 	k.Add(lg)
-	k.Add(ingest.New(host, ingest.Deps{Nodes: nod, Decoders: dec, TSDB: series}))
+	k.Add(ingestmodule.New(host, ingestmodule.Deps{Nodes: nod, Decoders: dec, TSDB: series}))
 	e := &env{k: k, c: kerneltest.NewClient(kerneltest.Serve(t, k)), logs: lg,
 		admin: map[string]string{}, user: map[string]string{}, token: map[string]string{}, id: map[string]int64{}, tag: map[string]int64{}}
 	if err := acc.CreateSuperAdmin(context.Background(), "super@fieldhub.test", password); err != nil {

@@ -16,8 +16,8 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
 	"github.com/fieldhub/fieldhub/kernel/tsdb/sqlts"
 	"github.com/fieldhub/fieldhub/modules/accounts"
-	"github.com/fieldhub/fieldhub/modules/decoders"
-	"github.com/fieldhub/fieldhub/modules/ingest"
+	decodersmodule "github.com/fieldhub/fieldhub/modules/decoders/module"
+	ingestmodule "github.com/fieldhub/fieldhub/modules/ingest/module"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 )
 
@@ -48,12 +48,12 @@ func newDataEnv(t *testing.T, d db.Dialect) *dataEnv {
 	host := k.Host()
 	acc := accounts.New(host, accounts.Deps{})
 	k.Add(acc)
-	dec := decoders.New(host, decoders.Deps{})
+	dec := decodersmodule.New(host, decodersmodule.Deps{})
 	k.Add(dec)
 	e := &dataEnv{store: sqlts.New(host.DB, sqlts.Options{}), tok: map[string]string{}, id: map[string]int64{}}
 	nod := nodes.New(host, nodes.Deps{Accounts: acc, Decoders: dec, Series: e.store})
 	k.Add(nod)
-	k.Add(ingest.New(host, ingest.Deps{Nodes: nod, Decoders: dec, TSDB: e.store}))
+	k.Add(ingestmodule.New(host, ingestmodule.Deps{Nodes: nod, Decoders: dec, TSDB: e.store}))
 	e.c = kerneltest.NewClient(kerneltest.Serve(t, k))
 	if err := acc.CreateSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
 		t.Fatal(err)

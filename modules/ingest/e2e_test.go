@@ -1,4 +1,4 @@
-package main
+package ingest_test
 
 import (
 	"bytes"
@@ -23,6 +23,7 @@ import (
 	"github.com/eclipse/paho.golang/paho"
 	"github.com/google/uuid"
 
+	"github.com/fieldhub/fieldhub/app"
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 )
@@ -30,7 +31,7 @@ import (
 // The nodes issue's acceptance criterion, end to end through the wired
 // portal: a ChirpStack v4 uplink event, a The Things Stack uplink webhook
 // and an MQTT uplink, each the documentation's own example
-// (modules/ingest/testdata, see /work/shared/fixtures/ingest/README.md),
+// (testdata/, see /work/shared/fixtures/ingest/README.md),
 // are stored and appear on /tagdetails and in the event hub of a logged-in
 // user of the same company, and of no other company.
 
@@ -89,32 +90,32 @@ func TestFixtureUplinksReachTheirCompanyOnly(t *testing.T) {
 		clientID := "fieldhub-e2e-" + e2eHex(6)
 		mqttEUI := strings.ToUpper(e2eHex(8))
 		e2eForgetSession(t, brokerURL, clientID) // registered first: runs once the portal has stopped
-		ta := newTestApp(t, d, map[string]string{"MQTT_URL": brokerURL, "MQTT_CLIENT_ID": clientID})
-		root := ta.superAdmin(t)
-		own := ta.englishCompany(t, root, "Acme AB", "acme.example")
-		foreign := ta.englishCompany(t, root, "Other AB", "other.example")
+		ta := kerneltest.Start(t, d, map[string]string{"MQTT_URL": brokerURL, "MQTT_CLIENT_ID": clientID}, app.Build)
+		root := ta.SuperAdmin(t)
+		own := ta.EnglishCompany(t, root, "Acme AB", "acme.example")
+		foreign := ta.EnglishCompany(t, root, "Other AB", "other.example")
 
 		// The foreign company names the example's ChirpStack application
 		// too, and first: the MQTT uplink must still go to the company that
 		// has the node.
-		e2eMust(t, ta, foreign.companyAdminToken, "POST", fmt.Sprintf("/api/applications/%d", foreign.companyID),
+		e2eMust(t, ta, foreign.CompanyAdminToken, "POST", fmt.Sprintf("/api/applications/%d", foreign.CompanyID),
 			map[string]any{"name": "Squat", "networkServer": "chirpstack", "chirpstackApplicationId": e2eChirpStackApp}, http.StatusCreated)
-		foreignApp := e2eMust(t, ta, foreign.companyAdminToken, "POST", fmt.Sprintf("/api/applications/%d", foreign.companyID),
+		foreignApp := e2eMust(t, ta, foreign.CompanyAdminToken, "POST", fmt.Sprintf("/api/applications/%d", foreign.CompanyID),
 			map[string]any{"name": "Gates"}, http.StatusCreated).Num("id")
-		foreignTag := e2eMust(t, ta, foreign.companyAdminToken, "POST", fmt.Sprintf("/api/applications/%d/tag", foreignApp),
+		foreignTag := e2eMust(t, ta, foreign.CompanyAdminToken, "POST", fmt.Sprintf("/api/applications/%d/tag", foreignApp),
 			map[string]any{"name": "Foreign gate", "deveui": e2eForeignEUI}, http.StatusCreated).Num("id")
-		foreignToken := e2eMust(t, ta, foreign.companyAdminToken, "POST", fmt.Sprintf("/api/integration/tokens/%d", foreign.companyID),
+		foreignToken := e2eMust(t, ta, foreign.CompanyAdminToken, "POST", fmt.Sprintf("/api/integration/tokens/%d", foreign.CompanyID),
 			map[string]any{"label": "network server", "isCompany": true}, http.StatusCreated).Str("token")
 
-		csApp := e2eMust(t, ta, own.companyAdminToken, "POST", fmt.Sprintf("/api/applications/%d", own.companyID),
+		csApp := e2eMust(t, ta, own.CompanyAdminToken, "POST", fmt.Sprintf("/api/applications/%d", own.CompanyID),
 			map[string]any{"name": "Barn", "networkServer": "chirpstack", "chirpstackApplicationId": e2eChirpStackApp}, http.StatusCreated).Num("id")
-		ttsApp := e2eMust(t, ta, own.companyAdminToken, "POST", fmt.Sprintf("/api/applications/%d", own.companyID),
+		ttsApp := e2eMust(t, ta, own.CompanyAdminToken, "POST", fmt.Sprintf("/api/applications/%d", own.CompanyID),
 			map[string]any{"name": "Stable", "networkServer": "tts"}, http.StatusCreated).Num("id")
 		newTag := func(app int64, name, deveui string) int64 {
-			return e2eMust(t, ta, own.companyAdminToken, "POST", fmt.Sprintf("/api/applications/%d/tag", app),
+			return e2eMust(t, ta, own.CompanyAdminToken, "POST", fmt.Sprintf("/api/applications/%d/tag", app),
 				map[string]any{"name": name, "deveui": deveui}, http.StatusCreated).Num("id")
 		}
-		token := e2eMust(t, ta, own.companyAdminToken, "POST", fmt.Sprintf("/api/integration/tokens/%d", own.companyID),
+		token := e2eMust(t, ta, own.CompanyAdminToken, "POST", fmt.Sprintf("/api/integration/tokens/%d", own.CompanyID),
 			map[string]any{"label": "network server", "isCompany": true}, http.StatusCreated).Str("token")
 
 		// The raw decoder (the default) gives ChirpStack's payload as hex
@@ -131,7 +132,7 @@ func TestFixtureUplinksReachTheirCompanyOnly(t *testing.T) {
 		}
 		csHTTP, ttsHTTP, csMQTT := uplinks[0], uplinks[1], uplinks[2]
 		for _, u := range uplinks {
-			if got := e2eCurrents(t, ta, own.userToken, u.tagID); len(got) != 0 {
+			if got := e2eCurrents(t, ta, own.UserToken, u.tagID); len(got) != 0 {
 				t.Fatalf("%s: the new node %s already has values: %v", u.path, u.name, got)
 			}
 		}
@@ -143,8 +144,8 @@ func TestFixtureUplinksReachTheirCompanyOnly(t *testing.T) {
 		pub := e2eMQTTPublisher(t, brokerURL)
 		e2eAwaitSubscribed(t, ta, root, pub, csFixture)
 
-		ownFeed := e2eDial(t, ta, "Bearer", own.userToken)
-		foreignFeed := e2eDial(t, ta, "query", foreign.userToken)
+		ownFeed := e2eDial(t, ta, "Bearer", own.UserToken)
+		foreignFeed := e2eDial(t, ta, "query", foreign.UserToken)
 
 		// Each step expects the next message of the own feed, so a failed
 		// step ends the run.
@@ -153,7 +154,7 @@ func TestFixtureUplinksReachTheirCompanyOnly(t *testing.T) {
 			if r.Status != http.StatusOK || r.Num("tagId") != csHTTP.tagID {
 				t.Fatalf("POST /api/ingest/chirpstack?event=up with the example: %d %s", r.Status, r.Body)
 			}
-			e2eWantStored(t, ta, own.userToken, csHTTP)
+			e2eWantStored(t, ta, own.UserToken, csHTTP)
 			e2eWantEvent(t, ownFeed, csHTTP, 10*time.Second)
 		}) {
 			return
@@ -164,7 +165,7 @@ func TestFixtureUplinksReachTheirCompanyOnly(t *testing.T) {
 			if r.Status != http.StatusOK || r.Num("tagId") != ttsHTTP.tagID {
 				t.Fatalf("POST /api/ingest/tts with the example: %d %s", r.Status, r.Body)
 			}
-			e2eWantStored(t, ta, own.userToken, ttsHTTP)
+			e2eWantStored(t, ta, own.UserToken, ttsHTTP)
 			e2eWantEvent(t, ownFeed, ttsHTTP, 10*time.Second)
 		}) {
 			return
@@ -175,14 +176,14 @@ func TestFixtureUplinksReachTheirCompanyOnly(t *testing.T) {
 			pub.publish(t, "application/"+e2eChirpStackApp+"/device/"+strings.ToLower(mqttEUI)+"/event/up", body)
 			// The event on the feed comes after the values are durable.
 			e2eWantEvent(t, ownFeed, csMQTT, e2eWait)
-			e2eWantStored(t, ta, own.userToken, csMQTT)
+			e2eWantStored(t, ta, own.UserToken, csMQTT)
 		}) {
 			return
 		}
 
 		t.Run("/tagdetails shows the values to the company", func(t *testing.T) {
 			for _, u := range uplinks {
-				e2eWantDetails(t, ta, own.companyAdminToken, u)
+				e2eWantDetails(t, ta, own.CompanyAdminToken, u)
 			}
 		})
 
@@ -209,10 +210,10 @@ func TestFixtureUplinksReachTheirCompanyOnly(t *testing.T) {
 			}
 
 			for _, u := range uplinks {
-				if p := ta.page(t, "GET", "/tagdetails/"+u.deveui, foreign.companyAdminToken, nil); p.Status != http.StatusNotFound {
+				if p := ta.Page(t, "GET", "/tagdetails/"+u.deveui, foreign.CompanyAdminToken, nil); p.Status != http.StatusNotFound {
 					t.Errorf("the foreign CompanyAdmin on /tagdetails/%s: %d, want 404", u.deveui, p.Status)
 				}
-				if r := ta.Call(t, "GET", fmt.Sprintf("/api/tag/%d/currents", u.tagID), foreign.userToken, nil); r.Status != http.StatusNotFound {
+				if r := ta.Call(t, "GET", fmt.Sprintf("/api/tag/%d/currents", u.tagID), foreign.UserToken, nil); r.Status != http.StatusNotFound {
 					t.Errorf("the foreign User on the values of %s: %d, want 404: %s", u.name, r.Status, r.Body)
 				}
 			}
@@ -222,7 +223,7 @@ func TestFixtureUplinksReachTheirCompanyOnly(t *testing.T) {
 
 // e2eWantStored checks the node's latest stored values, as the API reads
 // them from the time-series store, against the uplink's.
-func e2eWantStored(t *testing.T, ta *testApp, token string, u *e2eUplink) {
+func e2eWantStored(t *testing.T, ta *kerneltest.Portal[*app.App], token string, u *e2eUplink) {
 	t.Helper()
 	got := e2eCurrents(t, ta, token, u.tagID)
 	for key, want := range u.values {
@@ -242,7 +243,7 @@ func e2eWantStored(t *testing.T, ta *testApp, token string, u *e2eUplink) {
 
 // e2eCurrents returns GET /api/tag/{tagId}/currents as key to entry,
 // leaving out the keys without a value.
-func e2eCurrents(t *testing.T, ta *testApp, token string, tagID int64) map[string]map[string]any {
+func e2eCurrents(t *testing.T, ta *kerneltest.Portal[*app.App], token string, tagID int64) map[string]map[string]any {
 	t.Helper()
 	r := e2eMust(t, ta, token, "GET", fmt.Sprintf("/api/tag/%d/currents", tagID), nil, http.StatusOK)
 	out := map[string]map[string]any{}
@@ -289,13 +290,13 @@ func e2eWantEvent(t *testing.T, conn *websocket.Conn, u *e2eUplink, limit time.D
 // e2eWantDetails checks /tagdetails/{deveui} as a CompanyAdmin: the
 // signal, each key's latest value, and the stored-data table, whose one row
 // must hold the uplink's values under their keys.
-func e2eWantDetails(t *testing.T, ta *testApp, token string, u *e2eUplink) {
+func e2eWantDetails(t *testing.T, ta *kerneltest.Portal[*app.App], token string, u *e2eUplink) {
 	t.Helper()
-	p := ta.page(t, "GET", "/tagdetails/"+u.deveui, token, nil)
+	p := ta.Page(t, "GET", "/tagdetails/"+u.deveui, token, nil)
 	if p.Status != http.StatusOK {
 		t.Fatalf("/tagdetails/%s: %d %.300s", u.deveui, p.Status, p.Body)
 	}
-	body := mainOf(p.Body)
+	body := kerneltest.Main(p.Body)
 	what := fmt.Sprintf("/tagdetails/%s (%s)", u.deveui, u.path)
 	if !strings.Contains(body, "<h1>"+u.name+"</h1>") {
 		t.Errorf("%s does not name the node %s", what, u.name)
@@ -353,7 +354,7 @@ func e2eSection(body, from, to string) string {
 	return rest
 }
 
-func e2eMust(t *testing.T, ta *testApp, token, method, path string, body any, status int) kerneltest.Response {
+func e2eMust(t *testing.T, ta *kerneltest.Portal[*app.App], token, method, path string, body any, status int) kerneltest.Response {
 	t.Helper()
 	r := ta.Call(t, method, path, token, body)
 	if r.Status != status {
@@ -366,7 +367,7 @@ func e2eMust(t *testing.T, ta *testApp, token, method, path string, body any, st
 // expects of it.
 func e2eFixture(t *testing.T, name string, says ...string) []byte {
 	t.Helper()
-	raw, err := os.ReadFile("modules/ingest/testdata/" + name)
+	raw, err := os.ReadFile("testdata/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -466,7 +467,7 @@ func (p *e2ePublisher) publish(t *testing.T, topic string, payload []byte) {
 // e2eAwaitSubscribed publishes the example, as an uplink of a ChirpStack
 // application that no Fieldhub application names, until its DevEUI shows
 // in the node pool: then the portal's subscription is in place.
-func e2eAwaitSubscribed(t *testing.T, ta *testApp, root string, pub *e2ePublisher, fixture []byte) {
+func e2eAwaitSubscribed(t *testing.T, ta *kerneltest.Portal[*app.App], root string, pub *e2ePublisher, fixture []byte) {
 	t.Helper()
 	probe := e2eHex(8)
 	body := e2eWithDevEUI(t, fixture, probe)
@@ -514,9 +515,9 @@ func e2eForgetSession(t *testing.T, brokerURL, clientID string) {
 
 // e2eDial opens the event feed with an access token sent as a Bearer
 // header or as ?token=.
-func e2eDial(t *testing.T, ta *testApp, how, token string) *websocket.Conn {
+func e2eDial(t *testing.T, ta *kerneltest.Portal[*app.App], how, token string) *websocket.Conn {
 	t.Helper()
-	u := "ws" + strings.TrimPrefix(ta.base, "http") + "/api/events"
+	u := "ws" + strings.TrimPrefix(ta.URL, "http") + "/api/events"
 	h := http.Header{}
 	if how == "query" {
 		u += "?token=" + url.QueryEscape(token)

@@ -1,4 +1,4 @@
-package core
+package networkserver
 
 import (
 	"testing"
@@ -112,15 +112,5 @@ func TestRetryDelay(t *testing.T) {
 			t.Errorf("delays %v, want %v", got, want)
 			break
 		}
-	}
-}
-
-func TestClip(t *testing.T) {
-	t.Parallel()
-	if got := clip("åäö", 3); got != "å…" {
-		t.Errorf("clip on a character boundary: %q", got)
-	}
-	if got := clip("short", 10); got != "short" {
-		t.Errorf("%q", got)
 	}
 }

@@ -1,4 +1,4 @@
-package decoders_test
+package ingest_test
 
 import (
 	"context"
@@ -9,32 +9,161 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fieldhub/fieldhub/app"
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
+	"github.com/fieldhub/fieldhub/kernel/tsdb"
 	"github.com/fieldhub/fieldhub/modules/decoders"
+	"github.com/fieldhub/fieldhub/modules/ingest"
 )
 
+// Two versions of a company's own decoder: the second decodes the same
+// payload to other values and a new key.
+const (
+	codecV1 = "function decodeUplink(input) { return {data: {level: input.bytes[0]}} }"
+	codecV2 = "function decodeUplink(input) { return {data: {level: input.bytes[0] * 10, version: 2}} }"
+)
+
+// decoderEnv is a running portal (app.Build) for the tests of decoding
+// again: two companies, acme and beta, each with a CompanyAdmin, an
+// application with a node, and an integration token; acme also has a
+// User. The companies make their own decoders.
+type decoderEnv struct {
+	c     *kerneltest.Client
+	store tsdb.Store
+	tok   map[string]string // super, acmeAdmin, acmeUser, betaAdmin, acmeIngest, betaIngest
+	id    map[string]int64  // acme, beta (companies), acmeApp, betaApp, acmeNode, betaNode (tags)
+	eui   map[string]string // acmeNode, betaNode
+}
+
+func newDecoderEnv(t *testing.T, d db.Dialect) *decoderEnv {
+	t.Helper()
+	p := kerneltest.Start(t, d, nil, app.Build)
+	e := &decoderEnv{c: p.Client, store: p.App.Series(),
+		tok: map[string]string{}, id: map[string]int64{}, eui: map[string]string{}}
+	if err := p.App.CreateSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
+		t.Fatal(err)
+	}
+	e.tok["super"] = e.c.Login(t, "super@fieldhub.test", "secret123")
+	for i, key := range []string{"acme", "beta"} {
+		r := e.must(t, "super", "POST", "/api/users/create/company", map[string]any{
+			"company": map[string]any{"name": key, "orgNumber": "556677-8899", "invoiceAdress": "a@" + key + ".se", "country": "SE"},
+			"user": map[string]any{"firstName": "Ada", "lastName": strings.ToUpper(key[:1]) + key[1:], "email": "admin@" + key + ".se",
+				"phoneNumber": "46701234567", "password": "secret123"},
+		}, http.StatusCreated)
+		e.id[key] = int64(r.Obj()["company"].(map[string]any)["companyId"].(float64))
+		e.tok[key+"Admin"] = e.c.Login(t, "admin@"+key+".se", "secret123")
+		e.tok[key+"Ingest"] = e.must(t, key+"Admin", "POST", fmt.Sprintf("/api/integration/tokens/%d", e.id[key]),
+			map[string]any{"label": "network server", "isCompany": true}, http.StatusCreated).Str("token")
+		e.id[key+"App"] = e.must(t, key+"Admin", "POST", fmt.Sprintf("/api/applications/%d", e.id[key]),
+			map[string]any{"name": "Field " + key}, http.StatusCreated).Num("id")
+		e.eui[key+"Node"] = fmt.Sprintf("70B3D57ED00000%02X", i+1)
+		e.id[key+"Node"] = e.must(t, key+"Admin", "POST", fmt.Sprintf("/api/applications/%d/tag", e.id[key+"App"]),
+			map[string]any{"name": "Node " + key, "deveui": e.eui[key+"Node"]}, http.StatusCreated).Num("id")
+	}
+	e.must(t, "acmeAdmin", "POST", "/api/users", map[string]any{"firstName": "U", "lastName": "S",
+		"email": "user@acme.se", "phoneNumber": "46701234568", "password": "secret123"}, http.StatusCreated)
+	e.tok["acmeUser"] = e.c.Login(t, "user@acme.se", "secret123")
+	return e
+}
+
+// call sends a request as who (a key of tok, or "" for a visitor).
+func (e *decoderEnv) call(t *testing.T, who, method, path string, body any) kerneltest.Response {
+	t.Helper()
+	return e.c.Call(t, method, path, e.tok[who], body)
+}
+
+// must sends a request as who and wants status.
+func (e *decoderEnv) must(t *testing.T, who, method, path string, body any, status int) kerneltest.Response {
+	t.Helper()
+	r := e.call(t, who, method, path, body)
+	if r.Status != status {
+		t.Fatalf("%s %s as %s: %d, want %d: %s", method, path, who, r.Status, status, r.Body)
+	}
+	return r
+}
+
+// createDecoder makes a JavaScript decoder of company as its admin and
+// returns its id.
+func (e *decoderEnv) createDecoder(t *testing.T, company, name, source string) int64 {
+	t.Helper()
+	return e.must(t, company+"Admin", "POST", fmt.Sprintf("/api/companies/%d/decoders", e.id[company]),
+		map[string]any{"name": name, "source": source}, http.StatusCreated).Num("id")
+}
+
+// useDecoder sets the decoder of company's node.
+func (e *decoderEnv) useDecoder(t *testing.T, company, key string) {
+	t.Helper()
+	e.must(t, company+"Admin", "PUT", "/api/tag/"+e.eui[company+"Node"], map[string]any{"decoder": key}, http.StatusOK)
+}
+
+// uplink posts a ChirpStack uplink of company's node with payload and
+// wants 200; it returns the answer.
+func (e *decoderEnv) uplink(t *testing.T, company string, at time.Time, fPort int, payload []byte) kerneltest.Response {
+	t.Helper()
+	r := e.postUplink(t, company, at, fPort, payload)
+	if r.Status != http.StatusOK {
+		t.Fatalf("uplink of %s: %d %s", company, r.Status, r.Body)
+	}
+	return r
+}
+
+func (e *decoderEnv) postUplink(t *testing.T, company string, at time.Time, fPort int, payload []byte) kerneltest.Response {
+	t.Helper()
+	return e.c.Call(t, "POST", "/api/ingest/chirpstack?event=up", e.tok[company+"Ingest"], map[string]any{
+		"time":       at.UTC().Format(time.RFC3339Nano),
+		"deviceInfo": map[string]any{"devEui": strings.ToLower(e.eui[company+"Node"])},
+		"fPort":      fPort,
+		"data":       payload,
+		"rxInfo":     []any{map[string]any{"gatewayId": "0016c001f153a14c", "rssi": -80, "snr": 7.25}},
+	})
+}
+
+// latest returns the newest stored point of a key of company's node.
+func (e *decoderEnv) latest(t *testing.T, company, key string) (tsdb.Point, bool) {
+	t.Helper()
+	p, ok, err := e.store.Latest(context.Background(), e.series(company, key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, ok
+}
+
+func (e *decoderEnv) series(company, key string) tsdb.Series {
+	return tsdb.Series{Company: e.id[company], DevEUI: strings.ToLower(e.eui[company+"Node"]), Key: key}
+}
+
+// points returns the stored points of a key of company's node in [from, to).
+func (e *decoderEnv) points(t *testing.T, company, key string, from, to time.Time) []tsdb.Point {
+	t.Helper()
+	pts, err := e.store.Range(context.Background(), e.series(company, key), from, to, 10_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pts
+}
+
 // TestUplinkRecord checks that every uplink with a payload is kept as it
-// came under decoders.UplinkKey, with its port, radio values and decode
+// came under ingest.UplinkKey, with its port, radio values and decode
 // errors, and that the record is not one of the node's keys.
 func TestUplinkRecord(t *testing.T) {
 	t.Parallel()
 	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
 		t.Parallel()
-		e := newEnv(t, d, decoders.Deps{})
+		e := newDecoderEnv(t, d)
 		at := time.Now().UTC().Add(-time.Hour).Truncate(time.Millisecond)
 		e.useDecoder(t, "acme", "elsys")
 		e.uplink(t, "acme", at, 5, []byte{0x01, 0x00, 0xe2, 0x02, 0x29})
 		e.uplink(t, "acme", at.Add(time.Second), 5, []byte{0x01, 0x00}) // cut short: elsys reports an error
-		pts := e.points(t, "acme", decoders.UplinkKey, at, at.Add(time.Minute))
+		pts := e.points(t, "acme", ingest.UplinkKey, at, at.Add(time.Minute))
 		if len(pts) != 2 {
 			t.Fatalf("records: %v", pts)
 		}
-		first, err := decoders.ParseUplinkRecord(pts[0].Text)
+		first, err := ingest.ParseUplinkRecord(pts[0].Text)
 		if err != nil || first.Payload != "0100e20229" || first.FPort != 5 || *first.RSSI != -80 || *first.SNR != 7.25 || first.Errors != nil {
 			t.Errorf("first record: %+v, %v (%s)", first, err, pts[0].Text)
 		}
-		second, _ := decoders.ParseUplinkRecord(pts[1].Text)
+		second, _ := ingest.ParseUplinkRecord(pts[1].Text)
 		if second.Payload != "0100" || len(second.Errors) == 0 {
 			t.Errorf("second record: %s", pts[1].Text)
 		}
@@ -42,11 +171,11 @@ func TestUplinkRecord(t *testing.T) {
 			t.Errorf("temperature: %v, %v", p, ok)
 		}
 		keys := e.must(t, "acmeAdmin", "GET", fmt.Sprintf("/api/tag/%d/keys", e.id["acmeNode"]), nil, http.StatusOK)
-		if strings.Contains(string(keys.Body), decoders.UplinkKey) {
+		if strings.Contains(string(keys.Body), ingest.UplinkKey) {
 			t.Errorf("the record is a key of the node: %s", keys.Body)
 		}
 		tag := e.must(t, "acmeAdmin", "GET", fmt.Sprintf("/api/tag/%d", e.id["acmeNode"]), nil, http.StatusOK)
-		if strings.Contains(string(tag.Body), decoders.UplinkKey) {
+		if strings.Contains(string(tag.Body), ingest.UplinkKey) {
 			t.Errorf("the record is in the node's data: %s", tag.Body)
 		}
 	})
@@ -59,7 +188,7 @@ func TestRedecode(t *testing.T) {
 	t.Parallel()
 	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
 		t.Parallel()
-		e := newEnv(t, d, decoders.Deps{})
+		e := newDecoderEnv(t, d)
 		id := e.createDecoder(t, "acme", "Tank", codecV1)
 		key := decoders.CustomKey(id)
 		e.useDecoder(t, "acme", key)
@@ -130,7 +259,7 @@ func TestRedecode(t *testing.T) {
 }
 
 // waitJob polls a re-decode job until it is no longer queued or running.
-func waitJob(t *testing.T, e *env, id int64) map[string]any {
+func waitJob(t *testing.T, e *decoderEnv, id int64) map[string]any {
 	t.Helper()
 	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		job := e.must(t, "acmeAdmin", "GET", fmt.Sprintf("/api/redecode/%d", id), nil, http.StatusOK).Obj()
@@ -165,7 +294,7 @@ var hostile = []struct {
 // error, every normal one is decoded and stored.
 func TestHostileCodecsInTheIngest(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, db.SQLite, decoders.Deps{})
+	e := newDecoderEnv(t, db.SQLite)
 	euis := make([]string, len(hostile))
 	for i, h := range hostile {
 		euis[i] = fmt.Sprintf("A0B1C2D3E4F500%02X", i)
@@ -219,7 +348,7 @@ func TestHostileCodecsInTheIngest(t *testing.T) {
 	wg.Wait()
 
 	for i, h := range hostile {
-		s := e.series("acme", decoders.UplinkKey)
+		s := e.series("acme", ingest.UplinkKey)
 		s.DevEUI = strings.ToLower(euis[i])
 		pts, err := e.store.Range(context.Background(), s, start.Add(-time.Second), start.Add(time.Minute), 10)
 		if err != nil || len(pts) != 3 {
@@ -227,7 +356,7 @@ func TestHostileCodecsInTheIngest(t *testing.T) {
 			continue
 		}
 		for _, p := range pts {
-			rec, err := decoders.ParseUplinkRecord(p.Text)
+			rec, err := ingest.ParseUplinkRecord(p.Text)
 			if err != nil || rec.FPort != 7 || !strings.HasPrefix(rec.Payload, "dead") || !strings.Contains(strings.Join(rec.Errors, " "), h.want) {
 				t.Errorf("%s: record %s; want an error with %q", h.name, p.Text, h.want)
 			}

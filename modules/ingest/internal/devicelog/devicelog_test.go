@@ -1,4 +1,4 @@
-package core
+package devicelog
 
 import (
 	"testing"
@@ -34,7 +34,17 @@ func TestThrottle(t *testing.T) {
 func TestNumber(t *testing.T) {
 	t.Parallel()
 	v := 85.5
-	if number(&v) != "85.5" || number(nil) != "–" {
-		t.Errorf("number: %q %q", number(&v), number(nil))
+	if Number(&v) != "85.5" || Number(nil) != "–" {
+		t.Errorf("number: %q %q", Number(&v), Number(nil))
+	}
+}
+
+func TestClip(t *testing.T) {
+	t.Parallel()
+	if got := Clip("åäö", 3); got != "å…" {
+		t.Errorf("clip on a character boundary: %q", got)
+	}
+	if got := Clip("short", 10); got != "short" {
+		t.Errorf("%q", got)
 	}
 }

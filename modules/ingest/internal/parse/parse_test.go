@@ -1,4 +1,4 @@
-package ingest_test
+package parse_test
 
 import (
 	"bytes"
@@ -11,16 +11,16 @@ import (
 	"time"
 
 	"github.com/fieldhub/fieldhub/kernel/errs"
-	"github.com/fieldhub/fieldhub/modules/ingest"
+	"github.com/fieldhub/fieldhub/modules/ingest/internal/parse"
 )
 
 // now is the time of arrival the parser tests pass.
 var now = time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
 
-// fixture reads a published example body from testdata.
+// fixture reads a published example body from the module's testdata.
 func fixture(tb testing.TB, name string) []byte {
 	tb.Helper()
-	raw, err := os.ReadFile("testdata/" + name)
+	raw, err := os.ReadFile("../../testdata/" + name)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -59,18 +59,18 @@ type parseCase struct {
 	name    string
 	event   string // ChirpStack's event type
 	body    []byte
-	want    *ingest.Message
-	check   func(t *testing.T, m ingest.Message)
+	want    *parse.Message
+	check   func(t *testing.T, m parse.Message)
 	errID   string            // the error's message id
 	errFlds map[string]string // or its fields
 }
 
-func runParse(t *testing.T, parse func(event string, body []byte) (ingest.Message, error), cases []parseCase) {
+func runParse(t *testing.T, parseBody func(event string, body []byte) (parse.Message, error), cases []parseCase) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := parse(tc.event, tc.body)
+			got, err := parseBody(tc.event, tc.body)
 			if tc.errID != "" || tc.errFlds != nil {
 				var e *errs.Error
 				if !errors.As(err, &e) || e.Kind != errs.Invalid {
@@ -103,25 +103,25 @@ func runParse(t *testing.T, parse func(event string, body []byte) (ingest.Messag
 	}
 }
 
-func dump(m ingest.Message) string {
+func dump(m parse.Message) string {
 	raw, _ := json.MarshalIndent(m, "", "  ")
 	return string(raw)
 }
 
-func chirpStack(event string, body []byte) (ingest.Message, error) {
-	return ingest.ParseChirpStack(event, body, now)
+func chirpStack(event string, body []byte) (parse.Message, error) {
+	return parse.ChirpStack(event, body, now)
 }
 
 // csUp is what the ChirpStack fixture holds.
-func csUp() *ingest.Message {
+func csUp() *parse.Message {
 	at := time.Date(2022, 7, 18, 9, 34, 15, 775023242, time.UTC)
-	return &ingest.Message{Kind: ingest.KindUplink, Source: "chirpstack", DevEUI: "0101010101010101", Time: at,
-		Uplink: &ingest.Uplink{DevEUI: "0101010101010101", Time: at, FPort: 1, Payload: []byte{0xaa},
+	return &parse.Message{Kind: parse.KindUplink, Source: "chirpstack", DevEUI: "0101010101010101", Time: at,
+		Uplink: &parse.Uplink{DevEUI: "0101010101010101", Time: at, FPort: 1, Payload: []byte{0xaa},
 			RSSI: f64(-36), SNR: f64(10.5), GatewayID: "0016c001f153a14c", Gateways: 1, Frequency: 867100000,
 			SpreadingFactor: 11, DR: 1, DevAddr: "00189440", DeviceName: "Test device"}}
 }
 
-func with(m *ingest.Message, edit func(m *ingest.Message)) *ingest.Message {
+func with(m *parse.Message, edit func(m *parse.Message)) *parse.Message {
 	u := *m.Uplink
 	m.Uplink = &u
 	edit(m)
@@ -143,10 +143,10 @@ func TestParseChirpStack(t *testing.T) {
 		{name: "64-bit and other integers as strings", event: "up", body: variant(t, up, func(m map[string]any) {
 			m["fPort"], m["fCnt"], m["dr"] = "1", "4294967295", "1"
 			sub(m, "txInfo")["frequency"] = "867100000"
-		}), want: with(csUp(), func(m *ingest.Message) { m.Uplink.FCnt = 4294967295 })},
+		}), want: with(csUp(), func(m *parse.Message) { m.Uplink.FCnt = 4294967295 })},
 		{name: "upper-case DevEUI with dashes", event: "up", body: variant(t, up, func(m map[string]any) {
 			sub(m, "deviceInfo")["devEui"] = "70-B3-D5-7E-D0-00-00-01"
-		}), check: func(t *testing.T, m ingest.Message) {
+		}), check: func(t *testing.T, m parse.Message) {
 			if m.DevEUI != "70b3d57ed0000001" || m.Uplink.DevEUI != "70b3d57ed0000001" {
 				t.Errorf("DevEUI %q", m.DevEUI)
 			}
@@ -155,10 +155,10 @@ func TestParseChirpStack(t *testing.T) {
 			delete(m, "fPort")
 			delete(m, "data")
 			delete(m, "dr")
-		}), want: with(csUp(), func(m *ingest.Message) { m.Uplink.FPort, m.Uplink.Payload, m.Uplink.DR = 0, nil, 0 })},
+		}), want: with(csUp(), func(m *parse.Message) { m.Uplink.FPort, m.Uplink.Payload, m.Uplink.DR = 0, nil, 0 })},
 		{name: "the codec's object", event: "up", body: variant(t, up, func(m map[string]any) {
 			m["object"] = map[string]any{"temperature": 21.5, "door": map[string]any{"open": true}, "label": "x"}
-		}), want: with(csUp(), func(m *ingest.Message) {
+		}), want: with(csUp(), func(m *parse.Message) {
 			m.Uplink.Object = map[string]any{"temperature": 21.5, "door": map[string]any{"open": true}, "label": "x"}
 		})},
 		{name: "the best of several gateways", event: "up", body: variant(t, up, func(m map[string]any) {
@@ -167,67 +167,67 @@ func TestParseChirpStack(t *testing.T) {
 				map[string]any{"gatewayId": "aa00000000000002", "rssi": -70, "snr": 9.25},
 				map[string]any{"gatewayId": "aa00000000000003"},
 			}
-		}), want: with(csUp(), func(m *ingest.Message) {
+		}), want: with(csUp(), func(m *parse.Message) {
 			m.Uplink.RSSI, m.Uplink.SNR, m.Uplink.GatewayID, m.Uplink.Gateways = f64(-70), f64(9.25), "aa00000000000002", 3
 		})},
 		{name: "no time: the time of arrival", event: "up", body: variant(t, up, func(m map[string]any) { delete(m, "time") }),
-			check: func(t *testing.T, m ingest.Message) {
+			check: func(t *testing.T, m parse.Message) {
 				if !m.Time.Equal(now) || !m.Uplink.Time.Equal(now) {
 					t.Errorf("time %v", m.Time)
 				}
 			}},
 		{name: "URL-safe base64 without padding", event: "up", body: variant(t, up, func(m map[string]any) { m["data"] = "-_8" }),
-			check: func(t *testing.T, m ingest.Message) {
+			check: func(t *testing.T, m parse.Message) {
 				if !bytes.Equal(m.Uplink.Payload, []byte{0xfb, 0xff}) {
 					t.Errorf("payload %x", m.Uplink.Payload)
 				}
 			}},
 		{name: "status", event: "status", body: []byte(`{"deduplicationId":"bf2a9746-1c8b-49be-a92e-f0b89c8534e4","time":"2022-07-18T09:35:06.927172638+00:00",` + csDoc + `,"margin":10,"batteryLevel":88.3}`),
-			check: func(t *testing.T, m ingest.Message) {
-				if m.Kind != ingest.KindStatus || *m.Status.Margin != 10 || *m.Status.BatteryLevel != 88.3 || m.DevEUI != "0101010101010101" {
+			check: func(t *testing.T, m parse.Message) {
+				if m.Kind != parse.KindStatus || *m.Status.Margin != 10 || *m.Status.BatteryLevel != 88.3 || m.DevEUI != "0101010101010101" {
 					t.Errorf("%s", dump(m))
 				}
 			}},
 		{name: "status of a device on external power", event: "status", body: []byte(`{` + csDoc + `,"margin":7,"externalPowerSource":true,"batteryLevel":0}`),
-			check: func(t *testing.T, m ingest.Message) {
+			check: func(t *testing.T, m parse.Message) {
 				if m.Status.BatteryLevel != nil || !m.Status.ExternalPower {
 					t.Errorf("%s", dump(m))
 				}
 			}},
 		{name: "join", event: "join", body: []byte(`{"deduplicationId":"c9dbe358-2578-4fb7-b295-66b44edc45a6","time":"2022-07-18T09:33:28.823500726+00:00",` + csDoc + `,"devAddr":"00189440"}`),
-			check: func(t *testing.T, m ingest.Message) {
-				if m.Kind != ingest.KindJoin || m.DevEUI != "0101010101010101" || m.Uplink != nil {
+			check: func(t *testing.T, m parse.Message) {
+				if m.Kind != parse.KindJoin || m.DevEUI != "0101010101010101" || m.Uplink != nil {
 					t.Errorf("%s", dump(m))
 				}
 			}},
 		{name: "ack", event: "ack", body: []byte(`{"time":"2022-07-18T09:38:49.235700766+00:00",` + csDoc + `,"queueItemId":"1bbcab1d-6ec6-4136-b3f5-d63be1dc08de","acknowledged":true,"fCntDown":3}`),
-			check: func(t *testing.T, m ingest.Message) {
-				if m.Kind != ingest.KindDownlinkAck || !m.Downlink.Acknowledged || m.Downlink.FCntDown != 3 ||
+			check: func(t *testing.T, m parse.Message) {
+				if m.Kind != parse.KindDownlinkAck || !m.Downlink.Acknowledged || m.Downlink.FCntDown != 3 ||
 					!reflect.DeepEqual(m.Downlink.Refs, []string{"1bbcab1d-6ec6-4136-b3f5-d63be1dc08de"}) {
 					t.Errorf("%s", dump(m))
 				}
 			}},
 		{name: "nack: acknowledged left out", event: "ack", body: []byte(`{` + csDoc + `,"queueItemId":"1bbcab1d-6ec6-4136-b3f5-d63be1dc08de","fCntDown":"3"}`),
-			check: func(t *testing.T, m ingest.Message) {
+			check: func(t *testing.T, m parse.Message) {
 				if m.Downlink.Acknowledged || m.Downlink.FCntDown != 3 {
 					t.Errorf("%s", dump(m))
 				}
 			}},
 		{name: "txack", event: "txack", body: []byte(`{"downlinkId":3461958127,"time":"2022-07-18T09:37:48.929184085+00:00",` + csDoc + `,"queueItemId":"42cb6459-a640-46ec-9623-bdff39dc4736","fCntDown":2,"gatewayId":"0016c001f153a14c","txInfo":{"frequency":867900000,"power":14}}`),
-			check: func(t *testing.T, m ingest.Message) {
-				if m.Kind != ingest.KindDownlinkSent || m.Downlink.GatewayID != "0016c001f153a14c" || m.Downlink.Refs[0] != "42cb6459-a640-46ec-9623-bdff39dc4736" {
+			check: func(t *testing.T, m parse.Message) {
+				if m.Kind != parse.KindDownlinkSent || m.Downlink.GatewayID != "0016c001f153a14c" || m.Downlink.Refs[0] != "42cb6459-a640-46ec-9623-bdff39dc4736" {
 					t.Errorf("%s", dump(m))
 				}
 			}},
 		{name: "log", event: "log", body: []byte(`{"time":"2022-07-18T09:39:57.311414029+00:00",` + csDoc + `,"level":"ERROR","code":"UPLINK_MIC","description":"MIC of join-request is invalid, make sure keys are correct","context":{"deduplication_id":"4e91db13"}}`),
-			check: func(t *testing.T, m ingest.Message) {
-				if m.Kind != ingest.KindLog || m.Log.Code != "UPLINK_MIC" || m.Log.Level != "ERROR" || !strings.HasPrefix(m.Log.Description, "MIC") {
+			check: func(t *testing.T, m parse.Message) {
+				if m.Kind != parse.KindLog || m.Log.Code != "UPLINK_MIC" || m.Log.Level != "ERROR" || !strings.HasPrefix(m.Log.Description, "MIC") {
 					t.Errorf("%s", dump(m))
 				}
 			}},
 		{name: "location is of no use", event: "location", body: []byte(`{` + csDoc + `,"location":{"latitude":37.344214,"longitude":-8.839375,"altitude":2}}`),
-			check: func(t *testing.T, m ingest.Message) {
-				if m.Kind != ingest.KindOther {
+			check: func(t *testing.T, m parse.Message) {
+				if m.Kind != parse.KindOther {
 					t.Errorf("%s", dump(m))
 				}
 			}},
@@ -293,12 +293,12 @@ func TestParseChirpStack(t *testing.T) {
 	})
 }
 
-func tts(_ string, body []byte) (ingest.Message, error) { return ingest.ParseTTS(body, now) }
+func tts(_ string, body []byte) (parse.Message, error) { return parse.TTS(body, now) }
 
-func ttsUp() *ingest.Message {
+func ttsUp() *parse.Message {
 	at := time.Date(2021, 7, 7, 10, 50, 0, 384736040, time.UTC)
-	return &ingest.Message{Kind: ingest.KindUplink, Source: "tts", DevEUI: "0004a30b001c1452", Time: at,
-		Uplink: &ingest.Uplink{DevEUI: "0004a30b001c1452", Time: at, FPort: 1, FCnt: 420, Payload: []byte{1},
+	return &parse.Message{Kind: parse.KindUplink, Source: "tts", DevEUI: "0004a30b001c1452", Time: at,
+		Uplink: &parse.Uplink{DevEUI: "0004a30b001c1452", Time: at, FPort: 1, FCnt: 420, Payload: []byte{1},
 			RSSI: f64(-89), SNR: f64(9), GatewayID: "58A0CBFFFE8012E8", Gateways: 1, Frequency: 867900000,
 			SpreadingFactor: 7, DR: 5, DevAddr: "26001B76", DeviceName: "test-dev-01",
 			Object: map[string]any{"bytes": []any{1.0}}}}
@@ -316,7 +316,7 @@ func TestParseTTS(t *testing.T) {
 	runParse(t, tts, []parseCase{
 		{name: "the console's uplink", body: fixture(t, up), want: ttsUp()},
 		{name: "f_port left out", body: variant(t, up, func(m map[string]any) { delete(sub(m, "uplink_message"), "f_port") }),
-			want: with(ttsUp(), func(m *ingest.Message) { m.Uplink.FPort = 0 })},
+			want: with(ttsUp(), func(m *parse.Message) { m.Uplink.FPort = 0 })},
 		{name: "frequency as a number, counter as a string", body: variant(t, up, func(m map[string]any) {
 			sub(m, "uplink_message", "settings")["frequency"] = 867900000
 			sub(m, "uplink_message")["f_cnt"] = "420"
@@ -326,7 +326,7 @@ func TestParseTTS(t *testing.T) {
 		{name: "no decoded payload, no gateways", body: variant(t, up, func(m map[string]any) {
 			delete(sub(m, "uplink_message"), "decoded_payload")
 			delete(sub(m, "uplink_message"), "rx_metadata")
-		}), want: with(ttsUp(), func(m *ingest.Message) {
+		}), want: with(ttsUp(), func(m *parse.Message) {
 			m.Uplink.Object, m.Uplink.RSSI, m.Uplink.SNR, m.Uplink.GatewayID, m.Uplink.Gateways = nil, nil, nil, "", 0
 		})},
 		{name: "a gateway without EUI, heard by channel RSSI", body: variant(t, up, func(m map[string]any) {
@@ -334,44 +334,44 @@ func TestParseTTS(t *testing.T) {
 			delete(g, "rssi")
 			delete(g["gateway_ids"].(map[string]any), "eui")
 			g["channel_rssi"] = -91
-		}), want: with(ttsUp(), func(m *ingest.Message) { m.Uplink.RSSI, m.Uplink.GatewayID = f64(-91), "ttig-12e8" })},
+		}), want: with(ttsUp(), func(m *parse.Message) { m.Uplink.RSSI, m.Uplink.GatewayID = f64(-91), "ttig-12e8" })},
 		{name: "no received_at anywhere", body: variant(t, up, func(m map[string]any) {
 			delete(m, "received_at")
 			delete(sub(m, "uplink_message"), "received_at")
-		}), check: func(t *testing.T, m ingest.Message) {
+		}), check: func(t *testing.T, m parse.Message) {
 			if !m.Time.Equal(now) {
 				t.Errorf("time %v", m.Time)
 			}
 		}},
 		{name: "join accept", body: []byte(`{` + ttsIDs + `,"correlation_ids":["as:up:01E191YN5F2HMBQCBCVRF731VY"],"received_at":"2020-02-17T07:49:09.935284891Z","join_accept":{"session_key_id":"AXBSH1Pk6Z0G166RlH16CQ==","received_at":"2020-02-17T07:49:09.736532315Z"}}`),
-			check: func(t *testing.T, m ingest.Message) {
-				if m.Kind != ingest.KindJoin || m.DevEUI != "0004a30b001c0530" {
+			check: func(t *testing.T, m parse.Message) {
+				if m.Kind != parse.KindJoin || m.DevEUI != "0004a30b001c0530" {
 					t.Errorf("%s", dump(m))
 				}
 			}},
-		{name: "downlink ack", body: downlink("downlink_ack"), check: func(t *testing.T, m ingest.Message) {
-			if m.Kind != ingest.KindDownlinkAck || !m.Downlink.Acknowledged || m.Downlink.FPort != 15 || len(m.Downlink.Refs) != 2 {
+		{name: "downlink ack", body: downlink("downlink_ack"), check: func(t *testing.T, m parse.Message) {
+			if m.Kind != parse.KindDownlinkAck || !m.Downlink.Acknowledged || m.Downlink.FPort != 15 || len(m.Downlink.Refs) != 2 {
 				t.Errorf("%s", dump(m))
 			}
 		}},
-		{name: "downlink nack", body: downlink("downlink_nack"), check: func(t *testing.T, m ingest.Message) {
-			if m.Kind != ingest.KindDownlinkAck || m.Downlink.Acknowledged {
+		{name: "downlink nack", body: downlink("downlink_nack"), check: func(t *testing.T, m parse.Message) {
+			if m.Kind != parse.KindDownlinkAck || m.Downlink.Acknowledged {
 				t.Errorf("%s", dump(m))
 			}
 		}},
-		{name: "downlink sent", body: downlink("downlink_sent"), check: func(t *testing.T, m ingest.Message) {
-			if m.Kind != ingest.KindDownlinkSent {
+		{name: "downlink sent", body: downlink("downlink_sent"), check: func(t *testing.T, m parse.Message) {
+			if m.Kind != parse.KindDownlinkSent {
 				t.Errorf("%s", dump(m))
 			}
 		}},
-		{name: "downlink queued is of no use", body: downlink("downlink_queued"), check: func(t *testing.T, m ingest.Message) {
-			if m.Kind != ingest.KindOther {
+		{name: "downlink queued is of no use", body: downlink("downlink_queued"), check: func(t *testing.T, m parse.Message) {
+			if m.Kind != parse.KindOther {
 				t.Errorf("%s", dump(m))
 			}
 		}},
 		{name: "downlink failed, without DevEUI", body: []byte(`{"end_device_ids":{"device_id":"dev1","application_ids":{"application_id":"app1"}},"correlation_ids":["as:downlink:01E19Z5W3BZBG7CXSJE9C0A3CE"],"downlink_failed":{"downlink":{"f_port":15,"frm_payload":"vu8=","confirmed":true,"priority":"NORMAL","correlation_ids":["as:downlink:01E19Z5W3BZBG7CXSJE9C0A3CE"]},"error":{"namespace":"pkg/networkserver","name":"application_downlink_too_long","message_format":"application downlink payload is too long","correlation_id":"2e7f786912e946e597894e381d0ad7b0","code":3}}}`),
-			check: func(t *testing.T, m ingest.Message) {
-				if m.Kind != ingest.KindDownlinkFailed || m.DevEUI != "" || m.Downlink.Error != "application downlink payload is too long" {
+			check: func(t *testing.T, m parse.Message) {
+				if m.Kind != parse.KindDownlinkFailed || m.DevEUI != "" || m.Downlink.Error != "application downlink payload is too long" {
 					t.Errorf("%s", dump(m))
 				}
 			}},
@@ -394,7 +394,7 @@ func TestParseTTS(t *testing.T) {
 	})
 }
 
-func generic(_ string, body []byte) (ingest.Message, error) { return ingest.ParseGeneric(body, now) }
+func generic(_ string, body []byte) (parse.Message, error) { return parse.Generic(body, now) }
 
 func TestParseGeneric(t *testing.T) {
 	t.Parallel()
@@ -402,22 +402,22 @@ func TestParseGeneric(t *testing.T) {
 	runParse(t, generic, []parseCase{
 		{name: "everything", body: []byte(`{"devEui":"70B3D57ED0000001","time":"2024-05-01T13:59:00+02:00","fPort":2,"data":"AQI=",
 			"values":{"temperature":21.5,"door":{"open":true}},"rssi":-80,"snr":7.5,"battery":3.6}`),
-			want: &ingest.Message{Kind: ingest.KindUplink, Source: "generic", DevEUI: "70b3d57ed0000001", Time: at,
-				Uplink: &ingest.Uplink{DevEUI: "70b3d57ed0000001", Time: at, FPort: 2, Payload: []byte{1, 2},
+			want: &parse.Message{Kind: parse.KindUplink, Source: "generic", DevEUI: "70b3d57ed0000001", Time: at,
+				Uplink: &parse.Uplink{DevEUI: "70b3d57ed0000001", Time: at, FPort: 2, Payload: []byte{1, 2},
 					RSSI: f64(-80), SNR: f64(7.5), Battery: f64(3.6),
 					Values: map[string]any{"temperature": 21.5, "door": map[string]any{"open": true}}}}},
 		{name: "only the DevEUI", body: []byte(`{"devEui":"70b3d57ed0000001"}`),
-			want: &ingest.Message{Kind: ingest.KindUplink, Source: "generic", DevEUI: "70b3d57ed0000001", Time: now,
-				Uplink: &ingest.Uplink{DevEUI: "70b3d57ed0000001", Time: now}}},
+			want: &parse.Message{Kind: parse.KindUplink, Source: "generic", DevEUI: "70b3d57ed0000001", Time: now,
+				Uplink: &parse.Uplink{DevEUI: "70b3d57ed0000001", Time: now}}},
 		{name: "names in any case, numbers as strings", body: []byte(`{"DEVEUI":"70:b3:d5:7e:d0:00:00:01","FPort":"3","RSSI":"-99"}`),
-			check: func(t *testing.T, m ingest.Message) {
+			check: func(t *testing.T, m parse.Message) {
 				if m.DevEUI != "70b3d57ed0000001" || m.Uplink.FPort != 3 || *m.Uplink.RSSI != -99 {
 					t.Errorf("%s", dump(m))
 				}
 			}},
 		{name: "null values are absent", body: []byte(`{"devEui":"70b3d57ed0000001","values":null,"data":null,"rssi":null}`),
-			want: &ingest.Message{Kind: ingest.KindUplink, Source: "generic", DevEUI: "70b3d57ed0000001", Time: now,
-				Uplink: &ingest.Uplink{DevEUI: "70b3d57ed0000001", Time: now}}},
+			want: &parse.Message{Kind: parse.KindUplink, Source: "generic", DevEUI: "70b3d57ed0000001", Time: now,
+				Uplink: &parse.Uplink{DevEUI: "70b3d57ed0000001", Time: now}}},
 
 		{name: "an unknown field", body: []byte(`{"devEui":"70b3d57ed0000001","temperature":21}`),
 			errFlds: map[string]string{"temperature": "ingest.field.unknown"}},
@@ -433,41 +433,4 @@ func TestParseGeneric(t *testing.T) {
 		{name: "several problems at once", body: []byte(`{"devEui":"x","fPort":-1,"data":"*"}`),
 			errFlds: map[string]string{"devEui": "ingest.devEui.invalid", "fPort": "ingest.fPort.invalid", "data": "ingest.data.invalid"}},
 	})
-}
-
-func TestFlatten(t *testing.T) {
-	t.Parallel()
-	got, err := ingest.Flatten(map[string]any{
-		"temperature": 21.5, "count": 3, "ok": true, "off": false, "label": "a\x00b", "none": nil,
-		"position": map[string]any{"lat": 57.7, "lng": json.Number("11.97")}, "bytes": []any{1.0, 2.0},
-		"Temp (°C)": 20.0, "": 1.0, strings.Repeat("k", 80): 1.0,
-	})
-	want := map[string]any{
-		"temperature": 21.5, "count": 3.0, "ok": 1.0, "off": 0.0, "label": "ab",
-		"position.lat": 57.7, "position.lng": 11.97, "bytes.0": 1.0, "bytes.1": 2.0,
-		"Temp___C_": 20.0, "_": 1.0, strings.Repeat("k", 64): 1.0,
-	}
-	if err != nil || !reflect.DeepEqual(got, want) {
-		t.Errorf("Flatten = %v, %v\nwant %v", got, err, want)
-	}
-}
-
-func TestDownlinkRef(t *testing.T) {
-	t.Parallel()
-	for _, id := range []int64{1, 42, 1 << 40} {
-		ref := ingest.DownlinkRef(id)
-		if len(ref) != 36 || strings.Count(ref, "-") != 4 {
-			t.Errorf("DownlinkRef(%d) = %q, not a UUID", id, ref)
-		}
-		for _, s := range []string{ref, strings.ToUpper(ref), "fieldhub:downlink:" + ref} {
-			if got, ok := ingest.ParseDownlinkRef(s); !ok || got != id {
-				t.Errorf("ParseDownlinkRef(%q) = %d, %v", s, got, ok)
-			}
-		}
-	}
-	for _, s := range []string{"", "1bbcab1d-6ec6-4136-b3f5-d63be1dc08de", "f1e1d000-0000-4000-8000-000000000000", "f1e1d000-0000-4000-8000-00000000002g"} {
-		if id, ok := ingest.ParseDownlinkRef(s); ok {
-			t.Errorf("ParseDownlinkRef(%q) = %d", s, id)
-		}
-	}
 }

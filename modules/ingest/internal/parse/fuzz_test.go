@@ -1,4 +1,4 @@
-package ingest_test
+package parse_test
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
 	"github.com/fieldhub/fieldhub/modules/ingest"
+	"github.com/fieldhub/fieldhub/modules/ingest/internal/parse"
 )
 
 // keyPattern is what the nodes module accepts as a key name.
@@ -16,7 +17,7 @@ var keyPattern = regexp.MustCompile(`^[A-Za-z0-9_.\-]{1,64}$`)
 // checkParsed fails when a parse returned something the ingest cannot
 // store: every error must be Invalid (a 400, never a 500), and every message
 // must name a storable node, time and values.
-func checkParsed(t *testing.T, m ingest.Message, err error) {
+func checkParsed(t *testing.T, m parse.Message, err error) {
 	t.Helper()
 	if err != nil {
 		var e *errs.Error
@@ -32,7 +33,7 @@ func checkParsed(t *testing.T, m ingest.Message, err error) {
 		t.Fatalf("time %v", m.Time)
 	}
 	switch m.Kind {
-	case ingest.KindUplink:
+	case parse.KindUplink:
 		u := m.Uplink
 		if u == nil || u.DevEUI != m.DevEUI || !tsdb.ValidDevEUI(u.DevEUI) || !u.Time.Equal(m.Time) {
 			t.Fatalf("uplink %+v of message %+v", u, m)
@@ -60,23 +61,23 @@ func checkParsed(t *testing.T, m ingest.Message, err error) {
 				}
 			}
 		}
-	case ingest.KindJoin:
+	case parse.KindJoin:
 		if m.DevEUI == "" {
 			t.Fatalf("join without DevEUI")
 		}
-	case ingest.KindStatus:
+	case parse.KindStatus:
 		if m.Status == nil {
 			t.Fatal("status without Status")
 		}
-	case ingest.KindDownlinkAck, ingest.KindDownlinkSent, ingest.KindDownlinkFailed:
+	case parse.KindDownlinkAck, parse.KindDownlinkSent, parse.KindDownlinkFailed:
 		if m.Downlink == nil {
 			t.Fatal("downlink event without Downlink")
 		}
-	case ingest.KindLog:
+	case parse.KindLog:
 		if m.Log == nil {
 			t.Fatal("log without Log")
 		}
-	case ingest.KindOther:
+	case parse.KindOther:
 	default:
 		t.Fatalf("kind %q", m.Kind)
 	}
@@ -95,7 +96,7 @@ func FuzzParseChirpStack(f *testing.F) {
 	f.Add("join", []byte(`{`+csDoc+`}`))
 	f.Add("up", []byte(`{"deviceInfo":{"devEui":"0101010101010101"},"data":"-_8","object":{"x":1e999}}`))
 	f.Fuzz(func(t *testing.T, event string, body []byte) {
-		m, err := ingest.ParseChirpStack(event, body, now)
+		m, err := parse.ChirpStack(event, body, now)
 		checkParsed(t, m, err)
 		if err == nil && m.Source != "chirpstack" {
 			t.Fatalf("source %q", m.Source)
@@ -113,7 +114,7 @@ func FuzzParseTTS(f *testing.F) {
 	f.Add([]byte(`{` + ttsIDs + `,"downlink_ack":{"f_port":15,"f_cnt":1,"frm_payload":"vu8=","correlation_ids":["fieldhub:downlink:f1e1d000-0000-4000-8000-000000000001"]}}`))
 	f.Add([]byte(`{"end_device_ids":{"device_id":"dev1"},"downlink_failed":{"downlink":{"f_port":15},"error":{"name":"x","message_format":"y"}}}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		m, err := ingest.ParseTTS(body, now)
+		m, err := parse.TTS(body, now)
 		checkParsed(t, m, err)
 	})
 }
@@ -123,9 +124,9 @@ func FuzzParseGeneric(f *testing.F) {
 	f.Add([]byte(`{"devEui":"70b3d57ed0000001"}`))
 	f.Add([]byte(`{"DEVEUI":"70-b3-d5-7e-d0-00-00-01","values":{"a":[1,2,{"b":"c"}],"Temp (°C)":"20"}}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		m, err := ingest.ParseGeneric(body, now)
+		m, err := parse.Generic(body, now)
 		checkParsed(t, m, err)
-		if err == nil && (m.Kind != ingest.KindUplink || m.Uplink.Object != nil) {
+		if err == nil && (m.Kind != parse.KindUplink || m.Uplink.Object != nil) {
 			t.Fatalf("generic message %+v", m)
 		}
 	})
