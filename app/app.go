@@ -25,10 +25,11 @@ import (
 	"github.com/fieldhub/fieldhub/modules/dashboards"
 	dashboardsmodule "github.com/fieldhub/fieldhub/modules/dashboards/module"
 	"github.com/fieldhub/fieldhub/modules/decoders"
+	decodersmodule "github.com/fieldhub/fieldhub/modules/decoders/module"
 	"github.com/fieldhub/fieldhub/modules/demo"
 	demomodule "github.com/fieldhub/fieldhub/modules/demo/module"
 	eventsmodule "github.com/fieldhub/fieldhub/modules/events/module"
-	"github.com/fieldhub/fieldhub/modules/ingest"
+	ingestmodule "github.com/fieldhub/fieldhub/modules/ingest/module"
 	"github.com/fieldhub/fieldhub/modules/logs"
 	logsmodule "github.com/fieldhub/fieldhub/modules/logs/module"
 	"github.com/fieldhub/fieldhub/modules/nodes"
@@ -46,6 +47,7 @@ import (
 type App struct {
 	kernel     *kernel.Kernel
 	accounts   accounts.Module
+	decoders   decoders.Module
 	dashboards dashboards.Module
 	settings   settings.Service
 	logs       logs.Service
@@ -82,6 +84,20 @@ func LoadConfig(getenv func(string) string, environ []string, overrides map[stri
 // and wires the modules, in dependency order. A bad option stops it before
 // the database is touched.
 func Build(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error) {
+	return Options{}.Build(ctx, cfg, log)
+}
+
+// Options change what Build makes; the zero value builds the portal as the
+// fieldhub command runs it.
+type Options struct {
+	// WrapSeries, when set, wraps the time-series store the modules write
+	// and read through, for example to watch or refuse writes in a test.
+	// The store's own jobs (sealing, retention) run on the store itself.
+	WrapSeries func(tsdb.Store) tsdb.Store
+}
+
+// Build is the package's Build with these options.
+func (o Options) Build(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error) {
 	var mc moduleConfig
 	if err := cfg.Apply(mc.sections()...); err != nil {
 		return nil, err
@@ -94,7 +110,7 @@ func Build(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, err
 	if err != nil {
 		return nil, err
 	}
-	a, err := wire(ctx, k, cfg, &mc)
+	a, err := o.wire(ctx, k, cfg, &mc)
 	if err != nil {
 		k.Close()
 		return nil, err
@@ -102,7 +118,7 @@ func Build(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, err
 	return a, nil
 }
 
-func wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config, mc *moduleConfig) (*App, error) {
+func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config, mc *moduleConfig) (*App, error) {
 	host := k.Host()
 	assets, err := webapp.Load(mc.webapp.ViteDevURL)
 	if err != nil {
@@ -124,25 +140,22 @@ func wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config, mc *moduleC
 	if err := scheduleSeriesJobs(host, cfg, series); err != nil {
 		return nil, err
 	}
-	// The decoders module asks the nodes and ingest modules, which are
-	// built after it because they use it, once they exist.
-	var nod nodes.Module
-	var ing ingest.Module
-	dec := decoders.New(host, decoders.Deps{Accounts: acc, UI: env,
-		Nodes:   func() decoders.Nodes { return nod },
-		Uplinks: func() decoders.Uplinks { return ing }})
+	if o.WrapSeries != nil {
+		series = o.WrapSeries(series)
+	}
+	dec := decodersmodule.New(host, decodersmodule.Deps{Accounts: acc, UI: env})
 	k.Add(dec)
-	nod = nodesmodule.New(host, nodesmodule.Deps{Accounts: acc, Decoders: dec, UI: env, Series: series})
+	nod := nodesmodule.New(host, nodesmodule.Deps{Accounts: acc, Decoders: dec, UI: env, Series: series})
 	k.Add(nod)
+	dec.RegisterUsers(nod) // a decoder's nodes: its page, its answer, the refusal to delete it
 	dash := dashboardsmodule.New(host, dashboardsmodule.Deps{Config: mc.dashboards, Accounts: acc, Nodes: nod, Series: series, Settings: set, UI: env})
 	k.Add(dash)
 	lg := logsmodule.New(host, logsmodule.Deps{Config: mc.logs, Accounts: acc, Series: series})
 	k.Add(lg) // before the ingest, so it stops after it
-	ing = ingest.New(host, ingest.Deps{Nodes: nod, Decoders: dec, TSDB: series})
-	k.Add(ing)
+	k.Add(ingestmodule.New(host, ingestmodule.Deps{Nodes: nod, Decoders: dec, TSDB: series, Accounts: acc, UI: env, DecoderPages: dec}))
 	k.Add(eventsmodule.New(host, eventsmodule.Deps{}))
 	k.Add(sitemodule.New(host, sitemodule.Deps{UI: env, Accounts: acc}))
-	return &App{kernel: k, accounts: acc, dashboards: dash, settings: set, logs: lg, nodes: nod, series: series}, nil
+	return &App{kernel: k, accounts: acc, decoders: dec, dashboards: dash, settings: set, logs: lg, nodes: nod, series: series}, nil
 }
 
 // scheduleSeriesJobs adds the time-series store's jobs: sealing the hours
@@ -201,6 +214,9 @@ func (a *App) Logs() logs.Service { return a.logs }
 // Nodes is the nodes module: its tags, states, pool, tokens and downlink
 // queue, for tests that check what other modules ask of it.
 func (a *App) Nodes() nodes.Module { return a.nodes }
+
+// Decoders is the decoders module, for tests that decode through it.
+func (a *App) Decoders() decoders.Module { return a.decoders }
 
 // CreateSuperAdmin adds a SuperAdmin, or promotes the account of email.
 func (a *App) CreateSuperAdmin(ctx context.Context, email, password string) error {

@@ -1,6 +1,7 @@
 package decoders_test
 
 import (
+	"context"
 	"encoding/base64"
 	"fmt"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fieldhub/fieldhub/kernel/db"
+	"github.com/fieldhub/fieldhub/kernel/events"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 	"github.com/fieldhub/fieldhub/modules/decoders"
 )
@@ -25,7 +27,7 @@ func TestCustomDecoderVersions(t *testing.T) {
 	t.Parallel()
 	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
 		t.Parallel()
-		e := newEnv(t, d, decoders.Deps{})
+		e := newEnv(t, d)
 		list := fmt.Sprintf("/api/companies/%d/decoders", e.id["acme"])
 		r := e.must(t, "acmeAdmin", "POST", list, map[string]any{"name": "  Tank level ", "source": codecV1}, http.StatusCreated)
 		id := r.Num("id")
@@ -92,7 +94,7 @@ func TestCustomDecoderVersions(t *testing.T) {
 
 func TestCustomDecoderValidation(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, db.SQLite, decoders.Deps{})
+	e := newEnv(t, db.SQLite)
 	list := fmt.Sprintf("/api/companies/%d/decoders", e.id["acme"])
 	e.createDecoder(t, "acme", "Taken", codecV1)
 	wasm := base64.StdEncoding.EncodeToString(wasmDecoder(`{"data":{"w":1}}`, false))
@@ -148,7 +150,7 @@ func TestCustomDecoderValidation(t *testing.T) {
 // manage them.
 func TestCustomDecodersAreTheCompanys(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, db.SQLite, decoders.Deps{})
+	e := newEnv(t, db.SQLite)
 	id := e.createDecoder(t, "beta", "Beta secret", codecV1)
 	key := decoders.CustomKey(id)
 	for _, c := range []struct {
@@ -186,7 +188,7 @@ func TestCustomDecodersAreTheCompanys(t *testing.T) {
 // decoders then run under; a company cannot set its own.
 func TestCompanyLimits(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, db.SQLite, decoders.Deps{})
+	e := newEnv(t, db.SQLite)
 	path := fmt.Sprintf("/api/companies/%d/decoders/limits", e.id["acme"])
 	r := e.must(t, "acmeAdmin", "GET", path, nil, http.StatusOK)
 	if r.Num("timeMs") != 50 || r.Num("memoryMiB") != 16 || r.Obj()["default"] != true {
@@ -216,5 +218,52 @@ func TestCompanyLimits(t *testing.T) {
 	}
 	if r := e.must(t, "super", "DELETE", path, nil, http.StatusOK); r.Obj()["default"] != true {
 		t.Errorf("reset: %s", r.Body)
+	}
+}
+
+// TestVersionActivatedIsPublished checks that a version that becomes the
+// active one is announced once committed: the first version of a new
+// decoder, a new version saved active (not one saved inactive), and a roll
+// back.
+func TestVersionActivatedIsPublished(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, db.SQLite)
+	got := make(chan decoders.VersionActivated, 10)
+	e.host.Bus.Subscribe(decoders.VersionActivated{}.Topic(), func(_ context.Context, ev events.Event) {
+		got <- ev.(decoders.VersionActivated)
+	})
+	next := func(what string) decoders.VersionActivated {
+		t.Helper()
+		select {
+		case ev := <-got:
+			return ev
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: no VersionActivated", what)
+			return decoders.VersionActivated{}
+		}
+	}
+	id := e.createDecoder(t, "acme", "Tank level", codecV1)
+	want := decoders.VersionActivated{CompanyID: e.id["acme"], DecoderID: id, Key: decoders.CustomKey(id), Version: 1}
+	if ev := next("a new decoder"); ev != want {
+		t.Errorf("a new decoder: %+v, want %+v", ev, want)
+	}
+	// The version is active by the time the event is out.
+	if r := e.must(t, "acmeAdmin", "GET", fmt.Sprintf("/api/decoders/%d", id), nil, http.StatusOK); r.Num("activeVersion") != 1 {
+		t.Errorf("active version: %s", r.Body)
+	}
+	e.must(t, "acmeAdmin", "POST", fmt.Sprintf("/api/decoders/%d/versions", id), map[string]any{"source": codecV2}, http.StatusCreated)
+	if want.Version = 2; next("a new active version") != want {
+		t.Errorf("a new active version: want %+v", want)
+	}
+	e.must(t, "acmeAdmin", "POST", fmt.Sprintf("/api/decoders/%d/versions", id), map[string]any{"source": codecV1 + " // 3", "activate": false}, http.StatusCreated)
+	e.must(t, "acmeAdmin", "POST", fmt.Sprintf("/api/decoders/%d/versions/1/activate", id), nil, http.StatusOK)
+	if want.Version = 1; next("a roll back") != want {
+		t.Errorf("a roll back (version 3 was saved inactive, and announced none): want %+v", want)
+	}
+	e.must(t, "acmeAdmin", "POST", fmt.Sprintf("/api/decoders/%d/versions/9/activate", id), nil, http.StatusNotFound)
+	select {
+	case ev := <-got:
+		t.Errorf("announced %+v for no activation", ev)
+	case <-time.After(200 * time.Millisecond):
 	}
 }

@@ -1,6 +1,7 @@
 // Package decoders is the contract of the decoders module: the device
 // decoders that turn a node's uplink payload into named values, and their
-// list (SPEC.md section 3 "Decoder list", section 7 GET /decoder).
+// list (GET /api/decoder, which the node forms fill their decoder choice
+// from).
 //
 // The built-in decoders are the JavaScript codecs of catalog/ (The Things
 // Stack codec API, with @key and @name headers) and "raw", which needs no
@@ -10,97 +11,53 @@
 // kernel/sandbox Engine (started by Start, closed by Stop) under the time
 // and memory limits of the node's company.
 //
-// The ingest decodes every uplink through Service.Decode with the decoder
-// key of the uplink's tag and the tag's company; the nodes module checks a
-// tag's decoder key with Has and lists the choices with Catalog.
+// The module is a leaf: it knows no other module but accounts. The ingest
+// decodes every uplink through Service.Decode with the decoder key of the
+// uplink's tag and the tag's company; the nodes module checks a tag's
+// decoder key with Has and lists the choices with Catalog. What the module
+// must ask of the modules that refer to its decoders goes through
+// registries they fill when they are built: Users (which nodes use a
+// decoder) and PageSection (what they show on a decoder's page). A newly
+// active version is announced as VersionActivated. Package module builds
+// the module.
 package decoders
 
 import (
 	"context"
-	"embed"
-	"fmt"
-	"path"
+	"net/http"
+	"strconv"
 	"strings"
 
+	"github.com/a-h/templ"
+
 	"github.com/fieldhub/fieldhub/kernel"
-	"github.com/fieldhub/fieldhub/kernel/sandbox"
-	"github.com/fieldhub/fieldhub/modules/decoders/internal/core"
-	"github.com/fieldhub/fieldhub/webapp/ui"
+	"github.com/fieldhub/fieldhub/modules/accounts"
 )
-
-// catalogFS holds the built-in codecs, <key>.js with its header, and the
-// family libraries they include, lib/<family>.js.
-//
-//go:embed catalog/*.js catalog/lib/*.js
-var catalogFS embed.FS
-
-// CatalogSource gives the effective source of the built-in codec key, as
-// the module runs it: the text of the family libraries its header names
-// with "// @include <family>" lines (catalog/lib/<family>.js, in header
-// order, each followed by "\n"), then the text of catalog/<key>.js. Tests,
-// tools and the module itself run built-in codecs through it only;
-// catalog/check-vectors.mjs resolves includes the same way.
-func CatalogSource(key string) (string, error) {
-	if key == Raw || strings.ContainsAny(key, "/\\.") || key == "" {
-		return "", fmt.Errorf("%q is not a built-in JavaScript codec", key)
-	}
-	return core.ResolveSource(catalogFS, path.Join("catalog", key+".js"))
-}
-
-// Input is one uplink to decode: the company whose decoders and limits
-// apply, the port, payload, time of reception and the node's decoder
-// variables.
-type Input = core.Input
-
-// Output is what a decoder made of an uplink: the decoded values, what the
-// decoder reported about the payload, its console output and how long it
-// ran.
-type Output = core.Output
-
-// Entry is one decoder of the catalog: {"key": ..., "name": ...}, with
-// "custom": true for a company's own decoder.
-type Entry = core.Entry
-
-// NodeRef names a node that uses a decoder, for the re-decode job and the
-// decoder page.
-type NodeRef = core.NodeRef
-
-// RedecodeBatch is what one Uplinks.Redecode call did.
-type RedecodeBatch = core.RedecodeBatch
-
-// Limits bound one decode: time and memory.
-type Limits = sandbox.Limits
 
 // Raw is the key of the decoder that keeps a payload as it came. Its Data is
 // {"raw": "<payload in lower-case hex>", "length": <payload length in bytes>};
 // an empty payload gives {"length": 0}.
-const Raw = core.Raw
+const Raw = "raw"
 
-// Message IDs (locale catalog keys) of the module's errors.
-const (
-	// IDUnknown: a decoder key that is not in the catalog of the company.
-	IDUnknown = core.IDUnknown
-	// IDNotStarted: the sandbox is not running (the module was not
-	// started, or the binary lacks quickjs.wasm).
-	IDNotStarted = core.IDNotStarted
-)
-
-// UplinkKey is the reserved time-series key under which the ingest keeps
-// each uplink's raw payload, port and radio values as one text point (see
-// UplinkRecord), so that stored uplinks can be decoded again. Decoded keys
-// never take this form: their characters are letters, digits, '.', '-' and
-// '_' only.
-const UplinkKey = core.UplinkKey
-
-// UplinkRecord is the text point kept under UplinkKey: compact JSON
-// {"p": payload hex, "f": fPort, "r": rssi, "s": snr, "e": [decode errors]}.
-type UplinkRecord = core.UplinkRecord
-
-// ParseUplinkRecord reads the text of an UplinkKey point.
-func ParseUplinkRecord(text string) (UplinkRecord, error) { return core.ParseUplinkRecord(text) }
+// customPrefix starts the key of a company's own decoder: custom:<id>.
+const customPrefix = "custom:"
 
 // CustomKey is the decoder key by which a node names a company's decoder.
-func CustomKey(id int64) string { return core.CustomKey(id) }
+func CustomKey(id int64) string { return customPrefix + strconv.FormatInt(id, 10) }
+
+// CustomID returns the decoder id of a key made by CustomKey, in that one
+// spelling ("custom:07" is not one); ok is false for any other key.
+func CustomID(key string) (id int64, ok bool) {
+	rest, ok := strings.CutPrefix(key, customPrefix)
+	if !ok {
+		return 0, false
+	}
+	id, err := strconv.ParseInt(rest, 10, 64)
+	if err != nil || id <= 0 || strconv.FormatInt(id, 10) != rest {
+		return 0, false
+	}
+	return id, true
+}
 
 // Service decodes uplinks and lists the decoders. It is safe for concurrent
 // use. It is not scoped to a caller: the company given is the one whose
@@ -123,60 +80,71 @@ type Service interface {
 	Has(ctx context.Context, company int64, key string) (bool, error)
 	// Catalog lists the decoders a node of company may use, by name: the
 	// built-in ones and the company's own (company 0: the built-in ones).
-	// It does not hold the empty prompt that GET /decoder puts first.
+	// It does not hold the empty prompt that GET /api/decoder puts first.
 	Catalog(ctx context.Context, company int64) ([]Entry, error)
 }
 
-// Nodes is what the decoders module asks of the nodes module: which nodes
-// of a company use a decoder (the delete check and the re-decode job). The
-// nodes module satisfies it.
-type Nodes = core.Nodes
+// Users tells which nodes of a company name a decoder key. The module that
+// keeps the nodes registers one with Registry.RegisterUsers when it is
+// built, so that a decoder in use is not deleted (the refusal names the
+// nodes) and a decoder's answer and page list its nodes. The nodes module
+// satisfies it.
+type Users interface {
+	DecoderNodes(ctx context.Context, companyID int64, key string) ([]NodeRef, error)
+}
 
-// Uplinks is what the re-decode job asks of the ingest module, which
-// satisfies it: Redecode decodes again, with the node's current decoder,
-// the uplinks of one node of a company kept under UplinkKey in [from, to),
-// at most limit of them, newest first, and stores the values they decode
-// to in place of the old ones (same keys and times).
-type Uplinks = core.Uplinks
+// Registry takes the Users of the decoders. With none registered a
+// decoder has no nodes: its lists are empty and it may be deleted. The
+// answers of several are put together.
+type Registry interface {
+	RegisterUsers(u Users)
+}
+
+// PageSection is a section that another module adds to the page of a
+// company's own decoder (/decoders/{decoderId}), below the nodes that use
+// the decoder and above its removal, in the order of registration: the
+// ingest's re-decoding, for one.
+type PageSection interface {
+	// DecoderSection draws the section for decoder d (as PageDecoder
+	// loads it: without versions, source or nodes) on the page that r
+	// asks for; nil leaves the section out.
+	DecoderSection(r *http.Request, d *Decoder) (templ.Component, error)
+}
+
+// Pages is what the decoder pages offer the page routes of other modules.
+// Without the UI (Deps.UI) there are no pages: sections are never drawn.
+type Pages interface {
+	// RegisterPageSection adds s to every decoder page.
+	RegisterPageSection(s PageSection)
+	// PageDecoder is the decoder that the path of r names by {decoderId},
+	// if the viewer manages its company; a malformed id, like another
+	// company's decoder, is an errs.NotFound error, as on the decoder
+	// pages themselves.
+	PageDecoder(r *http.Request) (*Decoder, error)
+	// DecoderPage returns what draws the page of decoder d with section
+	// in place of s's own drawing: the whole page around a form of s that
+	// was refused, for ui.Env.FormFailed. s is the value registered,
+	// found by ==, so register a pointer. The page is to be drawn with the
+	// title "decoders.edit.title" and its islands (ui.Options{Islands:
+	// true}); without the UI there is no page (errs.NotFound).
+	DecoderPage(r *http.Request, d *Decoder, s PageSection) (func(section templ.Component) templ.Component, error)
+}
 
 // Accounts is the part of accounts.Service that the decoders module asks:
 // whether a company exists, and who a user is (a version's author).
-type Accounts = core.Accounts
+type Accounts interface {
+	User(ctx context.Context, id int64) (*accounts.User, error)
+	Company(ctx context.Context, id int64) (*accounts.Company, error)
+}
 
-// Module is the decoders module as the kernel and main.go see it. Start
-// starts the sandbox and the re-decode job; Stop closes the sandbox.
+// Module is the decoders module as the kernel and the application see it.
+// Start starts the sandbox; Stop closes it.
 type Module interface {
 	kernel.Module
 	kernel.Router
 	kernel.Starter
 	kernel.Stopper
 	Service
-}
-
-// Deps is what the decoders module needs from the rest of the portal. All
-// are optional, so that other modules' tests can build it bare: without
-// them the module decodes and lists decoders, and the parts that need them
-// are left out as each field says.
-type Deps struct {
-	// Accounts checks that a company exists before a decoder is made for
-	// it and names the author of a version; without it neither is done.
-	Accounts Accounts
-	// Nodes tells which nodes use a decoder. It is a function because the
-	// nodes module is built after this one (it checks decoder keys here):
-	// main.go returns the nodes module once it is built. Without it a
-	// decoder cannot be deleted and nothing can be re-decoded.
-	Nodes func() Nodes
-	// Uplinks re-decodes stored uplinks, resolved like Nodes (the ingest
-	// module is built later still). Without it there is no re-decode.
-	Uplinks func() Uplinks
-	// UI draws the decoder pages; without it there are none.
-	UI *ui.Env
-	// Limits are the limits of a company that has none of its own;
-	// zero fields take the sandbox's defaults (50 ms, 16 MiB).
-	Limits Limits
-}
-
-// New builds the module.
-func New(host *kernel.Host, deps Deps) Module {
-	return core.New(host, catalogFS, core.Deps{Accounts: deps.Accounts, Nodes: deps.Nodes, Uplinks: deps.Uplinks, UI: deps.UI, Limits: deps.Limits})
+	Registry
+	Pages
 }

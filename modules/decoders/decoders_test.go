@@ -15,15 +15,18 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
+	"github.com/fieldhub/fieldhub/kernel/sandbox"
 	"github.com/fieldhub/fieldhub/modules/decoders"
+	decodersmodule "github.com/fieldhub/fieldhub/modules/decoders/module"
 )
 
 // started is the decoders module alone, started on SQLite, for what needs
-// no company: the built-in decoders.
-func started(tb testing.TB, limits decoders.Limits) decoders.Module {
+// no company: the built-in decoders, under limits of the test's choosing.
+// app.Build has no such portal, so it is built from the module package.
+func started(tb testing.TB, limits sandbox.Limits) decoders.Module {
 	tb.Helper()
 	k := kerneltest.New(tb, kerneltest.Config(tb, db.SQLite, nil))
-	m := decoders.New(k.Host(), decoders.Deps{Limits: limits})
+	m := decodersmodule.New(k.Host(), decodersmodule.Deps{Limits: limits})
 	k.Add(m)
 	kerneltest.Serve(tb, k)
 	return m
@@ -33,7 +36,7 @@ func TestDecoderList(t *testing.T) {
 	t.Parallel()
 	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
 		t.Parallel()
-		e := newEnv(t, d, decoders.Deps{})
+		e := newEnv(t, d)
 		own := e.createDecoder(t, "acme", "Acme meter", "function decodeUplink(i) { return {data: {n: i.bytes.length}} }")
 		e.createDecoder(t, "beta", "Beta meter", "function decodeUplink(i) { return {data: {}} }")
 
@@ -80,7 +83,7 @@ func TestDecoderList(t *testing.T) {
 
 func TestDecode(t *testing.T) {
 	t.Parallel()
-	m := started(t, decoders.Limits{})
+	m := started(t, sandbox.Limits{})
 	ctx := context.Background()
 	at := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
 	cases := []struct {
@@ -127,7 +130,7 @@ func TestDecode(t *testing.T) {
 func TestDecodeOutsideTheSandboxAnswersNotStarted(t *testing.T) {
 	t.Parallel()
 	k := kerneltest.New(t, kerneltest.Config(t, db.SQLite, nil))
-	m := decoders.New(k.Host(), decoders.Deps{}) // never started
+	m := decodersmodule.New(k.Host(), decodersmodule.Deps{}) // never started
 	if out, err := m.Decode(context.Background(), decoders.Raw, decoders.Input{Bytes: []byte{1}}); err != nil || out.Data["raw"] != "01" {
 		t.Errorf("raw needs no sandbox: %+v, %v", out, err)
 	}
@@ -140,7 +143,7 @@ func TestDecodeOutsideTheSandboxAnswersNotStarted(t *testing.T) {
 // never fails Decode: the reason is in Output.Errors and Data is nil.
 func TestCodecFailuresAreOutputErrors(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, db.SQLite, decoders.Deps{})
+	e := newEnv(t, db.SQLite)
 	ctx := context.Background()
 	cases := []struct {
 		name, source, want string
@@ -170,7 +173,7 @@ func TestCodecFailuresAreOutputErrors(t *testing.T) {
 // expected output.
 func TestCatalogVectors(t *testing.T) {
 	t.Parallel()
-	m := started(t, decoders.Limits{})
+	m := started(t, sandbox.Limits{})
 	codecs, err := loadVectors()
 	if err != nil {
 		t.Fatal(err)
@@ -199,7 +202,7 @@ func TestCatalogVectors(t *testing.T) {
 
 func TestTestCall(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, db.SQLite, decoders.Deps{})
+	e := newEnv(t, db.SQLite)
 	own := e.createDecoder(t, "acme", "Acme meter", "function decodeUplink(i) { console.log('port', i.fPort); return {data: {first: i.bytes[0]}} }")
 	foreign := e.createDecoder(t, "beta", "Beta meter", "function decodeUplink(i) { return {data: {secret: 'beta'}} }")
 	wasm := base64.StdEncoding.EncodeToString(wasmDecoder(`{"data":{"wasm":true}}`, false))

@@ -9,24 +9,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fieldhub/fieldhub/app"
+	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
-	"github.com/fieldhub/fieldhub/kernel/tsdb/sqlts"
-	accountsmodule "github.com/fieldhub/fieldhub/modules/accounts/module"
 	"github.com/fieldhub/fieldhub/modules/decoders"
-	"github.com/fieldhub/fieldhub/modules/ingest"
-	"github.com/fieldhub/fieldhub/modules/nodes"
-	nodesmodule "github.com/fieldhub/fieldhub/modules/nodes/module"
 )
 
-// env is a running portal with the modules the decoders module works with,
-// wired as main.go wires them: accounts, decoders, nodes, ingest and the
-// SQL time series. Two companies, acme and beta, each have a CompanyAdmin,
-// an application with a node, and an integration token; acme also has a
-// User.
+// env is a running portal (app.Build) with two companies, acme and beta,
+// each with a CompanyAdmin, an application with a node, and an integration
+// token; acme also has a User.
 type env struct {
 	c     *kerneltest.Client
+	host  *kernel.Host
 	dec   decoders.Module
 	store tsdb.Store
 	tok   map[string]string // super, acmeAdmin, acmeUser, betaAdmin, acmeIngest, betaIngest
@@ -34,26 +30,12 @@ type env struct {
 	eui   map[string]string // acmeNode, betaNode
 }
 
-func newEnv(t *testing.T, d db.Dialect, deps decoders.Deps) *env {
+func newEnv(t *testing.T, d db.Dialect) *env {
 	t.Helper()
-	k := kerneltest.New(t, kerneltest.Config(t, d, nil))
-	host := k.Host()
-	acc := accountsmodule.New(host, accountsmodule.Deps{})
-	k.Add(acc)
-	e := &env{store: sqlts.New(host.DB, sqlts.Options{}), tok: map[string]string{}, id: map[string]int64{}, eui: map[string]string{}}
-	var nod nodes.Module
-	var ing ingest.Module
-	deps.Accounts = acc
-	deps.Nodes = func() decoders.Nodes { return nod }
-	deps.Uplinks = func() decoders.Uplinks { return ing }
-	e.dec = decoders.New(host, deps)
-	k.Add(e.dec)
-	nod = nodesmodule.New(host, nodesmodule.Deps{Accounts: acc, Decoders: e.dec, Series: e.store})
-	k.Add(nod)
-	ing = ingest.New(host, ingest.Deps{Nodes: nod, Decoders: e.dec, TSDB: e.store})
-	k.Add(ing)
-	e.c = kerneltest.NewClient(kerneltest.Serve(t, k))
-	if err := acc.CreateSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
+	p := kerneltest.Start(t, d, nil, app.Build)
+	e := &env{c: p.Client, host: p.Host(), dec: p.App.Decoders(), store: p.App.Series(),
+		tok: map[string]string{}, id: map[string]int64{}, eui: map[string]string{}}
+	if err := p.App.CreateSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
 		t.Fatal(err)
 	}
 	e.tok["super"] = e.c.Login(t, "super@fieldhub.test", "secret123")

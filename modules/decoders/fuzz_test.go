@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fieldhub/fieldhub/kernel/sandbox"
 	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 )
@@ -24,7 +25,7 @@ const maxLoRaWANPayload = 242
 //
 //	go test ./modules/decoders -run '^$' -fuzz FuzzBuiltinDecoders -fuzztime 1m
 func FuzzBuiltinDecoders(f *testing.F) {
-	m := started(f, decoders.Limits{Time: time.Second})
+	m := started(f, sandbox.Limits{Time: time.Second})
 	list, err := m.Catalog(context.Background(), 0)
 	if err != nil {
 		f.Fatal(err)

@@ -188,7 +188,7 @@ func TestCatalogLibraries(t *testing.T) {
 			t.Errorf("%s is included by no codec", f)
 		}
 	}
-	m := started(t, decoders.Limits{})
+	m := started(t, sandbox.Limits{})
 	list, err := m.Catalog(context.Background(), 0)
 	if err != nil {
 		t.Fatal(err)

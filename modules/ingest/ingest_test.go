@@ -9,16 +9,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fieldhub/fieldhub/app"
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/events"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
-	"github.com/fieldhub/fieldhub/kernel/tsdb/sqlts"
-	accountsmodule "github.com/fieldhub/fieldhub/modules/accounts/module"
-	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/ingest"
-	nodesmodule "github.com/fieldhub/fieldhub/modules/nodes/module"
 )
 
 // The DevEUIs of the fixtures, as the nodes module and the time series
@@ -47,31 +44,20 @@ func newEnv(t *testing.T, d db.Dialect) *env {
 	return newEnvWith(t, d, nil)
 }
 
-// newEnvWith is newEnv with the ingest writing through wrap's store, when
+// newEnvWith is newEnv with the modules writing through wrap's store, when
 // wrap is set.
 func newEnvWith(t *testing.T, d db.Dialect, wrap func(tsdb.Store) tsdb.Store) *env {
 	t.Helper()
-	k := kerneltest.New(t, kerneltest.Config(t, d, nil))
-	host := k.Host()
-	acc := accountsmodule.New(host, accountsmodule.Deps{})
-	k.Add(acc)
-	dec := decoders.New(host, decoders.Deps{})
-	k.Add(dec)
-	nod := nodesmodule.New(host, nodesmodule.Deps{Accounts: acc, Decoders: dec})
-	k.Add(nod)
-	e := &env{k: k, store: sqlts.New(host.DB, sqlts.Options{}), admin: map[string]string{}, token: map[string]string{}, id: map[string]int64{}}
-	written := e.store
-	if wrap != nil {
-		written = wrap(e.store)
-	}
-	k.Add(ingest.New(host, ingest.Deps{Nodes: nod, Decoders: dec, TSDB: written}))
-	host.Bus.Subscribe(ingest.UplinkReceived{}.Topic(), func(_ context.Context, ev events.Event) {
+	e := &env{admin: map[string]string{}, token: map[string]string{}, id: map[string]int64{}}
+	p := kerneltest.Start(t, d, nil, app.Options{WrapSeries: wrap}.Build)
+	e.k, e.c, e.store = p.App.Kernel(), p.Client, p.App.Series()
+	createSuperAdmin := p.App.CreateSuperAdmin
+	e.k.Host().Bus.Subscribe(ingest.UplinkReceived{}.Topic(), func(_ context.Context, ev events.Event) {
 		e.mu.Lock()
 		e.events = append(e.events, ev.(ingest.UplinkReceived))
 		e.mu.Unlock()
 	})
-	e.c = kerneltest.NewClient(kerneltest.Serve(t, k))
-	if err := acc.CreateSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
+	if err := createSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
 		t.Fatal(err)
 	}
 	e.super = e.c.Login(t, "super@fieldhub.test", "secret123")
@@ -85,9 +71,9 @@ func newEnvWith(t *testing.T, d db.Dialect, wrap func(tsdb.Store) tsdb.Store) *e
 		e.token[key] = e.must(t, e.admin[key], "POST", fmt.Sprintf("/api/integration/tokens/%d", e.id[key]),
 			map[string]any{"label": "network server", "isCompany": true}, http.StatusCreated).Str("token")
 	}
-	app := e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/applications/%d", e.id["acme"]), map[string]any{"name": "Field"}, http.StatusCreated).Num("id")
+	appID := e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/applications/%d", e.id["acme"]), map[string]any{"name": "Field"}, http.StatusCreated).Num("id")
 	for key, eui := range map[string]string{"cs": csEUI, "tts": strings.ToUpper(ttsEUI)} {
-		e.id[key] = e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/applications/%d/tag", app),
+		e.id[key] = e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/applications/%d/tag", appID),
 			map[string]any{"name": "Node " + key, "deveui": eui}, http.StatusCreated).Num("id")
 	}
 	return e

@@ -23,19 +23,13 @@ import (
 	"github.com/eclipse/paho.golang/paho"
 	"github.com/google/uuid"
 
-	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/app"
 	"github.com/fieldhub/fieldhub/kernel/config"
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
-	"github.com/fieldhub/fieldhub/kernel/tsdb/sqlts"
-	"github.com/fieldhub/fieldhub/migrations"
 	"github.com/fieldhub/fieldhub/modules/accounts"
-	accountsmodule "github.com/fieldhub/fieldhub/modules/accounts/module"
-	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/ingest"
-	nodesmodule "github.com/fieldhub/fieldhub/modules/nodes/module"
-	"github.com/fieldhub/fieldhub/webapp/locales"
 )
 
 // mqttEnvVar names a broker other than the local Mosquitto for these tests.
@@ -244,28 +238,19 @@ func newMQTTEnv(t *testing.T, d db.Dialect) *mqttEnv {
 	return e
 }
 
-// start builds and starts the portal on e.cfg: on the first call a fresh
-// database, later the same one, as after a restart.
+// start builds (app.Build) and starts the portal on e.cfg: on the first
+// call a fresh database, later the same one, as after a restart.
 func (e *mqttEnv) start(t *testing.T) accounts.Module {
 	t.Helper()
-	k, err := kernel.New(context.Background(), e.cfg, kerneltest.Logger(t), kernel.Sources{
-		Locales: locales.FS, Migrations: migrations.FS, MigrationOrder: migrations.Order,
-	})
+	a, err := app.Build(context.Background(), e.cfg, kerneltest.Logger(t))
 	if err != nil {
-		t.Fatalf("kernel: %v", err)
+		t.Fatalf("build the portal: %v", err)
 	}
-	host := k.Host()
-	acc := accountsmodule.New(host, accountsmodule.Deps{})
-	k.Add(acc)
-	dec := decoders.New(host, decoders.Deps{})
-	k.Add(dec)
-	nod := nodesmodule.New(host, nodesmodule.Deps{Accounts: acc, Decoders: dec})
-	k.Add(nod)
-	e.store = sqlts.New(host.DB, sqlts.Options{})
-	k.Add(ingest.New(host, ingest.Deps{Nodes: nod, Decoders: dec, TSDB: e.store}))
+	k := a.Kernel()
+	e.store = a.Series()
 	stop, err := k.Start(context.Background())
 	if err != nil {
-		k.Close()
+		a.Close()
 		t.Fatalf("start kernel: %v", err)
 	}
 	srv := httptest.NewServer(k.Handler())
@@ -275,11 +260,11 @@ func (e *mqttEnv) start(t *testing.T) accounts.Module {
 		once.Do(func() {
 			srv.Close()
 			stop()
-			k.Close()
+			a.Close()
 		})
 	}
 	t.Cleanup(e.stop)
-	return acc
+	return a.Accounts()
 }
 
 func (e *mqttEnv) must(t *testing.T, token, method, path string, body any, status int) kerneltest.Response {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/fieldhub/fieldhub/kernel/errs"
+	"github.com/fieldhub/fieldhub/modules/ingest"
 )
 
 // ChirpStack event types, as the HTTP integration's ?event= and the MQTT
@@ -43,7 +44,7 @@ func ChirpStack(event string, body []byte, now time.Time) (Message, error) {
 		kind = KindOther
 	default:
 		v := errs.Validation{}
-		v.AddArgs("event", IDEventUnknown, map[string]any{"event": cleanText(cut(event))})
+		v.AddArgs("event", IDEventUnknown, map[string]any{"event": ingest.CleanText(cut(event))})
 		return Message{}, v.Err()
 	}
 	m, err := decodeBody(body)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/fieldhub/fieldhub/kernel/errs"
+	"github.com/fieldhub/fieldhub/modules/ingest"
 )
 
 // genericFields are the fields of the generic form; names match without
@@ -41,7 +42,7 @@ func Generic(body []byte, now time.Time) (Message, error) {
 		}
 		if name == "" {
 			if unknown++; unknown <= maxUnknown {
-				f := cut(cleanText(k))
+				f := cut(ingest.CleanText(k))
 				v.AddArgs(f, IDFieldUnknown, map[string]any{"field": f})
 			}
 			continue

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
+	"github.com/fieldhub/fieldhub/modules/ingest"
 )
 
 // Kind is what a message reports.
@@ -148,23 +149,6 @@ type Log struct {
 	Description string
 }
 
-// Limits of what one message may hold.
-const (
-	// MaxPayload is the largest accepted payload in bytes: far above
-	// LoRaWAN's 242, for devices that post the generic form over IP.
-	MaxPayload = 4096
-	// MaxValues is how many values one uplink may hold once flattened.
-	MaxValues = 256
-	// MaxDepth is how deep values may nest.
-	MaxDepth = 16
-	// MaxKey is the longest key, the nodes module's limit of a key name.
-	MaxKey = 64
-	// MaxFuture is how far ahead of the receiver's clock a message's time
-	// may be: a node whose latest time lay in the future would never show
-	// a newer uplink.
-	MaxFuture = time.Hour
-)
-
 // Message IDs of the validation errors (locale catalog keys).
 const (
 	IDEventUnknown   = "ingest.event.unknown"
@@ -174,9 +158,7 @@ const (
 	IDPortInvalid    = "ingest.fPort.invalid"
 	IDDataInvalid    = "ingest.data.invalid"
 	IDDataTooLong    = "ingest.data.tooLong"
-	IDNumberInvalid  = "ingest.number.invalid"
-	IDValuesTooMany  = "ingest.values.tooMany"
-	IDValuesTooDeep  = "ingest.values.tooDeep"
+	IDNumberInvalid  = ingest.IDNumberInvalid
 	IDFieldUnknown   = "ingest.field.unknown"
 	IDBadJSONType    = "error.badJsonType"
 )
@@ -184,5 +166,5 @@ const (
 // validTime reports whether t can be stored and is not too far ahead of
 // now.
 func validTime(t, now time.Time) bool {
-	return !t.Before(tsdb.MinTime) && t.Before(tsdb.MaxTime) && !t.After(now.Add(MaxFuture))
+	return !t.Before(tsdb.MinTime) && t.Before(tsdb.MaxTime) && !t.After(now.Add(ingest.MaxFuture))
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
+	"github.com/fieldhub/fieldhub/modules/ingest"
 )
 
 // IDBodyObject is the message of a body that is JSON but not an object.
@@ -240,14 +241,14 @@ func (o obj) bytes(k string) []byte {
 	if raw == "" {
 		return nil
 	}
-	if base64.StdEncoding.DecodedLen(len(raw)) > MaxPayload+3 {
-		o.fail(k, IDDataTooLong, map[string]any{"max": MaxPayload})
+	if base64.StdEncoding.DecodedLen(len(raw)) > ingest.MaxPayload+3 {
+		o.fail(k, IDDataTooLong, map[string]any{"max": ingest.MaxPayload})
 		return nil
 	}
 	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
 		if b, err := enc.DecodeString(raw); err == nil {
-			if len(b) > MaxPayload {
-				o.fail(k, IDDataTooLong, map[string]any{"max": MaxPayload})
+			if len(b) > ingest.MaxPayload {
+				o.fail(k, IDDataTooLong, map[string]any{"max": ingest.MaxPayload})
 				return nil
 			}
 			return b
@@ -258,8 +259,8 @@ func (o obj) bytes(k string) []byte {
 }
 
 // values reads an object of decoded values: numbers become float64, and
-// the whole must flatten to at most MaxValues values nested at most
-// MaxDepth deep. Absent or null, it is nil.
+// the whole must flatten to at most ingest.MaxValues values nested at
+// most ingest.MaxDepth deep. Absent or null, it is nil.
 func (o obj) values(k string) map[string]any {
 	x, ok := o.get(k)
 	if !ok {
@@ -270,7 +271,7 @@ func (o obj) values(k string) map[string]any {
 		o.typeErr(k, "object")
 		return nil
 	}
-	if _, err := Flatten(m); err != nil {
+	if _, err := ingest.Flatten(m); err != nil {
 		var e *errs.Error
 		if errors.As(err, &e) {
 			o.fail(k, e.ID, e.Args)

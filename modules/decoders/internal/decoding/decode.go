@@ -1,0 +1,106 @@
+package decoding
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+
+	"github.com/fieldhub/fieldhub/kernel/sandbox"
+	"github.com/fieldhub/fieldhub/modules/decoders"
+	"github.com/fieldhub/fieldhub/modules/decoders/internal/catalog"
+	"github.com/fieldhub/fieldhub/modules/decoders/internal/store"
+)
+
+// Decode runs the decoder named key; see decoders.Service.
+func (s *Service) Decode(ctx context.Context, key string, in decoders.Input) (decoders.Output, error) {
+	if err := ctx.Err(); err != nil {
+		return decoders.Output{}, err
+	}
+	if key == decoders.Raw {
+		return decodeRaw(in), nil
+	}
+	l, err := s.resolve(ctx, in.Company, key)
+	if err != nil {
+		return decoders.Output{}, err
+	}
+	lim, err := s.companyLimits(ctx, in.Company)
+	if err != nil {
+		return decoders.Output{}, err
+	}
+	return run(ctx, l, in, lim)
+}
+
+// decodeRaw keeps a payload as it came: its bytes in lower-case hex, the
+// spelling of ChirpStack's and most device manuals' examples, and its
+// length, which tells frames of different types apart.
+func decodeRaw(in decoders.Input) decoders.Output {
+	data := map[string]any{"length": len(in.Bytes)}
+	if len(in.Bytes) > 0 {
+		data["raw"] = hex.EncodeToString(in.Bytes)
+	}
+	return decoders.Output{Data: data}
+}
+
+// run decodes in with a loaded codec: a codec that fails answers an
+// Output whose Errors say why.
+func run(ctx context.Context, l *loaded, in decoders.Input, lim sandbox.Limits) (decoders.Output, error) {
+	l.touch()
+	if l.fail != nil {
+		return decoders.Output{Errors: []string{failure(l.fail)}}, nil
+	}
+	res, err := l.codec.DecodeUplink(ctx, sandbox.Input{Bytes: in.Bytes, FPort: in.FPort, RecvTime: in.RecvTime, Variables: in.Variables}, lim)
+	out := decoders.Output{Data: res.Data, Warnings: res.Warnings, Errors: res.Errors, Log: res.Log, Duration: res.Duration}
+	if err == nil {
+		return out, nil
+	}
+	if ctx.Err() != nil {
+		return out, ctx.Err()
+	}
+	var se *sandbox.Error
+	switch {
+	case errors.As(err, &se):
+		out.Data = nil
+		out.Errors = append(out.Errors, failure(se))
+		return out, nil
+	case errors.Is(err, sandbox.ErrClosed):
+		return out, errNotStarted()
+	}
+	return out, fmt.Errorf("decode: %w", err)
+}
+
+// failure is the text a codec failure is reported with, beside the codec's
+// own errors: "decoder failed (time_limit): time limit of 50 ms exceeded".
+func failure(e *sandbox.Error) string {
+	return fmt.Sprintf("decoder failed (%s): %s", e.Kind, e.Error())
+}
+
+// Has reports whether company may name key; see decoders.Service.
+func (s *Service) Has(ctx context.Context, company int64, key string) (bool, error) {
+	if id, ok := decoders.CustomID(key); ok {
+		if company == 0 {
+			return false, nil
+		}
+		return store.IsCompanys(ctx, s.db, id, company)
+	}
+	_, ok := s.builtins[key]
+	return ok, nil
+}
+
+// Catalog lists the decoders a node of company may use; see
+// decoders.Service.
+func (s *Service) Catalog(ctx context.Context, company int64) ([]decoders.Entry, error) {
+	list := append(make([]decoders.Entry, 0, len(s.catalog)+8), s.catalog...)
+	if company == 0 {
+		return list, nil
+	}
+	own, err := store.Decoders(ctx, s.db, company)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range own {
+		list = append(list, decoders.Entry{Key: decoders.CustomKey(d.ID), Name: d.Name, Custom: true})
+	}
+	catalog.Sort(list)
+	return list, nil
+}

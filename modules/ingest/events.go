@@ -1,0 +1,88 @@
+package ingest
+
+import "time"
+
+// UplinkReceived is published after an uplink's values are stored and its
+// node's state updated.
+type UplinkReceived struct {
+	CompanyID int64
+	TagID     int64
+	// DevEUI is 16 lower-case hexadecimal digits, as the time series name
+	// it.
+	DevEUI string
+	// Name is the tag's name.
+	Name string
+	// Time is when the network server received the uplink.
+	Time time.Time
+	// Data holds the stored values by key: float64 for numbers (booleans as
+	// 0 and 1), string for texts.
+	Data map[string]any
+}
+
+// Topic names the event.
+func (UplinkReceived) Topic() string { return "ingest.uplink_received" }
+
+// Level is how much a DeviceEvent matters.
+type Level string
+
+// The levels of a DeviceEvent.
+const (
+	LevelInfo    Level = "info"
+	LevelWarning Level = "warning"
+	LevelError   Level = "error"
+)
+
+// The kinds of DeviceEvent.
+const (
+	EventJoin     = "join"
+	EventStatus   = "status"
+	EventLog      = "log"
+	EventDownlink = "downlink"
+	EventDecoder  = "decoder"
+	EventPool     = "pool"
+)
+
+// DeviceEvent is published for what the ingest learns about a device beside
+// the values of its uplinks, for the log: a join of a node, a device status,
+// a network server's log message, what became of a downlink (handed to the
+// network server, transmitted, acknowledged, failed), a decoder that failed
+// or warned, a DevEUI heard without a node that went to the node pool (the
+// last two at most once per DevEUI every 15 minutes). Events about a device
+// name only nodes of the company the message acted for, or a DevEUI that
+// company's own network server sent. Publishing one never holds up the
+// message it is about: subscribers must not block.
+type DeviceEvent struct {
+	// CompanyID is the company the message acted for, 0 for none (a
+	// ChirpStack MQTT event of an application that no application names).
+	CompanyID int64
+	// DevEUI is 16 lower-case hexadecimal digits, "" when the message named
+	// no device.
+	DevEUI string
+	Kind   string
+	Level  Level
+	// Message is the English text. MessageID is its locale catalog key,
+	// with Args filling its placeholders, so that a client shows it in its
+	// own language; "" for a network server's own text.
+	Message   string
+	MessageID string
+	Args      map[string]any
+	// Time is when the ingest learned it.
+	Time time.Time
+}
+
+// Topic names the event.
+func (DeviceEvent) Topic() string { return "ingest.device_event" }
+
+// Message IDs (locale catalog keys) of the device events' texts.
+const (
+	IDLogJoin               = "logs.entry.join"
+	IDLogStatus             = "logs.entry.status"
+	IDLogStatusPowered      = "logs.entry.statusPowered"
+	IDLogPool               = "logs.entry.pool"
+	IDLogDecoder            = "logs.entry.decoder"
+	IDLogDownlinkHandedOver = "logs.entry.downlink.handedOver"
+	IDLogDownlinkSent       = "logs.entry.downlink.sent"
+	IDLogDownlinkSentBy     = "logs.entry.downlink.sentBy"
+	IDLogDownlinkAcked      = "logs.entry.downlink.acknowledged"
+	IDLogDownlinkFailed     = "logs.entry.downlink.failed"
+)

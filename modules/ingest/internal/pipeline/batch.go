@@ -1,0 +1,362 @@
+package pipeline
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"maps"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/fieldhub/fieldhub/kernel/errs"
+	"github.com/fieldhub/fieldhub/kernel/tsdb"
+	"github.com/fieldhub/fieldhub/modules/ingest"
+	"github.com/fieldhub/fieldhub/modules/ingest/internal/parse"
+	"github.com/fieldhub/fieldhub/modules/nodes"
+)
+
+// job is one uplink or device status of a company in a batch (commit.go).
+type job struct {
+	company int64
+	msg     parse.Message // KindUplink or KindStatus
+
+	// The outcome, set before done is closed.
+
+	// tag is the DevEUI's tag, nil when the company has none: nothing was
+	// stored, and an uplink goes to the pool.
+	tag   *nodes.Tag
+	res   ingest.UplinkResult    // of an uplink
+	event *ingest.UplinkReceived // of an uplink, for the request to publish
+	err   error
+	done  chan struct{}
+
+	// decodeErrors are what the decoder failed with or reported as errors,
+	// kept in the uplink's record (uplinkPoint).
+	decodeErrors []string
+
+	// What the batch writes for the job.
+	points []tsdb.Point
+	keys   []string // keys the tag does not have yet
+	state  *nodes.State
+}
+
+// finish sets j's outcome: the batch does nothing with j afterwards.
+func (j *job) finish(err error) {
+	j.err = err
+	close(j.done)
+}
+
+// devEUI is the DevEUI the job is about, lower case.
+func (j *job) devEUI() string {
+	if j.msg.Uplink != nil {
+		return j.msg.Uplink.DevEUI
+	}
+	return j.msg.DevEUI
+}
+
+// runBatch carries out a batch of jobs: it looks their tags up at once,
+// prepares what each stores, writes all their points in one transaction,
+// registers their new keys in one statement and updates their nodes' states
+// in one statement. A step that fails for a batch of several is done again
+// job by job, so that one job's problem (a value the database refuses, a tag
+// deleted meanwhile) is not every job's; a job is answered once every step
+// is through with it. Each step has a context of its own: a batch belongs to
+// no single request, so no request's cancellation may cut it short.
+//
+// On PostgreSQL the nodes' states are written at the same time as the
+// points, on another connection: each commit waits for a WAL flush, and the
+// two flushes then overlap instead of adding up. A job whose points fail is
+// then answered with the error although its node's state may already show
+// it (docs/decisions.md, "Decoders and ingest"). SQLite takes one writer at a
+// time, so there the states are written after the points, for the jobs
+// whose points were stored, rather than queue for its lock.
+func (p *Pipeline) runBatch(batch []*job) {
+	live := p.lookUp(batch)
+	if len(live) == 0 {
+		return
+	}
+	pointsErr := make([]error, len(live))
+	stateErr := make([]error, len(live))
+	var wg sync.WaitGroup
+	if p.overlap {
+		wg.Go(func() { p.updateStates(live, stateErr) })
+	}
+	p.writePoints(live, pointsErr)
+	p.registerKeys(live, pointsErr) // the keys of stored points only
+	if !p.overlap {
+		copy(stateErr, pointsErr) // a job whose points failed changes nothing more
+		p.updateStates(live, stateErr)
+	}
+	wg.Wait()
+	for i, j := range live {
+		j.finish(cmp.Or(pointsErr[i], stateErr[i]))
+	}
+}
+
+// stepContext is the context of one step of a batch.
+func stepContext() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), batchTimeout)
+}
+
+// lookUp finds the jobs' tags and prepares the jobs of the company's tags;
+// the others are finished at once, as is a job that cannot be prepared.
+// An uplink needs the tag's identity, decoder and keys, which the nodes
+// module keeps in memory; a device status reads the tag's latest data too
+// (prepare), so its tag is read from the database.
+func (p *Pipeline) lookUp(batch []*job) []*job {
+	ctx, cancel := stepContext()
+	defer cancel()
+	var uplinks, statuses []string
+	for _, j := range batch {
+		switch eui := j.devEUI(); {
+		case eui == "":
+		case j.msg.Kind == parse.KindUplink:
+			uplinks = append(uplinks, eui)
+		default:
+			statuses = append(statuses, eui)
+		}
+	}
+	cached, err := p.deps.Tags.CachedTagsByDevEUI(ctx, uplinks)
+	fresh := map[string]*nodes.Tag{}
+	if err == nil && len(statuses) > 0 {
+		fresh, err = p.deps.Tags.TagsByDevEUI(ctx, statuses)
+	}
+	if err != nil {
+		for _, j := range batch {
+			j.finish(fmt.Errorf("look up the tags of %d DevEUIs: %w", len(uplinks)+len(statuses), err))
+		}
+		return nil
+	}
+	live := make([]*job, 0, len(batch))
+	for _, j := range batch {
+		eui := j.devEUI()
+		tags := cached
+		if j.msg.Kind != parse.KindUplink {
+			tags = fresh
+		}
+		t := tags[nodes.NormaliseEUI(eui)]
+		// A DevEUI without a tag and one of another company's tag look the
+		// same, so that a token learns nothing about other companies.
+		if eui == "" || t == nil || t.CompanyID != j.company {
+			j.finish(nil)
+			continue
+		}
+		j.tag = t
+		live = append(live, j)
+	}
+	return p.prepareAll(ctx, live)
+}
+
+// prepare decodes a job's message into the points, keys and state that the
+// batch writes for it.
+func (p *Pipeline) prepare(ctx context.Context, j *job) error {
+	var values map[string]any
+	if j.msg.Kind == parse.KindUplink {
+		u := j.msg.Uplink
+		d, err := p.decode(ctx, j.tag, u)
+		if err != nil {
+			return err
+		}
+		values, j.decodeErrors = d.values, d.errors
+		warnings := d.warnings
+		if u.Values != nil {
+			own, err := ingest.Flatten(u.Values)
+			if err != nil {
+				return err
+			}
+			maps.Copy(values, own)
+		}
+		if u.Battery != nil {
+			setDefault(values, "battery", *u.Battery)
+		}
+		if u.RSSI != nil {
+			setDefault(values, "rssi", *u.RSSI)
+		}
+		if u.SNR != nil {
+			setDefault(values, "snr", *u.SNR)
+		}
+		t := u.Time
+		j.state = &nodes.State{Time: &t, Data: values, RSSI: u.RSSI,
+			Battery: pick(values, "battery", "batteryVoltage", "vdd"), VDD: pick(values, "vdd", "batteryVoltage")}
+		j.event = &ingest.UplinkReceived{CompanyID: j.company, TagID: j.tag.ID, DevEUI: u.DevEUI, Name: j.tag.Name, Time: t, Data: values}
+		j.res = ingest.UplinkResult{DevEUI: u.DevEUI, TagID: j.tag.ID, Time: &t, Warnings: warnings}
+	} else {
+		s := j.msg.Status
+		values = map[string]any{}
+		if s.BatteryLevel != nil {
+			values["batteryLevel"] = *s.BatteryLevel
+		}
+		if s.Margin != nil {
+			values["margin"] = *s.Margin
+		}
+		// The network server's battery level becomes the tag's battery
+		// only for nodes whose uplinks report none: a decoder's reading
+		// is more precise than the 0-100 scale, and the two would
+		// alternate.
+		if s.BatteryLevel != nil && pick(j.tag.Data, "battery", "batteryVoltage", "vdd") == nil {
+			j.state = &nodes.State{Battery: s.BatteryLevel}
+		}
+	}
+	keys := slices.Sorted(maps.Keys(values))
+	j.res.Keys = keys
+	j.points = make([]tsdb.Point, 0, len(keys))
+	for _, k := range keys {
+		s := tsdb.Series{Company: j.company, DevEUI: j.devEUI(), Key: k}
+		switch v := values[k].(type) {
+		case float64:
+			j.points = append(j.points, tsdb.Number(s, j.msg.Time, v))
+		case string:
+			j.points = append(j.points, tsdb.Text(s, j.msg.Time, v))
+		}
+		if !slices.Contains(j.tag.Keys, k) {
+			j.keys = append(j.keys, k)
+		}
+	}
+	if p, ok := uplinkPoint(j); ok {
+		j.points = append(j.points, p)
+	}
+	// A bad point fails its own job here rather than the batch's write.
+	return tsdb.ValidatePoints(j.points)
+}
+
+// writePoints writes the points of the jobs in one tsdb.Store.Write and
+// sets the error of each job whose points were not stored.
+func (p *Pipeline) writePoints(live []*job, failed []error) {
+	n := 0
+	for _, j := range live {
+		n += len(j.points)
+	}
+	if n == 0 {
+		return
+	}
+	points := make([]tsdb.Point, 0, n)
+	for _, j := range live {
+		points = append(points, j.points...)
+	}
+	err := p.writeAlone(points)
+	if err == nil {
+		return
+	}
+	many := len(live) > 1
+	if many {
+		p.log.Warn("batch of uplinks failed, writing them one by one", "uplinks", len(live), "points", n, "err", err)
+	}
+	for i, j := range live {
+		if len(j.points) == 0 {
+			continue
+		}
+		if many {
+			err = p.writeAlone(j.points)
+		}
+		if err != nil {
+			if errs.KindOf(err) != errs.Invalid && errs.KindOf(err) != errs.Unavailable {
+				err = fmt.Errorf("store %d values of %s: %w", len(j.points), j.devEUI(), err)
+			}
+			failed[i] = err
+		}
+	}
+}
+
+func (p *Pipeline) writeAlone(points []tsdb.Point) error {
+	ctx, cancel := stepContext()
+	defer cancel()
+	return p.deps.TSDB.Write(ctx, slices.Clip(points))
+}
+
+// registerKeys registers the keys the jobs' tags do not have yet, most
+// often none, in one statement, for the jobs without an error yet, and sets
+// the error of each job whose keys were not registered.
+func (p *Pipeline) registerKeys(live []*job, failed []error) {
+	ctx, cancel := stepContext()
+	defer cancel()
+	missing := map[int64][]string{}
+	for i, j := range live {
+		if len(j.keys) > 0 && failed[i] == nil {
+			missing[j.tag.ID] = append(missing[j.tag.ID], j.keys...)
+		}
+	}
+	if len(missing) == 0 {
+		return
+	}
+	if err := p.deps.NodeData.EnsureKeysOfTags(ctx, missing); err == nil {
+		return
+	}
+	for i, j := range live {
+		if len(j.keys) > 0 && failed[i] == nil {
+			if err := p.deps.NodeData.EnsureKeys(ctx, j.tag.ID, j.keys); err != nil {
+				failed[i] = fmt.Errorf("register keys of tag %d: %w", j.tag.ID, err)
+			}
+		}
+	}
+}
+
+// updateStates records the nodes' states in one statement, in the order of
+// the jobs, for the jobs without an error yet, and sets the error of each
+// job whose state was not recorded.
+func (p *Pipeline) updateStates(live []*job, failed []error) {
+	ctx, cancel := stepContext()
+	defer cancel()
+	states := make([]nodes.TagState, 0, len(live))
+	for i, j := range live {
+		if j.state != nil && failed[i] == nil {
+			states = append(states, nodes.TagState{TagID: j.tag.ID, State: *j.state})
+		}
+	}
+	if len(states) == 0 {
+		return
+	}
+	err := p.deps.NodeData.UpdateStates(ctx, states)
+	if err == nil {
+		return
+	}
+	for i, j := range live {
+		if j.state == nil || failed[i] != nil {
+			continue
+		}
+		if len(states) > 1 {
+			err = p.deps.NodeData.UpdateStates(ctx, []nodes.TagState{{TagID: j.tag.ID, State: *j.state}})
+		}
+		if err != nil {
+			failed[i] = fmt.Errorf("update state of tag %d: %w", j.tag.ID, err)
+		}
+	}
+}
+
+// prepareAll prepares the jobs of a batch (prepare: decoding, points,
+// keys, state) on up to GOMAXPROCS goroutines, since decoding runs
+// JavaScript and a codec that breaks its time limit would otherwise hold
+// up the uplinks after it in the batch. It finishes the jobs that cannot
+// be prepared and returns the others, in their order.
+func (p *Pipeline) prepareAll(ctx context.Context, batch []*job) []*job {
+	failed := make([]error, len(batch))
+	if workers := min(runtime.GOMAXPROCS(0), len(batch)); workers <= 1 {
+		for i, j := range batch {
+			failed[i] = p.prepare(ctx, j)
+		}
+	} else {
+		var wg sync.WaitGroup
+		next := make(chan int)
+		for range workers {
+			wg.Go(func() {
+				for i := range next {
+					failed[i] = p.prepare(ctx, batch[i])
+				}
+			})
+		}
+		for i := range batch {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+	}
+	live := batch[:0]
+	for i, j := range batch {
+		if failed[i] != nil {
+			j.finish(failed[i])
+			continue
+		}
+		live = append(live, j)
+	}
+	return live
+}
