@@ -1,7 +1,6 @@
 // The calls of the category tree (docs/api/dashboards.md, "Categories" and
 // "Dashboards").
-import type { IntlShape } from "react-intl";
-import { api, ApiError } from "@/lib/api";
+import { api } from "@/lib/api";
 import { fromDTO, type IndexPayload, type TreeNode } from "@/features/dashboards/utils/category-tree";
 
 export interface Category {
@@ -69,12 +68,9 @@ export function saveIndexes(payload: IndexPayload): Promise<void> {
   return api<void>("PUT", "/api/dashboards/categories/indexes", payload);
 }
 
-// The ids of the refusals the tree's calls may answer with. The server
-// writes its message in the language of the request (its lang cookie or
-// Accept-Language), which need not be the page's; the island shows them in
-// the page's language from its own catalog, which carries these ids because
-// they are named here (vite.config.ts keeps the ids the sources name).
-const knownIds = new Set([
+// The ids of the refusals the tree's calls may answer with, which the
+// dialogs show in the page's language (see lib/api-error.ts).
+export const categoryErrorIds = [
   "dashboards.categoryNotEmpty",
   "dashboards.parent.cycle",
   "dashboards.parent.unknown",
@@ -84,39 +80,4 @@ const knownIds = new Set([
   "dashboards.icon.invalid",
   "validation.required",
   "validation.max255",
-]);
-
-type Translate = (id: string) => string | null;
-
-// translator looks ids up in the page's catalog.
-export function translator(intl: IntlShape): Translate {
-  return (id) => (knownIds.has(id) && id in intl.messages ? intl.formatMessage({ id }) : null);
-}
-
-// fieldErrors are the messages per field of a refused form (400), keyed by
-// the JSON field name, in the page's language where the catalog has them.
-export function fieldErrors(err: unknown, translate: Translate): Record<string, string> {
-  if (!(err instanceof ApiError) || err.status !== 400) return {};
-  const body = err.body as { errors?: Record<string, unknown>; errorIds?: Record<string, unknown> } | null;
-  const errors = body?.errors;
-  if (typeof errors !== "object" || errors === null) return {};
-  const out: Record<string, string> = {};
-  for (const [field, list] of Object.entries(errors)) {
-    const ids = body?.errorIds?.[field];
-    const id = Array.isArray(ids) && typeof ids[0] === "string" ? ids[0] : null;
-    const text = (id && translate(id)) ?? (Array.isArray(list) && typeof list[0] === "string" ? list[0] : null);
-    if (text) out[field] = text;
-  }
-  return out;
-}
-
-// serverMessage is the message of a refused call, in the page's language
-// where the catalog has it, else as the server wrote it; null when the
-// answer carried none a person should read.
-export function serverMessage(err: unknown, translate: Translate): string | null {
-  if (!(err instanceof ApiError) || err.status >= 500) return null;
-  const body = err.body as { id?: unknown; message?: unknown } | null;
-  const translated = typeof body?.id === "string" ? translate(body.id) : null;
-  if (translated) return translated;
-  return typeof body?.message === "string" && body.message !== "" ? body.message : null;
-}
+];

@@ -19,6 +19,10 @@ import {
   type Weather,
 } from "@/features/dashboards/utils/dashboard-model";
 
+// The ids of the refusals the dashboard's calls may answer with, which it
+// shows in the page's language (see lib/api-error.ts).
+export const dashboardErrorIds = ["dashboards.module.tag", "dashboards.module.typeFunction", "validation.required", "validation.max255", "error.notFound", "error.forbidden"];
+
 export interface Loaded {
   dashboard: Dashboard;
   modules: DashModule[];

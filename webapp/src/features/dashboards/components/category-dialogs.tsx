@@ -8,7 +8,8 @@ import { Button, Dialog, FieldError, Form, Heading, Input, Label, Modal, ModalOv
 import { defineMessages, useIntl, type NoMessageValues } from "react-intl";
 import { IconSelector } from "@/features/dashboards/components/icon-selector";
 import { CategoryColorPicker, parseOr, toHex } from "@/features/dashboards/components/color-picker";
-import { fieldErrors, serverMessage, translator, type CategoryInput } from "@/features/dashboards/api/categories";
+import { categoryErrorIds, type CategoryInput } from "@/features/dashboards/api/categories";
+import { fieldErrors, serverMessage, translator } from "@/lib/api-error";
 import { defaultCategoryIcon, defaultColor, type CategoryNode, type TreeNode } from "@/features/dashboards/utils/category-tree";
 
 const messages = defineMessages<{
@@ -142,7 +143,7 @@ function useSubmit(
       () => setBusy(false),
       (err: unknown) => {
         setBusy(false);
-        const translate = translator(intl);
+        const translate = translator(intl, categoryErrorIds);
         const fields = fieldErrors(err, translate);
         // A message about a field the dialog does not show (the category
         // of a new dashboard, say) is the form's.

@@ -19,7 +19,7 @@ import {
   Text,
 } from "react-aria-components";
 import { useIntl } from "react-intl";
-import { ApiError } from "@/lib/api";
+import { serverMessage, translator } from "@/lib/api-error";
 import { parseValueMatch, safeHttpUrl } from "@/features/dashboards/utils/format";
 import { ColorInput, ComboField, SelectField, SwitchField, TextInput, type Option } from "@/features/dashboards/components/fields";
 import { defineMessages, msg, sizeNames, typeHints, typeNames } from "@/features/dashboards/utils/messages";
@@ -40,7 +40,7 @@ import {
   type SeriesRef,
   type Size,
 } from "@/features/dashboards/utils/dashboard-model";
-import { loadKeys, loadNodes, type KeyOption, type NodeOption, type Source } from "@/features/dashboards/api/source";
+import { dashboardErrorIds, loadKeys, loadNodes, type KeyOption, type NodeOption, type Source } from "@/features/dashboards/api/source";
 import { withPositions } from "@/features/dashboards/components/widgets/image-map";
 
 const ed = defineMessages({
@@ -271,7 +271,7 @@ export function ModuleEditor(props: ModuleEditorProps): ReactNode {
       onSaved(saved, !draft.dashboardModuleId);
       close();
     } catch (err) {
-      setFormError(err instanceof ApiError && err.message ? err.message : intl.formatMessage(msg.saveFailed));
+      setFormError(serverMessage(err, translator(intl, dashboardErrorIds), () => true) ?? intl.formatMessage(msg.saveFailed));
     } finally {
       setSaving(false);
     }

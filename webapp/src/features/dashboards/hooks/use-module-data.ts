@@ -2,7 +2,8 @@
 // dashboard's Source, answers loading, error (with a retry) or the data, and
 // keeps the data current from the live updates without reloading.
 import { createContext, useCallback, useContext, useEffect, useRef, useState } from "react";
-import { ApiError } from "@/lib/api";
+import { useIntl } from "react-intl";
+import { serverMessage, translator } from "@/lib/api-error";
 import { presetDurations, type Preset } from "@/components/date-range-picker/range";
 import { useLive, useLiveNodes } from "@/features/dashboards/hooks/use-live";
 import {
@@ -16,7 +17,7 @@ import {
   type TagData,
   type Weather,
 } from "@/features/dashboards/utils/dashboard-model";
-import type { Source } from "@/features/dashboards/api/source";
+import { dashboardErrorIds, type Source } from "@/features/dashboards/api/source";
 
 export const SourceContext = createContext<Source | null>(null);
 
@@ -60,6 +61,7 @@ export function rangeOfOffset(seconds: number, now: number): Range {
 
 function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): [Load<T>, (f: (d: T) => T) => void, () => void] {
   const [state, setState] = useState<Load<T>>({ state: "loading" });
+  const intl = useIntl();
   const [attempt, setAttempt] = useState(0);
   const seq = useRef(0);
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
@@ -72,8 +74,8 @@ function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): [Load<T>,
       },
       (err: unknown) => {
         if (mine !== seq.current) return;
-        const explained = err instanceof ApiError && [400, 502, 503].includes(err.status) && err.message !== "";
-        setState({ state: "error", retry, ...(explained ? { message: err.message } : {}) });
+        const message = serverMessage(err, translator(intl, dashboardErrorIds), (s) => [400, 502, 503].includes(s));
+        setState({ state: "error", retry, ...(message !== null ? { message } : {}) });
       },
     );
     // load is a fresh closure each render; deps name what it reads.

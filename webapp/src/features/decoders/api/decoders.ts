@@ -1,6 +1,6 @@
 // The calls of the decoder editor (docs/decisions.md "Decoder pages"): a
 // company's own decoders, their versions and the test call.
-import { api, ApiError } from "@/lib/api";
+import { api } from "@/lib/api";
 
 export type Kind = "js" | "wasm";
 
@@ -84,26 +84,24 @@ export function runTest(companyId: number, codec: TestCodec, input: TestInput): 
   return api<TestResult>("POST", `/api/decoder/test?companyId=${companyId}`, { ...codec, fPort: input.fPort, ...payload });
 }
 
-// fieldErrors are the messages per field of a refused call (400), as the
-// server wrote them.
-export function fieldErrors(err: unknown): Record<string, string> {
-  if (!(err instanceof ApiError) || err.status !== 400) return {};
-  const errors = (err.body as { errors?: Record<string, unknown> } | null)?.errors;
-  if (typeof errors !== "object" || errors === null) return {};
-  const out: Record<string, string> = {};
-  for (const [field, list] of Object.entries(errors)) {
-    if (Array.isArray(list) && typeof list[0] === "string") out[field] = list[0];
-  }
-  return out;
-}
-
-// serverMessage is the message of a refused call a person should read, or
-// null (a server failure, no connection).
-export function serverMessage(err: unknown): string | null {
-  if (!(err instanceof ApiError) || err.status >= 500) return null;
-  const message = (err.body as { message?: unknown } | null)?.message;
-  return typeof message === "string" && message !== "" ? message : null;
-}
+// The ids of the refusals the editor's calls may answer with, which it shows
+// in the page's language (see lib/api-error.ts).
+export const decoderErrorIds = [
+  "decoders.codec.one",
+  "decoders.kind.invalid",
+  "decoders.name.taken",
+  "decoders.module.base64",
+  "decoders.test.hex",
+  "decoders.test.base64",
+  "decoders.test.payloadOne",
+  "decoders.test.fPort",
+  "decoders.test.codecNeeded",
+  "decoders.notStarted",
+  "validation.required",
+  "validation.max255",
+  "error.notFound",
+  "error.forbidden",
+];
 
 // toBase64 encodes an uploaded module.
 export function toBase64(buf: ArrayBuffer): string {

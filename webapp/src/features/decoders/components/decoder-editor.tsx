@@ -12,9 +12,8 @@ import {
   createDecoder,
   fetchDecoder,
   fetchVersion,
-  fieldErrors,
+  decoderErrorIds,
   rename,
-  serverMessage,
   toBase64,
   type CodecBody,
   type Decoder,
@@ -23,6 +22,7 @@ import {
 } from "@/features/decoders/api/decoders";
 import { CodeEditor } from "@/features/decoders/components/code-editor";
 import { TestPane } from "@/features/decoders/components/test-pane";
+import { fieldErrors, serverMessage, translator } from "@/lib/api-error";
 import "@/features/decoders/components/decoder-editor.css";
 
 const messages = defineMessages<{
@@ -165,10 +165,11 @@ export function DecoderEditor({ companyId, decoderId, maxSource, maxModule }: De
   }, [load.state, refresh]);
 
   const fail = (err: unknown): void => {
-    const fields = fieldErrors(err);
+    const translate = translator(intl, decoderErrorIds);
+    const fields = fieldErrors(err, translate);
     setErrors(fields);
     const other = Object.keys(fields).some((f) => !["name", "source", "module", "kind"].includes(f));
-    const text = other ? Object.values(fields).join(" ") : serverMessage(err);
+    const text = other ? Object.values(fields).join(" ") : serverMessage(err, translate);
     setNotice(Object.keys(fields).length > 0 && !other ? null : { tone: "error", text: text ?? intl.formatMessage(messages.generic) });
   };
 

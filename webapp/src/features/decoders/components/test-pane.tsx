@@ -4,7 +4,8 @@
 import { useState, type FormEvent, type ReactNode } from "react";
 import { Button, FieldError, Form, Input, Label, Radio, RadioGroup, TextField } from "react-aria-components";
 import { defineMessages, useIntl, type NoMessageValues } from "react-intl";
-import { fieldErrors, runTest, serverMessage, type TestCodec, type TestResult } from "@/features/decoders/api/decoders";
+import { decoderErrorIds, runTest, type TestCodec, type TestResult } from "@/features/decoders/api/decoders";
+import { fieldErrors, serverMessage, translator } from "@/lib/api-error";
 
 const messages = defineMessages<{
   title: NoMessageValues;
@@ -74,14 +75,15 @@ export function TestPane({ companyId, codec }: TestPaneProps): ReactNode {
     runTest(companyId, codec, { fPort: Number.isInteger(port) ? port : -1, payload, format })
       .then((result) => setRun({ state: "done", result }))
       .catch((err: unknown) => {
-        const fields = fieldErrors(err);
+        const translate = translator(intl, decoderErrorIds);
+        const fields = fieldErrors(err, translate);
         // The payload's errors name bytes or base64: both are the one field here.
         const shown: Record<string, string> = {};
         if (fields.fPort) shown.fPort = fields.fPort;
         if (fields.bytes ?? fields.base64) shown.payload = (fields.bytes ?? fields.base64)!;
         setErrors(shown);
         const other = Object.entries(fields).find(([f]) => !["fPort", "bytes", "base64"].includes(f))?.[1];
-        setRun({ state: "failed", message: other ?? serverMessage(err) ?? intl.formatMessage(messages.generic) });
+        setRun({ state: "failed", message: other ?? serverMessage(err, translate) ?? intl.formatMessage(messages.generic) });
       });
   };
 
