@@ -1,20 +1,13 @@
 // DateRangePicker is a button showing the chosen range that opens a popover
 // with the preset ranges and a range calendar (SPEC.md sections 2, 4 and 9).
 import { useId, useState, type ReactNode } from "react";
-import {
-  Button,
-  CalendarCell,
-  CalendarGrid,
-  Dialog,
-  DialogTrigger,
-  Heading,
-  I18nProvider,
-  Popover,
-  RangeCalendar,
-  ToggleButton,
-  type DateValue,
-  type RangeValue,
-} from "react-aria-components";
+import { I18nProvider, type DateValue, type RangeValue } from "react-aria-components";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogTrigger } from "@/components/ui/dialog";
+import { Heading } from "@/components/ui/heading";
+import { Popover } from "@/components/ui/popover";
+import { CalendarCell, CalendarGrid, RangeCalendar } from "@/components/ui/range-calendar";
+import { ToggleButton } from "@/components/ui/toggle-button";
 import { CalendarDate, getLocalTimeZone, today } from "@internationalized/date";
 import { defineMessages, useIntl, type IntlShape, type NoMessageValues } from "react-intl";
 import { api } from "@/lib/api";

@@ -4,7 +4,12 @@
 // API itself through onSubmit and stays open with the server's message when
 // the call is refused.
 import { useState, type FormEvent, type ReactNode } from "react";
-import { Button, Dialog, FieldError, Form, Heading, Input, Label, Modal, ModalOverlay, TextField } from "react-aria-components";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogActions, DialogHeading } from "@/components/ui/dialog";
+import { Modal } from "@/components/ui/modal";
+import { FieldError, Input, Label } from "@/components/ui/field";
+import { Form } from "@/components/ui/form";
+import { TextField } from "@/components/ui/text-field";
 import { defineMessages, useIntl, type NoMessageValues } from "react-intl";
 import { IconSelector } from "@/features/dashboards/components/icon-selector";
 import { CategoryColorPicker, parseOr, toHex } from "@/features/dashboards/components/color-picker";
@@ -85,8 +90,11 @@ interface FrameProps {
 // except while its call runs.
 function DialogFrame({ title, width, busy, onClose, children }: FrameProps): ReactNode {
   return (
-    <ModalOverlay
-      className="fh-tree-modal__overlay"
+    <Modal
+      overlayClassName="fh-tree-modal__overlay"
+      className="fh-tree-modal"
+      style={{ width: `min(${width}px, calc(100vw - 2rem))` }}
+      boxProps={{ "data-width": width }}
       isOpen
       isDismissable={!busy}
       isKeyboardDismissDisabled={busy}
@@ -94,15 +102,11 @@ function DialogFrame({ title, width, busy, onClose, children }: FrameProps): Rea
         if (!open) onClose();
       }}
     >
-      <Modal className="fh-tree-modal" style={{ width: `min(${width}px, calc(100vw - 2rem))` }} data-width={width}>
-        <Dialog className="fh-tree-modal__dialog">
-          <Heading slot="title" className="fh-tree-modal__title">
-            {title}
-          </Heading>
-          {children}
-        </Dialog>
-      </Modal>
-    </ModalOverlay>
+      <Dialog className="fh-tree-modal__dialog">
+        <DialogHeading className="fh-tree-modal__title">{title}</DialogHeading>
+        {children}
+      </Dialog>
+    </Modal>
   );
 }
 
@@ -211,7 +215,7 @@ function Actions({ busy, submitLabel, onClose, danger = false, onSubmit }: {
 }): ReactNode {
   const intl = useIntl();
   return (
-    <div className="fh-tree-modal__actions">
+    <DialogActions className="fh-tree-modal__actions">
       <Button className="fh-tree-button fh-tree-button--secondary" onPress={onClose} isDisabled={busy}>
         {intl.formatMessage(messages.cancel)}
       </Button>
@@ -223,7 +227,7 @@ function Actions({ busy, submitLabel, onClose, danger = false, onSubmit }: {
       >
         {submitLabel}
       </Button>
-    </div>
+    </DialogActions>
   );
 }
 

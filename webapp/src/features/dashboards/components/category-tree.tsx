@@ -24,21 +24,12 @@ import {
   type MouseEvent,
   type ReactNode,
 } from "react";
-import {
-  Button,
-  Collection,
-  I18nProvider,
-  Menu,
-  MenuItem,
-  Popover,
-  Switch,
-  Tree,
-  TreeItem,
-  TreeItemContent,
-  useDragAndDrop,
-  type Key,
-  type Selection,
-} from "react-aria-components";
+import { Collection, I18nProvider, useDragAndDrop, type Key, type Selection } from "react-aria-components";
+import { Button } from "@/components/ui/button";
+import { Menu, MenuItem } from "@/components/ui/menu";
+import { Popover } from "@/components/ui/popover";
+import { Switch } from "@/components/ui/switch";
+import { Tree, TreeItem, TreeItemContent } from "@/components/ui/tree";
 import { defineMessages, useIntl, type NoMessageValues } from "react-intl";
 import {
   copyDashboard,

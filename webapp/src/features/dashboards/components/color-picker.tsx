@@ -3,21 +3,9 @@
 // and the hex code, all kept in step by React Aria's ColorPicker. Every
 // part works with the keyboard (arrow keys move the thumbs).
 import { useId, type ReactNode } from "react";
-import {
-  ColorArea,
-  ColorField,
-  ColorPicker,
-  ColorSlider,
-  ColorSwatch,
-  ColorSwatchPicker,
-  ColorSwatchPickerItem,
-  ColorThumb,
-  Input,
-  Label,
-  SliderTrack,
-  parseColor,
-  type Color,
-} from "react-aria-components";
+import { parseColor, type Color } from "react-aria-components";
+import { ColorArea, ColorField, ColorPicker, ColorSlider, ColorSwatch, ColorSwatchPicker, ColorSwatchPickerItem, ColorThumb, SliderTrack } from "@/components/ui/color-picker";
+import { Input, Label } from "@/components/ui/field";
 import { defineMessages, useIntl, type NoMessageValues } from "react-intl";
 
 const messages = defineMessages<{

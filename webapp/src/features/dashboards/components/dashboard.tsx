@@ -5,7 +5,10 @@
 // resize, copy and delete modules; layout changes are saved together with
 // PUT /api/dashboards/modules/multiple.
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import { Button, Dialog, Heading, I18nProvider, Modal, ModalOverlay } from "react-aria-components";
+import { I18nProvider } from "react-aria-components";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogActions, DialogHeading } from "@/components/ui/dialog";
+import { Modal } from "@/components/ui/modal";
 import { useIntl } from "react-intl";
 import { ApiError } from "@/lib/api";
 import { ModuleCard, type CardAction } from "@/features/dashboards/components/module-card";
@@ -345,37 +348,35 @@ function RemoveDialog({ module: m, onClose, onConfirm }: { module: DashModule; o
   const intl = useIntl();
   const [busy, setBusy] = useState(false);
   return (
-    <ModalOverlay className="fh-dash-overlay" isOpen isDismissable={!busy} onOpenChange={(open) => !open && onClose()}>
-      <Modal className="fh-dash-modal fh-dash-modal--small">
-        <Dialog className="fh-dash-dialog" role="alertdialog">
-          {({ close }) => (
-            <>
-              <Heading slot="title" className="fh-dash-dialog__title">
-                {intl.formatMessage(msg.removeTitle)}
-              </Heading>
-              <p>{intl.formatMessage(msg.removeText, { title: m.title || intl.formatMessage(msg.untitled) })}</p>
-              <div className="fh-dash-dialog__actions">
-                <Button className="fh-dash-button fh-dash-button--quiet" onPress={close} autoFocus isDisabled={busy}>
-                  {intl.formatMessage(msg.cancel)}
-                </Button>
-                <Button
-                  className="fh-dash-button fh-dash-button--danger"
-                  isDisabled={busy}
-                  onPress={() => {
-                    setBusy(true);
-                    void onConfirm(m).finally(() => {
-                      setBusy(false);
-                      close();
-                    });
-                  }}
-                >
-                  {intl.formatMessage(msg.remove)}
-                </Button>
-              </div>
-            </>
-          )}
-        </Dialog>
-      </Modal>
-    </ModalOverlay>
+    <Modal overlayClassName="fh-dash-overlay" className="fh-dash-modal fh-dash-modal--small" isOpen isDismissable={!busy} onOpenChange={(open) => !open && onClose()}>
+      <Dialog className="fh-dash-dialog" role="alertdialog">
+        {({ close }) => (
+          <>
+            <DialogHeading className="fh-dash-dialog__title">
+              {intl.formatMessage(msg.removeTitle)}
+            </DialogHeading>
+            <p>{intl.formatMessage(msg.removeText, { title: m.title || intl.formatMessage(msg.untitled) })}</p>
+            <DialogActions className="fh-dash-dialog__actions">
+              <Button className="fh-dash-button fh-dash-button--quiet" onPress={close} autoFocus isDisabled={busy}>
+                {intl.formatMessage(msg.cancel)}
+              </Button>
+              <Button
+                className="fh-dash-button fh-dash-button--danger"
+                isDisabled={busy}
+                onPress={() => {
+                  setBusy(true);
+                  void onConfirm(m).finally(() => {
+                    setBusy(false);
+                    close();
+                  });
+                }}
+              >
+                {intl.formatMessage(msg.remove)}
+              </Button>
+            </DialogActions>
+          </>
+        )}
+      </Dialog>
+    </Modal>
   );
 }

@@ -1,23 +1,15 @@
 // Form fields of the module settings dialog: thin React Aria wrappers with
 // the dashboard's look, each with its label, hint and error.
 import { useEffect, useId, useState, type ReactNode } from "react";
-import {
-  Button,
-  ComboBox,
-  FieldError,
-  Input,
-  Label,
-  ListBox,
-  ListBoxItem,
-  Popover,
-  Select,
-  SelectValue,
-  Switch,
-  Text,
-  TextArea,
-  TextField,
-  type Key,
-} from "react-aria-components";
+import { type Key } from "react-aria-components";
+import { Button } from "@/components/ui/button";
+import { ComboBox } from "@/components/ui/combo-box";
+import { FieldError, Input, Label, Text, TextArea } from "@/components/ui/field";
+import { ListBox, ListBoxItem } from "@/components/ui/list-box";
+import { Popover } from "@/components/ui/popover";
+import { Select, SelectValue } from "@/components/ui/select";
+import { Switch } from "@/components/ui/switch";
+import { TextField } from "@/components/ui/text-field";
 
 export interface Option {
   id: string;

@@ -3,17 +3,11 @@
 // keeps the focus while the arrow keys move through the list and Enter
 // chooses; the list panel is at most 200px high.
 import { useEffect, useId, useMemo, useState, type ReactNode } from "react";
-import {
-  Autocomplete,
-  Button,
-  I18nProvider,
-  Input,
-  Label,
-  ListBox,
-  ListBoxItem,
-  SearchField,
-  type Selection,
-} from "react-aria-components";
+import { I18nProvider, type Selection } from "react-aria-components";
+import { Button } from "@/components/ui/button";
+import { Input, Label } from "@/components/ui/field";
+import { ListBox, ListBoxItem } from "@/components/ui/list-box";
+import { Autocomplete, SearchField } from "@/components/ui/search-field";
 import { defineMessages, useIntl, type NoMessageValues } from "react-intl";
 import { defaultCategoryIcon } from "@/features/dashboards/utils/category-tree";
 import { filterIcons, loadIconNames, maxShown } from "@/features/dashboards/utils/icon-names";

@@ -3,7 +3,9 @@
 // edit mode the handle to move it (drag, or arrow keys), its two size
 // pickers and its menu (configure, copy, move, delete).
 import { useId, useState, type CSSProperties, type DragEvent, type KeyboardEvent, type ReactNode } from "react";
-import { Button, Menu, MenuItem, MenuTrigger, Popover, Separator } from "react-aria-components";
+import { Button } from "@/components/ui/button";
+import { Menu, MenuItem, MenuTrigger, Separator } from "@/components/ui/menu";
+import { Popover } from "@/components/ui/popover";
 import { useIntl } from "react-intl";
 import { DateRangePicker, type RangeDetail } from "@/components/date-range-picker/date-range-picker";
 import { safeColor } from "@/features/dashboards/utils/format";

@@ -4,20 +4,13 @@
 // sizes. Saving creates or updates the module, then uploads a chosen
 // picture (image and image map modules).
 import { useEffect, useMemo, useState, type ReactNode } from "react";
-import {
-  Button,
-  Checkbox,
-  CheckboxGroup,
-  Dialog,
-  FileTrigger,
-  Heading,
-  Label,
-  Modal,
-  ModalOverlay,
-  Radio,
-  RadioGroup,
-  Text,
-} from "react-aria-components";
+import { Button } from "@/components/ui/button";
+import { Checkbox, CheckboxGroup } from "@/components/ui/checkbox-group";
+import { Dialog, DialogActions, DialogHeading } from "@/components/ui/dialog";
+import { Modal } from "@/components/ui/modal";
+import { Label, Text } from "@/components/ui/field";
+import { FileTrigger } from "@/components/ui/file-trigger";
+import { Radio, RadioGroup } from "@/components/ui/radio-group";
 import { useIntl } from "react-intl";
 import { serverMessage, translator } from "@/lib/api-error";
 import { parseValueMatch, safeHttpUrl } from "@/features/dashboards/utils/format";
@@ -278,85 +271,83 @@ export function ModuleEditor(props: ModuleEditorProps): ReactNode {
   }
 
   return (
-    <ModalOverlay className="fh-dash-overlay" isOpen isDismissable={!saving} onOpenChange={(open) => !open && onClose()}>
-      <Modal className="fh-dash-modal">
-        <Dialog className="fh-dash-dialog" aria-label={title}>
-          {({ close }) => (
-            <>
-              <Heading slot="title" className="fh-dash-dialog__title">
-                {title}
-              </Heading>
-              {type === null || !draft ? (
-                <>
-                  <RadioGroup className="fh-dash-types" value={chosen} onChange={setChosen} aria-label={intl.formatMessage(ed.chooseType)}>
-                    <Label className="fh-dash-field__label">{intl.formatMessage(ed.chooseType)}</Label>
-                    <div className="fh-dash-types__list">
-                      {editableTypes.map((t) => (
-                        <Radio key={t} value={String(t)} className="fh-dash-type">
-                          <span className={`mdi ${typeIcons[t] ?? "mdi-view-dashboard"} fh-dash-type__icon`} aria-hidden="true" />
-                          <span className="fh-dash-type__text">
-                            <strong>{intl.formatMessage(typeNames[t as keyof typeof typeNames])}</strong>
-                            <span className="fh-dash-type__hint">{intl.formatMessage(typeHints[t as keyof typeof typeHints])}</span>
-                          </span>
-                        </Radio>
-                      ))}
-                    </div>
-                  </RadioGroup>
-                  <div className="fh-dash-dialog__actions">
-                    <Button className="fh-dash-button fh-dash-button--quiet" onPress={close}>
-                      {intl.formatMessage(msg.cancel)}
-                    </Button>
-                    <Button className="fh-dash-button" onPress={start}>
-                      {intl.formatMessage(ed.next)}
-                    </Button>
+    <Modal overlayClassName="fh-dash-overlay" className="fh-dash-modal" isOpen isDismissable={!saving} onOpenChange={(open) => !open && onClose()}>
+      <Dialog className="fh-dash-dialog" aria-label={title}>
+        {({ close }) => (
+          <>
+            <DialogHeading className="fh-dash-dialog__title">
+              {title}
+            </DialogHeading>
+            {type === null || !draft ? (
+              <>
+                <RadioGroup className="fh-dash-types" value={chosen} onChange={setChosen} aria-label={intl.formatMessage(ed.chooseType)}>
+                  <Label className="fh-dash-field__label">{intl.formatMessage(ed.chooseType)}</Label>
+                  <div className="fh-dash-types__list">
+                    {editableTypes.map((t) => (
+                      <Radio key={t} value={String(t)} className="fh-dash-type">
+                        <span className={`mdi ${typeIcons[t] ?? "mdi-view-dashboard"} fh-dash-type__icon`} aria-hidden="true" />
+                        <span className="fh-dash-type__text">
+                          <strong>{intl.formatMessage(typeNames[t as keyof typeof typeNames])}</strong>
+                          <span className="fh-dash-type__hint">{intl.formatMessage(typeHints[t as keyof typeof typeHints])}</span>
+                        </span>
+                      </Radio>
+                    ))}
                   </div>
-                </>
-              ) : (
-                <form
-                  className="fh-dash-form"
-                  noValidate
-                  onSubmit={(e) => {
-                    e.preventDefault();
-                    void submit(close);
-                  }}
-                >
-                  <Fields
-                    draft={draft}
-                    setDraft={setDraft}
-                    errors={errors}
-                    nodes={nodes}
-                    nodesFailed={nodesFailed}
-                    file={file}
-                    setFile={setFile}
-                    dropImage={dropImage}
-                    setDropImage={setDropImage}
-                    imageUrl={draft.dashboardModuleId ? source.imageUrl(draft) : ""}
-                  />
-                  {formError ? (
-                    <p className="fh-dash-form__error" role="alert">
-                      {formError}
-                    </p>
+                </RadioGroup>
+                <DialogActions className="fh-dash-dialog__actions">
+                  <Button className="fh-dash-button fh-dash-button--quiet" onPress={close}>
+                    {intl.formatMessage(msg.cancel)}
+                  </Button>
+                  <Button className="fh-dash-button" onPress={start}>
+                    {intl.formatMessage(ed.next)}
+                  </Button>
+                </DialogActions>
+              </>
+            ) : (
+              <form
+                className="fh-dash-form"
+                noValidate
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  void submit(close);
+                }}
+              >
+                <Fields
+                  draft={draft}
+                  setDraft={setDraft}
+                  errors={errors}
+                  nodes={nodes}
+                  nodesFailed={nodesFailed}
+                  file={file}
+                  setFile={setFile}
+                  dropImage={dropImage}
+                  setDropImage={setDropImage}
+                  imageUrl={draft.dashboardModuleId ? source.imageUrl(draft) : ""}
+                />
+                {formError ? (
+                  <p className="fh-dash-form__error" role="alert">
+                    {formError}
+                  </p>
+                ) : null}
+                <DialogActions className="fh-dash-dialog__actions">
+                  {!editing ? (
+                    <Button className="fh-dash-button fh-dash-button--quiet" onPress={() => setType(null)} isDisabled={saving}>
+                      {intl.formatMessage(ed.back)}
+                    </Button>
                   ) : null}
-                  <div className="fh-dash-dialog__actions">
-                    {!editing ? (
-                      <Button className="fh-dash-button fh-dash-button--quiet" onPress={() => setType(null)} isDisabled={saving}>
-                        {intl.formatMessage(ed.back)}
-                      </Button>
-                    ) : null}
-                    <Button className="fh-dash-button fh-dash-button--quiet" onPress={close} isDisabled={saving}>
-                      {intl.formatMessage(msg.cancel)}
-                    </Button>
-                    <Button className="fh-dash-button" type="submit" isDisabled={saving}>
-                      {intl.formatMessage(saving ? ed.saving : ed.save)}
-                    </Button>
-                  </div>
-                </form>
-              )}
-            </>
-          )}
-        </Dialog>
-      </Modal>
-    </ModalOverlay>
+                  <Button className="fh-dash-button fh-dash-button--quiet" onPress={close} isDisabled={saving}>
+                    {intl.formatMessage(msg.cancel)}
+                  </Button>
+                  <Button className="fh-dash-button" type="submit" isDisabled={saving}>
+                    {intl.formatMessage(saving ? ed.saving : ed.save)}
+                  </Button>
+                </DialogActions>
+              </form>
+            )}
+          </>
+        )}
+      </Dialog>
+    </Modal>
   );
 }
 

@@ -5,7 +5,10 @@
 // is read each time the dialog opens, and a dashboard chosen in it closes
 // the dialog.
 import { useEffect, useId, useState, type ReactNode } from "react";
-import { Button, Dialog, Heading, I18nProvider, Modal, ModalOverlay } from "react-aria-components";
+import { I18nProvider } from "react-aria-components";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogHeading } from "@/components/ui/dialog";
+import { Modal } from "@/components/ui/modal";
 import { defineMessages, useIntl, type NoMessageValues } from "react-intl";
 import { CategoryTree } from "@/features/dashboards/components/category-tree";
 
@@ -43,21 +46,19 @@ export function NavigationDialog({ trigger, companyId, canEdit, open = false }: 
 
   return (
     <I18nProvider locale={intl.locale}>
-      <ModalOverlay className="fh-tree-modal__overlay" isOpen={isOpen} onOpenChange={setOpen} isDismissable>
-        <Modal className="fh-tree-modal fh-tree-nav">
-          <Dialog className="fh-tree-modal__dialog" aria-labelledby={titleId}>
-            <header className="fh-tree-nav__header">
-              <Heading slot="title" id={titleId} className="fh-tree-modal__title">
-                {intl.formatMessage(messages.title)}
-              </Heading>
-              <Button className="fh-tree__icon-button" aria-label={intl.formatMessage(messages.close)} onPress={() => setOpen(false)}>
-                <span className="mdi mdi-close" aria-hidden="true" />
-              </Button>
-            </header>
-            <CategoryTree companyId={companyId} canEdit={canEdit} mode="dialog" onNavigate={() => setOpen(false)} />
-          </Dialog>
-        </Modal>
-      </ModalOverlay>
+      <Modal overlayClassName="fh-tree-modal__overlay" isOpen={isOpen} onOpenChange={setOpen} isDismissable className="fh-tree-modal fh-tree-nav">
+        <Dialog className="fh-tree-modal__dialog" aria-labelledby={titleId}>
+          <header className="fh-tree-nav__header">
+            <DialogHeading id={titleId} className="fh-tree-modal__title">
+              {intl.formatMessage(messages.title)}
+            </DialogHeading>
+            <Button className="fh-tree__icon-button" aria-label={intl.formatMessage(messages.close)} onPress={() => setOpen(false)}>
+              <span className="mdi mdi-close" aria-hidden="true" />
+            </Button>
+          </header>
+          <CategoryTree companyId={companyId} canEdit={canEdit} mode="dialog" onNavigate={() => setOpen(false)} />
+        </Dialog>
+      </Modal>
     </I18nProvider>
   );
 }

@@ -3,7 +3,9 @@
 // expires. Admins create links with an expiry, copy them ("Copied link to
 // clipboard" / "Could not copy link {link}") and delete them.
 import { useCallback, useEffect, useState, type ReactNode } from "react";
-import { Button, Dialog, Heading, Modal, ModalOverlay } from "react-aria-components";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogActions, DialogHeading } from "@/components/ui/dialog";
+import { Modal } from "@/components/ui/modal";
 import { useIntl } from "react-intl";
 import { api } from "@/lib/api";
 import { SelectField } from "@/features/dashboards/components/fields";
@@ -111,67 +113,65 @@ export function ShareDialog({ companyId, dashboardId, onClose }: { companyId: nu
   }
 
   return (
-    <ModalOverlay className="fh-dash-overlay" isOpen isDismissable onOpenChange={(open) => !open && onClose()}>
-      <Modal className="fh-dash-modal fh-dash-modal--small">
-        <Dialog className="fh-dash-dialog">
-          {({ close }) => (
-            <>
-              <Heading slot="title" className="fh-dash-dialog__title">
-                {f(sh.title)}
-              </Heading>
-              <p className="fh-dash-share__intro">{f(sh.intro)}</p>
-              <div className="fh-dash-form__row fh-dash-share__new">
-                <SelectField
-                  label={f(sh.validFor)}
-                  value={life}
-                  options={Object.keys(lifetimes).map((k) => ({ id: k, label: f(sh[k as "day"]) }))}
-                  onChange={setLife}
-                />
-                <Button className="fh-dash-button" onPress={() => void create()} isDisabled={busy}>
-                  <span className="mdi mdi-link-plus" aria-hidden="true" /> {f(sh.create)}
-                </Button>
-              </div>
-              {failed ? (
-                <p className="fh-dash-form__error" role="alert">
-                  {f(sh.failed)}
-                </p>
-              ) : links === null ? null : links.length === 0 ? (
-                <p className="fh-dash-share__none">{f(sh.none)}</p>
-              ) : (
-                <ul className="fh-dash-share__list">
-                  {links.map((p, i) => {
-                    const link = linkOf(p);
-                    const date = intl.formatDate(new Date(p.expiresAt), { dateStyle: "medium", timeStyle: "short" });
-                    return (
-                      <li key={p.id} className={p.active ? undefined : "fh-dash-share--expired"} data-link-id={p.id}>
-                        <input className="fh-dash-field__input fh-dash-share__url" readOnly value={link} aria-label={f(sh.link, { n: i + 1 })} onFocus={(e) => e.currentTarget.select()} />
-                        <span className="fh-dash-share__when">{f(p.active ? sh.until : sh.expired, { date })}</span>
-                        <span className="fh-dash-share__actions">
-                          <Button
-                            className="fh-dash-button fh-dash-button--quiet fh-dash-button--small"
-                            onPress={() => void copyLink(link, (ok) => toast(ok ? "success" : "error", ok ? f(sh.copied) : f(sh.copyFailed, { link })))}
-                          >
-                            <span className="mdi mdi-content-copy" aria-hidden="true" /> {f(sh.copy)}
-                          </Button>
-                          <Button className="fh-dash-button fh-dash-button--quiet fh-dash-button--small" onPress={() => void remove(p)} aria-label={`${f(sh.remove)} ${i + 1}`}>
-                            <span className="mdi mdi-delete-outline" aria-hidden="true" /> {f(sh.remove)}
-                          </Button>
-                        </span>
-                      </li>
-                    );
-                  })}
-                </ul>
-              )}
-              <div className="fh-dash-dialog__actions">
-                <Button className="fh-dash-button fh-dash-button--quiet" onPress={close}>
-                  {f(sh.close)}
-                </Button>
-              </div>
-            </>
-          )}
-        </Dialog>
-      </Modal>
-    </ModalOverlay>
+    <Modal overlayClassName="fh-dash-overlay" className="fh-dash-modal fh-dash-modal--small" isOpen isDismissable onOpenChange={(open) => !open && onClose()}>
+      <Dialog className="fh-dash-dialog">
+        {({ close }) => (
+          <>
+            <DialogHeading className="fh-dash-dialog__title">
+              {f(sh.title)}
+            </DialogHeading>
+            <p className="fh-dash-share__intro">{f(sh.intro)}</p>
+            <div className="fh-dash-form__row fh-dash-share__new">
+              <SelectField
+                label={f(sh.validFor)}
+                value={life}
+                options={Object.keys(lifetimes).map((k) => ({ id: k, label: f(sh[k as "day"]) }))}
+                onChange={setLife}
+              />
+              <Button className="fh-dash-button" onPress={() => void create()} isDisabled={busy}>
+                <span className="mdi mdi-link-plus" aria-hidden="true" /> {f(sh.create)}
+              </Button>
+            </div>
+            {failed ? (
+              <p className="fh-dash-form__error" role="alert">
+                {f(sh.failed)}
+              </p>
+            ) : links === null ? null : links.length === 0 ? (
+              <p className="fh-dash-share__none">{f(sh.none)}</p>
+            ) : (
+              <ul className="fh-dash-share__list">
+                {links.map((p, i) => {
+                  const link = linkOf(p);
+                  const date = intl.formatDate(new Date(p.expiresAt), { dateStyle: "medium", timeStyle: "short" });
+                  return (
+                    <li key={p.id} className={p.active ? undefined : "fh-dash-share--expired"} data-link-id={p.id}>
+                      <input className="fh-dash-field__input fh-dash-share__url" readOnly value={link} aria-label={f(sh.link, { n: i + 1 })} onFocus={(e) => e.currentTarget.select()} />
+                      <span className="fh-dash-share__when">{f(p.active ? sh.until : sh.expired, { date })}</span>
+                      <span className="fh-dash-share__actions">
+                        <Button
+                          className="fh-dash-button fh-dash-button--quiet fh-dash-button--small"
+                          onPress={() => void copyLink(link, (ok) => toast(ok ? "success" : "error", ok ? f(sh.copied) : f(sh.copyFailed, { link })))}
+                        >
+                          <span className="mdi mdi-content-copy" aria-hidden="true" /> {f(sh.copy)}
+                        </Button>
+                        <Button className="fh-dash-button fh-dash-button--quiet fh-dash-button--small" onPress={() => void remove(p)} aria-label={`${f(sh.remove)} ${i + 1}`}>
+                          <span className="mdi mdi-delete-outline" aria-hidden="true" /> {f(sh.remove)}
+                        </Button>
+                      </span>
+                    </li>
+                  );
+                })}
+              </ul>
+            )}
+            <DialogActions className="fh-dash-dialog__actions">
+              <Button className="fh-dash-button fh-dash-button--quiet" onPress={close}>
+                {f(sh.close)}
+              </Button>
+            </DialogActions>
+          </>
+        )}
+      </Dialog>
+    </Modal>
   );
 }
 

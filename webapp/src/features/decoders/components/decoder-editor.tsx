@@ -4,7 +4,11 @@
 // as a new version, the version history with roll back, and the test pane,
 // which runs what the editor holds now.
 import { useCallback, useEffect, useState, type ReactNode } from "react";
-import { Button, FieldError, FileTrigger, Input, Label, Radio, RadioGroup, TextField } from "react-aria-components";
+import { Button } from "@/components/ui/button";
+import { FieldError, Input, Label } from "@/components/ui/field";
+import { FileTrigger } from "@/components/ui/file-trigger";
+import { Radio, RadioGroup } from "@/components/ui/radio-group";
+import { TextField } from "@/components/ui/text-field";
 import { defineMessages, useIntl, type NoMessageValues } from "react-intl";
 import {
   activate,

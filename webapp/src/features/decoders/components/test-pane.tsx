@@ -2,7 +2,11 @@
 // editor's current codec (POST /api/decoder/test) and shows the decoded
 // JSON, the warnings, the errors, the console log and the time taken.
 import { useState, type FormEvent, type ReactNode } from "react";
-import { Button, FieldError, Form, Input, Label, Radio, RadioGroup, TextField } from "react-aria-components";
+import { Button } from "@/components/ui/button";
+import { FieldError, Input, Label } from "@/components/ui/field";
+import { Form } from "@/components/ui/form";
+import { Radio, RadioGroup } from "@/components/ui/radio-group";
+import { TextField } from "@/components/ui/text-field";
 import { defineMessages, useIntl, type NoMessageValues } from "react-intl";
 import { decoderErrorIds, runTest, type TestCodec, type TestResult } from "@/features/decoders/api/decoders";
 import { fieldErrors, serverMessage, translator } from "@/lib/api-error";

@@ -11,26 +11,15 @@
 // open, counting on the button the events that arrive while it is closed.
 import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import { createPortal } from "react-dom";
-import {
-  Autocomplete,
-  Button,
-  Dialog,
-  Heading,
-  I18nProvider,
-  Input,
-  Label,
-  ListBox,
-  ListBoxItem,
-  Popover,
-  SearchField,
-  Select,
-  SelectValue,
-  Tab,
-  TabList,
-  TabPanel,
-  Tabs,
-  type Key,
-} from "react-aria-components";
+import { I18nProvider, type Key } from "react-aria-components";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogHeading } from "@/components/ui/dialog";
+import { Input, Label } from "@/components/ui/field";
+import { ListBox, ListBoxItem } from "@/components/ui/list-box";
+import { Popover } from "@/components/ui/popover";
+import { Autocomplete, SearchField } from "@/components/ui/search-field";
+import { Select, SelectValue } from "@/components/ui/select";
+import { Tab, TabList, TabPanel, Tabs } from "@/components/ui/tabs";
 import { defineMessages, useIntl, type NoMessageValues } from "react-intl";
 import { EventFeed, type FeedStatus } from "@/lib/live-feed/client";
 import { matchesNodes, relativeParts, type FeedNode, type LiveEvent } from "@/lib/live-feed/events";
@@ -160,9 +149,9 @@ export function EventHub({ trigger, companyId, open = false }: EventHubProps): R
       >
         <Dialog className="fh-event-hub" aria-labelledby={titleId}>
           <header className="fh-event-hub__header">
-            <Heading slot="title" id={titleId} className="fh-event-hub__title">
+            <DialogHeading id={titleId} className="fh-event-hub__title">
               {intl.formatMessage(messages.title)}
-            </Heading>
+            </DialogHeading>
             <span className="fh-event-hub__status" data-status={state.status} role="status">
               <span className="fh-event-hub__dot" aria-hidden="true" />
               {intl.formatMessage(statusMessages[state.status])}

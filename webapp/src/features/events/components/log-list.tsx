@@ -5,7 +5,9 @@
 // the catalogs know the message. A row of toggle buttons narrows the list
 // to some types.
 import { useId, useMemo, useState, type ReactNode } from "react";
-import { Button, ToggleButton, ToggleButtonGroup, type Key } from "react-aria-components";
+import { type Key } from "react-aria-components";
+import { Button } from "@/components/ui/button";
+import { ToggleButton, ToggleButtonGroup } from "@/components/ui/toggle-button";
 import { defineMessages, useIntl, type NoMessageValues } from "react-intl";
 import type { FeedNode } from "@/lib/live-feed/events";
 import { relativeParts } from "@/lib/live-feed/events";

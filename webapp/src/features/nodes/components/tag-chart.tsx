@@ -3,7 +3,11 @@
 // empty and error states. The chart follows the keyboard too: the arrow
 // keys step through the values and the tooltip shows each one.
 import { Suspense, lazy, useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
-import { Button, Label, ListBox, ListBoxItem, Popover, Select, SelectValue } from "react-aria-components";
+import { Button } from "@/components/ui/button";
+import { Label } from "@/components/ui/field";
+import { ListBox, ListBoxItem } from "@/components/ui/list-box";
+import { Popover } from "@/components/ui/popover";
+import { Select, SelectValue } from "@/components/ui/select";
 import { defineMessages, useIntl, type NoMessageValues } from "react-intl";
 import { api } from "@/lib/api";
 import { useWidth } from "@/lib/use-width";

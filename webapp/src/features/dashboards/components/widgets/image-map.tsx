@@ -4,7 +4,7 @@
 // or moved with the arrow keys; the zoom (-1 fits the card, else a
 // percentage) is stored in the module's settings.
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from "react";
-import { Button } from "react-aria-components";
+import { Button } from "@/components/ui/button";
 import { useIntl } from "react-intl";
 import { matchValue, parseValueMatch, safeColor } from "@/features/dashboards/utils/format";
 import { useLatest, useSource } from "@/features/dashboards/hooks/use-module-data";

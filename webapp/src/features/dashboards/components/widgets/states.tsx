@@ -1,7 +1,7 @@
 // The states every widget shares: loading, error with a retry, empty, and
 // a Load switch that picks one or draws the data.
 import { Component, type ReactNode } from "react";
-import { Button } from "react-aria-components";
+import { Button } from "@/components/ui/button";
 import { useIntl, type MessageDescriptor } from "react-intl";
 import type { Load } from "@/features/dashboards/hooks/use-module-data";
 import { msg } from "@/features/dashboards/utils/messages";

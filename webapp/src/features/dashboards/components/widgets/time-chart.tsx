@@ -13,7 +13,7 @@ import { GridColumns, GridRows } from "@visx/grid";
 import { Group } from "@visx/group";
 import { scaleLinear, scaleTime } from "@visx/scale";
 import { Area, LinePath } from "@visx/shape";
-import { Button } from "react-aria-components";
+import { Button } from "@/components/ui/button";
 import { useIntl } from "react-intl";
 import { padDomain } from "@/features/dashboards/utils/format";
 import { useWidth } from "@/lib/use-width";
