@@ -46,7 +46,15 @@ export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "e2e/", "scripts/", "public/", "ui/", "*.config.*"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
-  reactHooks.configs.flat["recommended-latest"],
+  {
+    // The rules of hooks. The React Compiler's rules of the recommended
+    // preset (refs, set-state-in-effect, purity, ...) are left off: the
+    // islands are not compiled by it, and they keep the latest props in refs
+    // and set loading states in effects on purpose.
+    files: ["src/**/*.{ts,tsx}"],
+    plugins: { "react-hooks": reactHooks },
+    rules: { "react-hooks/rules-of-hooks": "error", "react-hooks/exhaustive-deps": "warn" },
+  },
   {
     files: ["src/**/*.{ts,tsx}"],
     languageOptions: {

@@ -79,6 +79,7 @@ function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): [Load<T>,
       },
     );
     // load is a fresh closure each render; deps name what it reads.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller's deps
   }, [...deps, attempt]);
   const update = useCallback((f: (d: T) => T) => {
     setState((s) => (s.state === "done" ? { state: "done", data: f(s.data) } : s));

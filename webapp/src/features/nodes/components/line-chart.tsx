@@ -1,27 +1,17 @@
-// LineChart draws the points of one key with visx. It is a chunk of its
-// own, loaded after the island's controls, so that the key picker and the
-// date-range picker do not wait for the chart library.
-import { useContext, useEffect, useMemo, type ReactNode } from "react";
-import {
-  Axis,
-  DataContext,
-  Grid,
-  LineSeries,
-  Tooltip,
-  TooltipContext,
-  XYChart,
-  buildChartTheme,
-  type TooltipContextType,
-} from "@visx/xychart";
+// LineChart draws the points of one key with the shared chart parts
+// (components/chart). It is a chunk of its own, loaded after the island's
+// controls, so that the key picker and the date-range picker do not wait
+// for the chart library. Its colours are the theme's --fh-chart-* custom
+// properties (tag-chart.css), so it follows a change of theme by itself.
+import { useMemo, useState, type PointerEvent, type ReactNode } from "react";
+import { localPoint } from "@visx/event";
+import { Group } from "@visx/group";
+import { scaleLinear, scaleTime } from "@visx/scale";
+import { ChartAxis } from "@/components/chart/axis";
+import { ChartGrid } from "@/components/chart/grid";
+import { LineSeries } from "@/components/chart/line-series";
+import { ChartTooltip, Crosshair, Glyph, nearestIndex } from "@/components/chart/tooltip";
 import type { ChartPoint } from "@/features/nodes/utils/tag-data";
-
-// ChartColors are the theme's colours, read from CSS custom properties.
-export interface ChartColors {
-  line: string;
-  axis: string;
-  grid: string;
-  text: string;
-}
 
 export interface LineChartProps {
   points: ChartPoint[];
@@ -29,7 +19,6 @@ export interface LineChartProps {
   to: Date;
   width: number;
   height: number;
-  colors: ChartColors;
   label: string;
   // cursor is the index of the point the keyboard chose, or null.
   cursor: number | null;
@@ -38,86 +27,93 @@ export interface LineChartProps {
   formatTick: (d: Date) => string;
 }
 
-const seriesKey = "values";
-const x = (p: ChartPoint): Date => p.time;
-const y = (p: ChartPoint): number => p.value;
+const colors = {
+  line: "var(--fh-chart-line)",
+  axis: "var(--fh-chart-axis)",
+  grid: "var(--fh-chart-grid)",
+  text: "var(--fh-chart-text)",
+};
+const margin = { top: 12, right: 28, bottom: 32, left: 56 };
+// tipGap is the room between a point and its tooltip.
+const tipGap = 12;
+const timeOf = (p: ChartPoint): number => p.time.getTime();
 
 export default function LineChart(props: LineChartProps): ReactNode {
-  const { points, from, to, width, height, colors, label, cursor, formatValue, formatTime, formatTick } = props;
-  const theme = useMemo(
-    () =>
-      buildChartTheme({
-        backgroundColor: "transparent",
-        colors: [colors.line],
-        gridColor: colors.grid,
-        gridColorDark: colors.grid,
-        tickLength: 4,
-        svgLabelSmall: { fill: colors.axis, fontSize: 12, fontFamily: "inherit" },
-        svgLabelBig: { fill: colors.text, fontSize: 12, fontFamily: "inherit" },
-        xAxisLineStyles: { stroke: colors.axis },
-        yAxisLineStyles: { stroke: colors.axis },
-        xTickLineStyles: { stroke: colors.axis },
-        yTickLineStyles: { stroke: colors.axis },
-      }),
-    [colors],
-  );
-  const narrow = width < 480;
-  return (
-    <XYChart
-      width={width}
-      height={height}
-      theme={theme}
-      accessibilityLabel={label}
-      margin={{ top: 12, right: 28, bottom: 32, left: 56 }}
-      xScale={{ type: "time", domain: [from, to] }}
-      yScale={{ type: "linear", nice: true, zero: false }}
-    >
-      <Grid columns={false} numTicks={5} />
-      <Axis orientation="bottom" numTicks={narrow ? 3 : 6} tickFormat={(d: Date) => formatTick(d)} />
-      <Axis orientation="left" numTicks={5} tickFormat={(v: number) => formatValue(v)} />
-      <LineSeries dataKey={seriesKey} data={points} xAccessor={x} yAccessor={y} strokeWidth={2} className="fh-tag-chart__line" />
-      <KeyboardCursor points={points} cursor={cursor} />
-      <Tooltip<ChartPoint>
-        snapTooltipToDatumX
-        snapTooltipToDatumY
-        showVerticalCrosshair
-        showSeriesGlyphs
-        unstyled
-        applyPositionStyle
-        className="fh-tag-chart__tooltip"
-        glyphStyle={{ fill: colors.line, stroke: colors.text, strokeWidth: 1 }}
-        verticalCrosshairStyle={{ stroke: colors.axis, strokeDasharray: "3 3" }}
-        renderTooltip={({ tooltipData }) => {
-          const p = tooltipData?.nearestDatum?.datum;
-          if (!p) return null;
-          return (
-            <>
-              <strong className="fh-tag-chart__tooltip-value">{formatValue(p.value)}</strong>
-              <span className="fh-tag-chart__tooltip-time">{formatTime(p.time)}</span>
-            </>
-          );
-        }}
-      />
-    </XYChart>
-  );
-}
-
-// KeyboardCursor shows the tooltip of the point the keyboard chose, as the
-// pointer would.
-function KeyboardCursor({ points, cursor }: { points: ChartPoint[]; cursor: number | null }): null {
-  const tooltip = useContext(TooltipContext) as TooltipContextType<ChartPoint> | null;
-  const data = useContext(DataContext);
-  useEffect(() => {
-    if (!tooltip || !data.xScale || !data.yScale) return;
-    const p = cursor === null ? undefined : points[cursor];
-    if (!p || cursor === null) {
-      tooltip.hideTooltip();
-      return;
+  const { points, from, to, width, height, label, cursor, formatValue, formatTime, formatTick } = props;
+  const [hover, setHover] = useState<number | null>(null);
+  const innerW = Math.max(0, width - margin.left - margin.right);
+  const innerH = Math.max(0, height - margin.top - margin.bottom);
+  const xScale = useMemo(() => scaleTime<number>({ domain: [from, to], range: [0, innerW] }), [from, to, innerW]);
+  const yScale = useMemo(() => {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const p of points) {
+      lo = Math.min(lo, p.value);
+      hi = Math.max(hi, p.value);
     }
-    const px = Number(data.xScale(p.time)) + (data.margin?.left ?? 0);
-    const py = Number(data.yScale(p.value)) + (data.margin?.top ?? 0);
-    tooltip.showTooltip({ key: seriesKey, index: cursor, datum: p, distanceX: 0, distanceY: 0, svgPoint: { x: px, y: py } });
-    // The tooltip's functions are stable; the scales change with the data.
-  }, [cursor, points, data.xScale, data.yScale]);
-  return null;
+    return scaleLinear<number>({ domain: Number.isFinite(lo) ? [lo, hi] : [0, 1], range: [innerH, 0], nice: true, zero: false });
+  }, [points, innerH]);
+  const x = (p: ChartPoint): number => xScale(p.time) ?? 0;
+  const y = (p: ChartPoint): number => yScale(p.value) ?? 0;
+
+  // The keyboard's point, else the one nearest the pointer.
+  const active = cursor ?? hover;
+  const point = active === null ? undefined : points[active];
+
+  function onMove(e: PointerEvent<SVGRectElement>): void {
+    const at = localPoint(e);
+    if (!at) return;
+    const i = nearestIndex(points, xScale.invert(at.x - margin.left).getTime(), timeOf);
+    setHover(i >= 0 ? i : null);
+  }
+
+  return (
+    <>
+      <svg width={width} height={height} aria-label={label}>
+        <Group left={margin.left} top={margin.top}>
+          <ChartGrid direction="rows" scale={yScale} length={innerW} numTicks={5} stroke={colors.grid} />
+          <ChartAxis
+            orientation="bottom"
+            top={innerH}
+            scale={xScale}
+            numTicks={width < 480 ? 3 : 6}
+            tickFormat={(d) => formatTick(new Date(d.valueOf()))}
+            stroke={colors.axis}
+            text={colors.axis}
+            fontSize={12}
+            tickLength={4}
+          />
+          <ChartAxis
+            orientation="left"
+            scale={yScale}
+            numTicks={5}
+            tickFormat={(v) => formatValue(Number(v))}
+            stroke={colors.axis}
+            text={colors.axis}
+            fontSize={12}
+            tickLength={4}
+          />
+          <LineSeries data={points} x={x} y={y} stroke={colors.line} strokeWidth={2} className="fh-tag-chart__line" />
+          {point ? (
+            <>
+              <Crosshair x={x(point)} length={innerH} style={{ stroke: colors.axis, strokeDasharray: "3 3" }} />
+              <Glyph cx={x(point)} cy={y(point)} fill={colors.line} style={{ stroke: colors.text, strokeWidth: 1 }} />
+            </>
+          ) : null}
+          <rect width={innerW} height={innerH} fill="transparent" onPointerMove={onMove} onPointerDown={onMove} onPointerLeave={() => setHover(null)} />
+        </Group>
+      </svg>
+      {point ? (
+        <ChartTooltip
+          className="fh-tag-chart__tooltip"
+          left={margin.left + x(point) + (x(point) > innerW / 2 ? -tipGap : tipGap)}
+          top={margin.top + y(point) + tipGap}
+          flip={x(point) > innerW / 2}
+        >
+          <strong className="fh-tag-chart__tooltip-value">{formatValue(point.value)}</strong>
+          <span className="fh-tag-chart__tooltip-time">{formatTime(point.time)}</span>
+        </ChartTooltip>
+      ) : null}
+    </>
+  );
 }

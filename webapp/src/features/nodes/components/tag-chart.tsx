@@ -25,7 +25,6 @@ import {
   type TagChartProps,
   type TagDatum,
 } from "@/features/nodes/utils/tag-data";
-import type { ChartColors } from "@/features/nodes/components/line-chart";
 import "@/features/nodes/components/tag-chart.css";
 
 const LineChart = lazy(() => import("@/features/nodes/components/line-chart"));
@@ -88,7 +87,6 @@ export function TagChart(props: TagChartProps): ReactNode {
   const [load, setLoad] = useState<Load>({ state: "loading" });
   const [cursor, setCursor] = useState<number | null>(null);
   const [plot, width] = useWidth();
-  const colors = useChartColors();
   const hintId = useId();
   const summaryId = useId();
   const chosen: ChartKey | undefined = keys.find((k) => k.key === key);
@@ -135,7 +133,7 @@ export function TagChart(props: TagChartProps): ReactNode {
   const rangeName = range.preset
     ? intl.formatMessage(presetLabels[range.preset])
     : intl.formatDateTimeRange(range.from, range.to, { dateStyle: "medium" });
-  const points = load.state === "done" ? load.points : [];
+  const points = useMemo(() => (load.state === "done" ? load.points : []), [load]);
   const summary = useMemo(() => summarise(points), [points]);
   const focused = cursor === null ? undefined : points[cursor];
 
@@ -198,7 +196,6 @@ export function TagChart(props: TagChartProps): ReactNode {
               to={load.to}
               width={width}
               height={chartHeight}
-              colors={colors}
               label={label}
               cursor={cursor}
               formatValue={formatValue}
@@ -257,35 +254,4 @@ export function TagChart(props: TagChartProps): ReactNode {
       </div>
     </div>
   );
-}
-
-// fallbackColors are used until the element is in the page.
-const fallbackColors: ChartColors = { line: "#1565c0", axis: "#4f5b6b", grid: "#cfd8e3", text: "#1c2430" };
-
-// useChartColors reads the chart's colours from the theme's custom
-// properties (see tag-chart.css) and reads them again when the page
-// switches theme.
-function useChartColors(): ChartColors {
-  const [colors, setColors] = useState<ChartColors>(fallbackColors);
-  useEffect(() => {
-    const read = (): void => {
-      const probe = document.querySelector(".fh-tag-chart") ?? document.documentElement;
-      const style = getComputedStyle(probe);
-      const get = (name: string, fallback: string): string => style.getPropertyValue(name).trim() || fallback;
-      const next: ChartColors = {
-        line: get("--fh-chart-line", fallbackColors.line),
-        axis: get("--fh-chart-axis", fallbackColors.axis),
-        grid: get("--fh-chart-grid", fallbackColors.grid),
-        text: get("--fh-chart-text", fallbackColors.text),
-      };
-      setColors((c) =>
-        c.line === next.line && c.axis === next.axis && c.grid === next.grid && c.text === next.text ? c : next,
-      );
-    };
-    read();
-    const mo = new MutationObserver(read);
-    mo.observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme", "data-scheme", "class", "style"] });
-    return () => mo.disconnect();
-  }, []);
-  return colors;
 }

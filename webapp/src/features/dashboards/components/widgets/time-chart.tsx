@@ -6,13 +6,15 @@
 // with the other sync_y charts; and a zoom slider (a brush over an overview
 // of the whole range) when zoom_slider is on.
 import { useContext, useId, useMemo, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from "react";
-import { AxisBottom, AxisLeft } from "@visx/axis";
-import { Brush, type Bounds } from "@visx/brush";
 import { localPoint } from "@visx/event";
-import { GridColumns, GridRows } from "@visx/grid";
 import { Group } from "@visx/group";
 import { scaleLinear, scaleTime } from "@visx/scale";
-import { Area, LinePath } from "@visx/shape";
+import { Area } from "@visx/shape";
+import { ChartAxis } from "@/components/chart/axis";
+import { ChartBrush, type Bounds } from "@/components/chart/brush";
+import { ChartGrid } from "@/components/chart/grid";
+import { LineSeries } from "@/components/chart/line-series";
+import { ChartTooltip, Crosshair, Glyph, nearestIndex } from "@/components/chart/tooltip";
 import { Button } from "@/components/ui/button";
 import { useIntl } from "react-intl";
 import { padDomain } from "@/features/dashboards/utils/format";
@@ -56,20 +58,7 @@ const overviewHeight = 44;
 const valuesOf = (s: ChartSeries): Point[] => (s.buckets ? s.buckets.map((b) => ({ t: b.t, v: b.mean })) : s.points);
 
 // nearest is the index of the point of pts closest to t (pts sorted by t).
-export function nearest(pts: readonly Point[], t: number): number {
-  if (pts.length === 0) return -1;
-  let lo = 0;
-  let hi = pts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((pts[mid]?.t ?? 0) < t) lo = mid + 1;
-    else hi = mid;
-  }
-  const prev = pts[lo - 1];
-  const here = pts[lo];
-  if (prev && here && Math.abs(prev.t - t) <= Math.abs(here.t - t)) return lo - 1;
-  return lo;
-}
+const nearest = (pts: readonly Point[], t: number): number => nearestIndex(pts, t, (p) => p.t);
 
 export default function TimeChart(props: TimeChartProps): ReactNode {
   const { moduleId, series, from, to, kind, height, minLine, maxLine, syncChart, syncY, zoomSlider, axisLabel, decimals, label, compact } = props;
@@ -175,7 +164,7 @@ export default function TimeChart(props: TimeChartProps): ReactNode {
 
   function onKey(e: KeyboardEvent<HTMLDivElement>): void {
     if (first.length === 0) return;
-    let next: number | null = cursor;
+    let next: number | null;
     if (e.key === "Escape") next = null;
     else if (e.key === "ArrowRight" || e.key === "ArrowDown") next = cursor === null ? first.length - 1 : Math.min(first.length - 1, cursor + 1);
     else if (e.key === "ArrowLeft" || e.key === "ArrowUp") next = cursor === null ? first.length - 1 : Math.max(0, cursor - 1);
@@ -208,9 +197,9 @@ export default function TimeChart(props: TimeChartProps): ReactNode {
       <Group left={margin.left} top={margin.top}>
         {!compact ? (
           vertical ? (
-            <GridColumns scale={valueScale} height={innerH} numTicks={4} className="fh-dash-chart__grid" />
+            <ChartGrid direction="columns" scale={valueScale} length={innerH} numTicks={4} className="fh-dash-chart__grid" />
           ) : (
-            <GridRows scale={valueScale} width={innerW} numTicks={4} className="fh-dash-chart__grid" />
+            <ChartGrid direction="rows" scale={valueScale} length={innerW} numTicks={4} className="fh-dash-chart__grid" />
           )
         ) : null}
         {shown.map((s, i) => {
@@ -229,7 +218,7 @@ export default function TimeChart(props: TimeChartProps): ReactNode {
                   fillOpacity={0.2}
                   className="fh-dash-chart__band"
                 />
-                <LinePath<Bucket> data={bs} x={(b) => tx(b.t)} y={(b) => vy(b.mean)} stroke={color} strokeWidth={2} className="fh-dash-chart__line" />
+                <LineSeries<Bucket> data={bs} x={(b) => tx(b.t)} y={(b) => vy(b.mean)} stroke={color} strokeWidth={2} className="fh-dash-chart__line" />
               </g>
             );
           }
@@ -255,16 +244,16 @@ export default function TimeChart(props: TimeChartProps): ReactNode {
                 </g>
               );
             case "vertical":
-              return <LinePath<Point> key={key} data={s.pts} x={(p) => vy(p.v)} y={(p) => tx(p.t)} stroke={color} strokeWidth={2} className="fh-dash-chart__line" />;
+              return <LineSeries<Point> key={key} data={s.pts} x={(p) => vy(p.v)} y={(p) => tx(p.t)} stroke={color} strokeWidth={2} className="fh-dash-chart__line" />;
             case "area":
               return (
                 <g key={key}>
                   <Area<Point> data={s.pts} x={(p) => tx(p.t)} y0={innerH} y1={(p) => vy(p.v)} fill={color} fillOpacity={0.22} />
-                  <LinePath<Point> data={s.pts} x={(p) => tx(p.t)} y={(p) => vy(p.v)} stroke={color} strokeWidth={2} className="fh-dash-chart__line" />
+                  <LineSeries<Point> data={s.pts} x={(p) => tx(p.t)} y={(p) => vy(p.v)} stroke={color} strokeWidth={2} className="fh-dash-chart__line" />
                 </g>
               );
             default:
-              return <LinePath<Point> key={key} data={s.pts} x={(p) => tx(p.t)} y={(p) => vy(p.v)} stroke={color} strokeWidth={compact ? 1.5 : 2} className="fh-dash-chart__line" />;
+              return <LineSeries<Point> key={key} data={s.pts} x={(p) => tx(p.t)} y={(p) => vy(p.v)} stroke={color} strokeWidth={compact ? 1.5 : 2} className="fh-dash-chart__line" />;
           }
         })}
         {[
@@ -286,28 +275,28 @@ export default function TimeChart(props: TimeChartProps): ReactNode {
         )}
         {hoverTime !== null && !compact ? (
           vertical ? (
-            <line x1={0} x2={innerW} y1={tipPos} y2={tipPos} className="fh-dash-chart__crosshair" />
+            <Crosshair y={tipPos} length={innerW} className="fh-dash-chart__crosshair" />
           ) : (
-            <line x1={tipPos} x2={tipPos} y1={0} y2={innerH} className="fh-dash-chart__crosshair" />
+            <Crosshair x={tipPos} length={innerH} className="fh-dash-chart__crosshair" />
           )
         ) : null}
         {tooltip.map((r) =>
           vertical ? (
-            <circle key={r.i} cx={vy(r.v)} cy={tx(r.t)} r={4} fill={seriesColor(r.i)} className="fh-dash-chart__glyph" />
+            <Glyph key={r.i} cx={vy(r.v)} cy={tx(r.t)} fill={seriesColor(r.i)} className="fh-dash-chart__glyph" />
           ) : (
-            <circle key={r.i} cx={tx(r.t)} cy={vy(r.v)} r={4} fill={seriesColor(r.i)} className="fh-dash-chart__glyph" />
+            <Glyph key={r.i} cx={tx(r.t)} cy={vy(r.v)} fill={seriesColor(r.i)} className="fh-dash-chart__glyph" />
           ),
         )}
         {!compact ? (
           vertical ? (
             <>
-              <AxisLeft scale={timeScale} numTicks={5} tickFormat={tick} {...axisStyle} />
-              <AxisBottom top={innerH} scale={valueScale} numTicks={width < 360 ? 3 : 5} tickFormat={(v) => format(Number(v))} label={axisLabel} {...axisStyle} />
+              <ChartAxis orientation="left" scale={timeScale} numTicks={5} tickFormat={tick} {...axisStyle} />
+              <ChartAxis orientation="bottom" top={innerH} scale={valueScale} numTicks={width < 360 ? 3 : 5} tickFormat={(v) => format(Number(v))} label={axisLabel} {...axisStyle} />
             </>
           ) : (
             <>
-              <AxisBottom top={innerH} scale={timeScale} numTicks={width < 360 ? 3 : width < 600 ? 4 : 6} tickFormat={tick} {...axisStyle} />
-              <AxisLeft scale={valueScale} numTicks={4} tickFormat={(v) => format(Number(v))} label={axisLabel} labelOffset={36} {...axisStyle} />
+              <ChartAxis orientation="bottom" top={innerH} scale={timeScale} numTicks={width < 360 ? 3 : width < 600 ? 4 : 6} tickFormat={tick} {...axisStyle} />
+              <ChartAxis orientation="left" scale={valueScale} numTicks={4} tickFormat={(v) => format(Number(v))} label={axisLabel} labelOffset={36} {...axisStyle} />
             </>
           )
         ) : null}
@@ -352,10 +341,11 @@ export default function TimeChart(props: TimeChartProps): ReactNode {
       >
         {width > 0 ? plot : <div style={{ height: height - (showOverview ? overviewHeight + 8 : 0) }} />}
         {tooltip.length > 0 && tipTime !== null ? (
-          <div
+          <ChartTooltip
             className={`fh-dash-chart__tooltip${tipLeft > width / 2 ? " fh-dash-chart__tooltip--left" : ""}`}
-            style={{ left: tipLeft, top: tipTop }}
-            aria-live={cursor !== null ? "polite" : undefined}
+            left={tipLeft}
+            top={tipTop}
+            live={cursor !== null}
           >
             <span className="fh-dash-chart__tooltip-time">{intl.formatDate(new Date(tipTime), { dateStyle: "medium", timeStyle: "short" })}</span>
             {tooltip.map((r) => (
@@ -368,7 +358,7 @@ export default function TimeChart(props: TimeChartProps): ReactNode {
                 </strong>
               </span>
             ))}
-          </div>
+          </ChartTooltip>
         ) : null}
       </div>
       <p className="sr-only" id={hintId}>
@@ -399,13 +389,7 @@ export default function TimeChart(props: TimeChartProps): ReactNode {
   );
 }
 
-const axisStyle = {
-  axisClassName: "fh-dash-chart__axis",
-  stroke: "var(--fh-dash-axis)",
-  tickStroke: "var(--fh-dash-axis)",
-  tickLabelProps: { fill: "var(--fh-dash-axis-text)", fontSize: 11, fontFamily: "inherit" },
-  labelProps: { fill: "var(--fh-dash-axis-text)", fontSize: 11, fontFamily: "inherit", textAnchor: "middle" as const },
-};
+const axisStyle = { className: "fh-dash-chart__axis", stroke: "var(--fh-dash-axis)", text: "var(--fh-dash-axis-text)", fontSize: 11 };
 
 // Overview is the zoom slider: the first series over the whole range with
 // a brush that picks the part the chart above shows.
@@ -457,21 +441,19 @@ function Overview(props: {
       <svg width={width} height={overviewHeight} aria-label={intl.formatMessage(msg.chartZoom)} role="img">
         <Group left={margin.left}>
           <rect width={innerW} height={overviewHeight} className="fh-dash-chart__overview-bg" />
-          <LinePath<Point> data={pts} x={(p) => xs(new Date(p.t)) ?? 0} y={(p) => ys(p.v) ?? 0} stroke={seriesColor(0)} strokeWidth={1} />
-          <Brush
+          <LineSeries<Point> data={pts} x={(p) => xs(new Date(p.t)) ?? 0} y={(p) => ys(p.v) ?? 0} stroke={seriesColor(0)} strokeWidth={1} />
+          <ChartBrush
             key={key}
-            initialBrushPosition={zoom ? { start: { x: xs(new Date(zoom[0])) ?? 0 }, end: { x: xs(new Date(zoom[1])) ?? innerW } } : undefined}
+            start={zoom ? (xs(new Date(zoom[0])) ?? 0) : undefined}
+            end={zoom ? (xs(new Date(zoom[1])) ?? innerW) : undefined}
             xScale={xs}
             yScale={ys}
             width={innerW}
             height={overviewHeight}
-            handleSize={8}
-            resizeTriggerAreas={["left", "right"]}
-            brushDirection="horizontal"
             onChange={onChange}
             onClick={() => onZoom(null)}
-            selectedBoxStyle={{ fill: "var(--fh-dash-brush)", fillOpacity: 0.25, stroke: "var(--fh-dash-axis)", strokeWidth: 1 }}
-            useWindowMoveEvents
+            fill="var(--fh-dash-brush)"
+            stroke="var(--fh-dash-axis)"
           />
         </Group>
       </svg>
