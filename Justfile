@@ -51,6 +51,7 @@ test: assets
         exit 1
     fi
     go vet ./...
+    npm --prefix webapp run --silent lint
     (cd sdk && go vet ./... && go test -count=1 ./...)
     go test -count=1 ./...
     # Browser tests: Debian's Chromium driven by Playwright (webapp/e2e).

@@ -33,11 +33,13 @@ const total = (set) => [...set].reduce((n, f) => n + gz(f), 0);
 const page = files("src/page/main.ts", () => true);
 console.log(`server page script: ${kb(total(page))}`);
 const loaderKey = "src/islands/index.ts";
-const base = files(loaderKey, (k) => !k.includes("/islands/") || k.startsWith("src/lib/"));
-const islands = (manifest[loaderKey].dynamicImports ?? []).filter((k) => k.includes("/islands/"));
+// An island's chunk is its feature's mount file, src/features/<feature>/mount-<island>.tsx.
+const mountOf = /\/mount-([\w-]+)\.tsx$/;
+const base = files(loaderKey, (k) => !mountOf.test(k));
+const islands = (manifest[loaderKey].dynamicImports ?? []).filter((k) => mountOf.test(k));
 const sets = {};
 for (const k of islands) {
-  const name = k.split("/")[2];
+  const name = mountOf.exec(k)[1];
   sets[name] = files(k, () => true, new Set(base));
   console.log(`island ${name}: ${kb(total(sets[name]))} with the loader`);
 }

@@ -1,6 +1,6 @@
 // mdi-names.mjs writes the class names of the @mdi/font icons (mdi-account,
 // mdi-shape-outline, ...) as one sorted JSON array to
-// src/islands/icon-selector/mdi-names.json, for the icon selector. Run it
+// src/features/dashboards/utils/mdi-names.json, for the icon selector. Run it
 // with `node scripts/mdi-names.mjs` from webapp/ after upgrading @mdi/font and
 // commit the result.
 import { readFileSync, writeFileSync } from "node:fs";
@@ -22,7 +22,7 @@ if (names.size < 1000) {
   throw new Error(`found only ${names.size} icon names; has the CSS format changed?`);
 }
 
-const out = fileURLToPath(new URL("../src/islands/icon-selector/mdi-names.json", import.meta.url));
+const out = fileURLToPath(new URL("../src/features/dashboards/utils/mdi-names.json", import.meta.url));
 // One name a line, so that an upgrade's diff shows the icons added and removed.
 writeFileSync(out, `[\n  ${[...names].sort().map((n) => JSON.stringify(n)).join(",\n  ")}\n]\n`);
 console.log(`wrote ${names.size} names to ${out}`);

@@ -4,16 +4,21 @@
 // (the event hub, in the frame of every page) works through the server's
 // markup until first used: pointing at it or focusing it fetches its code,
 // and a click mounts it (data-mounted="deferred" until then).
+//
+// Each island is its feature's mount file (src/features/<feature>/mount-<island>.tsx);
+// the islands import nothing from each other. The links beside this file
+// (category-tree/model.ts, icon-selector/icon-names.ts, event-hub/logs.ts)
+// point at the modules the browser tests compile from their old paths.
 import type { IslandModule } from "@/islands/island";
 
 const islands: Record<string, () => Promise<IslandModule>> = {
-  dashboard: () => import("@/islands/dashboard/mount"),
-  "category-tree": () => import("@/islands/category-tree/mount"),
-  "date-range-picker": () => import("@/islands/date-range-picker/mount"),
-  "decoder-editor": () => import("@/islands/decoder-editor/mount"),
-  "event-hub": () => import("@/islands/event-hub/mount"),
-  "icon-selector": () => import("@/islands/icon-selector/mount"),
-  "tag-chart": () => import("@/islands/tag-chart/mount"),
+  dashboard: () => import("@/features/dashboards/mount-dashboard"),
+  "category-tree": () => import("@/features/dashboards/mount-category-tree"),
+  "date-range-picker": () => import("@/features/settings/mount-date-range-picker"),
+  "decoder-editor": () => import("@/features/decoders/mount-decoder-editor"),
+  "event-hub": () => import("@/features/events/mount-event-hub"),
+  "icon-selector": () => import("@/features/dashboards/mount-icon-selector"),
+  "tag-chart": () => import("@/features/nodes/mount-tag-chart"),
 };
 
 // The catalog (and with it React and react-intl) is fetched with the first
