@@ -6,7 +6,8 @@
 // the order again after a reload; a User opens a dashboard from the top
 // bar's navigation dialog and has no edit switch. axe-core finds nothing
 // serious in either theme. The tree model's drop rules and the places it
-// saves are checked on their own first, compiled from model.ts.
+// saves are checked on their own first, compiled from
+// features/dashboards/utils/category-tree.ts.
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -181,20 +182,16 @@ async function modalWidth(dialog) {
   return Math.round(await dialog.evaluate((el) => el.closest(".fh-tree-modal").getBoundingClientRect().width));
 }
 
-// loadModel compiles the island's tree model (and the icon names it
+// loadModel compiles the category tree's model (TypeScript without
 // imports) for Node.
 async function loadModel() {
+  const file = join(webappDir, "src", "features", "dashboards", "utils", "category-tree.ts");
+  const { code } = await transformWithOxc(readFileSync(file, "utf8"), file, { lang: "ts" });
   const dir = mkdtempSync(join(tmpdir(), "fieldhub-tree-"));
+  const out = join(dir, "model.mjs");
+  writeFileSync(out, code);
   try {
-    for (const [from, to] of [
-      ["icon-selector/icon-names.ts", "icon-names.mjs"],
-      ["category-tree/model.ts", "model.mjs"],
-    ]) {
-      const file = join(webappDir, "src", "islands", from);
-      const { code } = await transformWithOxc(readFileSync(file, "utf8"), file, { lang: "ts" });
-      writeFileSync(join(dir, to), code.replace('"@/islands/icon-selector/icon-names"', '"./icon-names.mjs"'));
-    }
-    return await import(pathToFileURL(join(dir, "model.mjs")).href);
+    return await import(pathToFileURL(out).href);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

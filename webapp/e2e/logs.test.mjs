@@ -1,5 +1,5 @@
 // The live log list (SPEC.md sections 4 and 9): the event hub's Log tab.
-// The list reducer of webapp/src/islands/event-hub/logs.ts is checked on its
+// The list reducer of webapp/src/lib/live-feed/logs.ts is checked on its
 // own (newest first, capped at 200, each entry once); then a User opens the
 // event hub, takes the Log tab by keyboard, sees the company's entries
 // loaded and a ChirpStack `join` and `log` event posted through the ingest
@@ -18,10 +18,10 @@ import { launchBrowser, newContext, pageLang, signIn, watchPage } from "./lib/br
 import { artifactPath, t as msg, tf, webappDir } from "./lib/env.mjs";
 import { startFieldhub } from "./lib/server.mjs";
 
-// loadLogs compiles the island's list module (TypeScript without imports)
-// for Node.
+// loadLogs compiles the live feed's list module (TypeScript without
+// imports) for Node.
 async function loadLogs() {
-  const file = join(webappDir, "src", "islands", "event-hub", "logs.ts");
+  const file = join(webappDir, "src", "lib", "live-feed", "logs.ts");
   const { code } = await transformWithOxc(readFileSync(file, "utf8"), file, { lang: "ts" });
   const dir = mkdtempSync(join(tmpdir(), "fieldhub-logs-"));
   const out = join(dir, "logs.mjs");

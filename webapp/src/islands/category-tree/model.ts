@@ -1,1 +1,0 @@
-../../features/dashboards/utils/category-tree.ts

@@ -1,1 +1,0 @@
-../../lib/live-feed/logs.ts

@@ -1,1 +1,0 @@
-../../features/dashboards/utils/icon-names.ts
