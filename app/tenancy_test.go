@@ -1,4 +1,4 @@
-package main
+package app_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/fieldhub/fieldhub/app"
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 	"github.com/fieldhub/fieldhub/kernel/tenancytest"
@@ -21,46 +22,46 @@ import (
 // path parameters, bodies and tables here.
 func TestTenancy(t *testing.T) {
 	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
-		ta := newTestApp(t, d, nil)
-		root := ta.superAdmin(t)
-		own := ta.company(t, root, "Own Widgets AB", "own.example")
-		foreign := ta.company(t, root, "Foreign Widgets AB", "foreign.example")
+		ta := kerneltest.Start(t, d, nil, app.Build)
+		root := ta.SuperAdmin(t)
+		own := ta.Company(t, root, "Own Widgets AB", "own.example")
+		foreign := ta.Company(t, root, "Foreign Widgets AB", "foreign.example")
 		png := append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), make([]byte, 32)...)
-		if r := ta.Call(t, "POST", fmt.Sprintf("/api/companies/%d/image", foreign.companyID), root, png); r.Status != 200 {
+		if r := ta.Call(t, "POST", fmt.Sprintf("/api/companies/%d/image", foreign.CompanyID), root, png); r.Status != 200 {
 			t.Fatalf("foreign logo: %d %s", r.Status, r.Body)
 		}
-		if r := ta.Call(t, "PUT", fmt.Sprintf("/api/settings/company/%d", foreign.companyID), root, map[string]any{"INACTIVITY_EMAIL": "alarms@foreign.example"}); r.Status != 200 {
+		if r := ta.Call(t, "PUT", fmt.Sprintf("/api/settings/company/%d", foreign.CompanyID), root, map[string]any{"INACTIVITY_EMAIL": "alarms@foreign.example"}); r.Status != 200 {
 			t.Fatalf("foreign company settings: %d %s", r.Status, r.Body)
 		}
-		if r := ta.Call(t, "POST", "/api/settings", foreign.userToken, map[string]any{"theme": "Scientific"}); r.Status != 200 {
+		if r := ta.Call(t, "POST", "/api/settings", foreign.UserToken, map[string]any{"theme": "Scientific"}); r.Status != 200 {
 			t.Fatalf("foreign user settings: %d %s", r.Status, r.Body)
 		}
-		if r := ta.Call(t, "POST", "/api/users", "", newUserBody("loner@free.example")); r.Status != 201 {
+		if r := ta.Call(t, "POST", "/api/users", "", kerneltest.UserBody("loner@free.example")); r.Status != 201 {
 			t.Fatalf("register loner: %d %s", r.Status, r.Body)
 		}
-		loner := ta.Login(t, "loner@free.example", testPassword)
-		fn := foreignNodes(t, ta, root, foreign.companyID, png)
-		awaitForeignLog(t, ta, foreign.companyID)
-		fd := foreignDashboards(t, ta, root, foreign.userToken, foreign.companyID, png)
-		fdec := foreignDecoders(t, ta, root, foreign.companyID)
+		loner := ta.Login(t, "loner@free.example", kerneltest.Password)
+		fn := foreignNodes(t, ta, root, foreign.CompanyID, png)
+		awaitForeignLog(t, ta, foreign.CompanyID)
+		fd := foreignDashboards(t, ta, root, foreign.UserToken, foreign.CompanyID, png)
+		fdec := foreignDecoders(t, ta, root, foreign.CompanyID)
 		// The own company's public link: its token is the capability of one
 		// dashboard of the own company and nothing else.
-		ownToken := publicLink(t, ta, own.companyAdminToken, own.companyID, "Own Widgets board")
+		ownToken := publicLink(t, ta, own.CompanyAdminToken, own.CompanyID, "Own Widgets board")
 
-		bdb := ta.kernel.Host().DB
-		fid := foreign.companyID
+		bdb := ta.Host().DB
+		fid := foreign.CompanyID
 		fx := tenancytest.Fixture{
 			Callers: []tenancytest.Caller{
-				{Name: "User", Token: own.userToken},
-				{Name: "CompanyAdmin", Token: own.companyAdminToken},
-				{Name: "Admin", Token: own.adminToken},
+				{Name: "User", Token: own.UserToken},
+				{Name: "CompanyAdmin", Token: own.CompanyAdminToken},
+				{Name: "Admin", Token: own.AdminToken},
 				{Name: "user without a company", Token: loner},
 				{Name: "visitor"},
 				{Name: "public dashboard link", Token: ownToken},
 			},
 			Params: map[string]string{
 				"companyId": fmt.Sprint(fid),
-				"userId":    fmt.Sprint(foreign.userID),
+				"userId":    fmt.Sprint(foreign.UserID),
 				"role":      "CompanyAdmin",
 				"email":     "worker@foreign.example",
 				"guid":      "0b7e6c1e-5d4f-4a51-9d2a-7d1f3c9e2b10",
@@ -95,7 +96,7 @@ func TestTenancy(t *testing.T) {
 				"POST /api/companies/{companyId}/user":  map[string]any{"email": "loner@free.example"},
 				"POST /api/companies/{companyId}/image": png,
 				"PUT /api/settings/company/{companyId}": map[string]any{"INACTIVITY_EMAIL": "hijack@own.example"},
-				"POST /api/users":                       newUserBody("planted@own.example", "companyId", fid),
+				"POST /api/users":                       kerneltest.UserBody("planted@own.example", "companyId", fid),
 				"POST /api/users/authenticate":          map[string]any{"email": "worker@foreign.example", "password": "guess"},
 				"POST /api/users/create/company":        map[string]any{"company": map[string]any{"name": "X"}},
 				// The nodes module's bodies.
@@ -190,8 +191,8 @@ func TestTenancy(t *testing.T) {
 				}, "\n")
 			},
 		}
-		routes := ta.kernel.Host().Router.Routes()
-		tenancytest.Walk(t, ta.base, routes, fx)
+		routes := ta.Host().Router.Routes()
+		tenancytest.Walk(t, ta.URL, routes, fx)
 		// The routes that end in {part} serve several parts (see the
 		// dashboards module's Routes): walk them again with the others.
 		var partRoutes []web.Route
@@ -205,7 +206,7 @@ func TestTenancy(t *testing.T) {
 			params["part"] = part
 			fxPart := fx
 			fxPart.Params = params
-			tenancytest.Walk(t, ta.base, partRoutes, fxPart)
+			tenancytest.Walk(t, ta.URL, partRoutes, fxPart)
 		}
 	})
 }
@@ -219,7 +220,7 @@ type decoderIDs struct {
 // foreignDecoders gives the foreign company a decoder of its own (with a
 // second version), which its node uses, its own limits, and a re-decode
 // job, finished before the walk so that the walk sees it stand still.
-func foreignDecoders(t *testing.T, ta *testApp, root string, companyID int64) decoderIDs {
+func foreignDecoders(t *testing.T, ta *kerneltest.Portal[*app.App], root string, companyID int64) decoderIDs {
 	t.Helper()
 	call := func(method, path string, body any, status int) kerneltest.Response {
 		t.Helper()
@@ -253,7 +254,7 @@ type dashboardIDs struct{ categoryID, dashboardID, moduleID, publicID int64 }
 // foreignDashboards gives the foreign company a category with a dashboard
 // holding a chart of its node and an image module with a picture, a public
 // link, and makes the dashboard the company's default and its User's.
-func foreignDashboards(t *testing.T, ta *testApp, root, userToken string, companyID int64, png []byte) dashboardIDs {
+func foreignDashboards(t *testing.T, ta *kerneltest.Portal[*app.App], root, userToken string, companyID int64, png []byte) dashboardIDs {
 	t.Helper()
 	var ids dashboardIDs
 	call := func(method, path, token string, body any, status int) kerneltest.Response {
@@ -280,7 +281,7 @@ func foreignDashboards(t *testing.T, ta *testApp, root, userToken string, compan
 
 // publicLink makes a dashboard with a text module in a company and returns
 // the token of a public link to it.
-func publicLink(t *testing.T, ta *testApp, adminToken string, companyID int64, name string) string {
+func publicLink(t *testing.T, ta *kerneltest.Portal[*app.App], adminToken string, companyID int64, name string) string {
 	t.Helper()
 	d := ta.Call(t, "POST", "/api/dashboards", adminToken, map[string]any{"name": name})
 	if d.Status != 201 {
@@ -306,7 +307,7 @@ type nodeIDs struct{ applicationID, tagID, poolID, tokenID, downlinkID int64 }
 // foreignNodes gives the foreign company an application with a node (its
 // picture, a data key and a queued downlink) and an integration token, and
 // puts a DevEUI in the node pool.
-func foreignNodes(t *testing.T, ta *testApp, root string, companyID int64, png []byte) nodeIDs {
+func foreignNodes(t *testing.T, ta *kerneltest.Portal[*app.App], root string, companyID int64, png []byte) nodeIDs {
 	t.Helper()
 	var ids nodeIDs
 	create := func(path string, body any) int64 {
@@ -342,7 +343,7 @@ func foreignNodes(t *testing.T, ta *testApp, root string, companyID int64, png [
 		t.Fatalf("foreign join: %d %s", r.Status, r.Body)
 	}
 	now := time.Now().UTC()
-	if _, err := ta.kernel.Host().DB.NewRaw("INSERT INTO node_pool (deveui, source, status, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?)",
+	if _, err := ta.Host().DB.NewRaw("INSERT INTO node_pool (deveui, source, status, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?)",
 		"A1B2C3D4E5F60718", "chirpstack", "shown", now, now).Exec(context.Background()); err != nil {
 		t.Fatalf("foreign pool entry: %v", err)
 	}
@@ -358,9 +359,9 @@ func foreignNodes(t *testing.T, ta *testApp, root string, companyID int64, png [
 // set-up are written (its node's join, after its users' sign-ins) and its
 // users are noted as active: the logs module writes a moment later, and a
 // write during the walk would look like a change the walk caused.
-func awaitForeignLog(t *testing.T, ta *testApp, companyID int64) {
+func awaitForeignLog(t *testing.T, ta *kerneltest.Portal[*app.App], companyID int64) {
 	t.Helper()
-	bdb := ta.kernel.Host().DB
+	bdb := ta.Host().DB
 	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		var joins, active int
 		err := bdb.NewRaw("SELECT count(*) FROM log_entries WHERE company_id = ? AND deveui = ? AND message_id = 'logs.entry.join'", companyID, foreignDevEUI).Scan(context.Background(), &joins)
