@@ -10,6 +10,7 @@ import (
 	"context"
 
 	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/kernel/auth"
 )
 
 // Service is what other modules may ask of accounts. Methods return an
@@ -38,6 +39,25 @@ type Module interface {
 	CreateSuperAdmin(ctx context.Context, email, password string) error
 	// EnsureDemoCompany creates the demo company and its logins once.
 	EnsureDemoCompany(ctx context.Context) (companyID int64, logins []DemoLogin, err error)
+	Provisioning
+}
+
+// Provisioning mirrors the tenants and users of a program that embeds
+// Fieldhub's modules and signs its users in itself (examples/embed), so
+// that what the modules store belongs to a company and a user of the
+// portal. Both calls are idempotent.
+type Provisioning interface {
+	// EnsureCompany returns the company of that exact name, made in
+	// country (ISO 3166 alpha-2, "" for none) the first time. An empty or
+	// too long name is an errs.Invalid error.
+	EnsureCompany(ctx context.Context, name, country string) (*Company, error)
+	// EnsureMember returns the user of email, made the first time as a
+	// member of the company with role and a password nobody knows (the
+	// embedding program signs them in). A user of email in another company
+	// is an errs.Conflict error; a bad address or a role a company member
+	// cannot have (anything but User, CompanyAdmin and Admin) is an
+	// errs.Invalid error.
+	EnsureMember(ctx context.Context, companyID int64, email, firstName, lastName string, role auth.Role) (*User, error)
 }
 
 // CompanyCookie holds the company a SuperAdmin has chosen in the company
