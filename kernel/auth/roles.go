@@ -1,4 +1,4 @@
-// Package auth holds who the caller is: the roles of SPEC.md section 1, the
+// Package auth holds who the caller is: the roles a user can have, the
 // caller carried in each request's context, the signed access tokens that
 // carry it, and password hashing.
 package auth
@@ -13,7 +13,8 @@ import (
 // (PUT /users/{id}/role/{role}) and in tokens.
 type Role string
 
-// The roles of SPEC.md section 1. Guest is a visitor with no session;
+// The roles: SuperAdmin, Admin, CompanyAdmin and User are the roles a user
+// account can hold. Guest is a visitor with no session;
 // PublicDashboard is the pseudo-user of an anonymous dashboard link.
 const (
 	SuperAdmin      Role = "SuperAdmin"
@@ -24,7 +25,7 @@ const (
 	PublicDashboard Role = "PublicDashboard"
 )
 
-// Role groups of SPEC.md section 2.
+// Role groups: the access lists that routes and side menu entries name.
 var (
 	// Open lets anyone in, signed in or not.
 	Open = []Role{}

@@ -15,7 +15,7 @@ import (
 )
 
 // Default is the language used when nothing else matches; Fallback is tried
-// for a key the chosen catalog lacks (SPEC.md section 9: en with fallback sv).
+// for a key the chosen catalog lacks (English, falling back to Swedish).
 const (
 	Default  = "en"
 	Fallback = "sv"

@@ -12,8 +12,8 @@ import (
 )
 
 // Server pages share the router with the API but answer differently: the
-// guard of SPEC.md section 2 sends a visitor without a role to /login and a
-// role that is not allowed to /, and errors render as a page.
+// guard sends a visitor who is not signed in to /login and a signed-in role
+// that is not allowed to /, and errors render as a page.
 
 // Viewer is everything the page frame needs to know about who is looking:
 // the caller and their preferences, filled by the modules that own them.
@@ -59,7 +59,7 @@ type MenuItem struct {
 	Href    string
 	Icon    string // Material Design icon name, such as mdi-home
 	Roles   []auth.Role
-	Order   int  // position; SPEC.md section 2 gives the order
+	Order   int  // position in the side menu, lowest first
 	Guest   bool // shown to visitors without a session
 	// HiddenInWhiteLabel hides the entry when the installation is white-labelled.
 	HiddenInWhiteLabel bool
@@ -107,7 +107,7 @@ func (rt *Router) Menu(v *Viewer) []MenuItem {
 }
 
 // Page registers a server page (outside /api). access lists the roles
-// allowed, as in SPEC.md section 2's table.
+// allowed (auth.Open for anyone).
 func (m *ModuleRoutes) Page(pattern string, access []auth.Role, h HandlerFunc, opts ...RouteOption) {
 	method, path, _ := strings.Cut(pattern, " ")
 	m.handle(Route{Method: method, Path: path, Page: true}, access, h, opts)

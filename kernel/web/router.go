@@ -1,5 +1,5 @@
 // Package web is the kernel's HTTP layer: a router whose every route declares
-// who may call it (the guard of SPEC.md section 2, beside the route), the
+// who may call it (an access list of roles, checked by the guard), the
 // middleware every request passes (request id, access log, panic recovery,
 // authentication, body limit, metrics), JSON helpers, and the one function
 // that maps errors to HTTP statuses and the locale catalogs' texts.
@@ -92,7 +92,7 @@ type RouteOption func(*Route)
 func MaxBody(n int64) RouteOption { return func(r *Route) { r.MaxBody = n } }
 
 // API registers an endpoint under /api. pattern is "METHOD /path" with the
-// path as SPEC.md section 7 writes it (without /api); access lists the roles
+// path after /api, which the router prefixes; access lists the roles
 // allowed (auth.Open for anyone).
 func (m *ModuleRoutes) API(pattern string, access []auth.Role, h HandlerFunc, opts ...RouteOption) {
 	method, path, _ := strings.Cut(pattern, " ")

@@ -6,11 +6,11 @@ import (
 	"net/url"
 )
 
-// The snackbar of SPEC.md section 8 shows success and error texts bottom
-// right for 3000 ms. A handler asks for one with Toast. The text always
-// travels in a short-lived cookie, which the next page reads and clears (an
-// answer that redirects, HX-Redirect included, loads a new page); for htmx it
-// also travels in the HX-Trigger header, and the page script clears the
+// The snackbar shows success and error texts bottom right for 3000 ms. A
+// handler asks for one with Toast. The text always travels in a short-lived
+// cookie, which the next page reads and clears (an answer that redirects,
+// HX-Redirect included, loads a new page); for htmx it also travels in the
+// HX-Trigger header, and the page script clears the
 // cookie when it shows the text in place.
 
 // ToastCookie carries a message across a redirect.

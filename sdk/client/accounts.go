@@ -6,7 +6,7 @@ import (
 	"net/http"
 )
 
-// User is a portal user (SPEC.md section 3 names).
+// User is a portal user, with the API's field names.
 type User struct {
 	UserID      int64  `json:"userId,omitempty"`
 	CompanyID   *int64 `json:"companyId,omitempty"`

@@ -1,5 +1,5 @@
 // Sign in and out, and the forgot-password round trip through a real SMTP
-// server (SPEC.md sections 2, 4 and 8).
+// server.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { assertSnackbar, focusFromTop, frame, launchBrowser, newContext, openMenu, readSnackbar, signIn, tr, waitForSwapSettled, watchPage } from "./lib/browser.mjs";
@@ -73,7 +73,7 @@ describe("login and logout", () => {
     await page.goto("/settings");
     await page.waitForURL(/\/login\?next=/);
     watch.check();
-    assertSnackbar(loggedIn, anyLang("accounts.login.ok"), "after logging in (SPEC.md section 4)");
+    assertSnackbar(loggedIn, anyLang("accounts.login.ok"), "after logging in");
     assertSnackbar(loggedOut, anyLang("page.logout.done"), "after logging out");
   });
 

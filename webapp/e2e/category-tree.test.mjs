@@ -1,12 +1,11 @@
-// The dashboard category tree viewer (SPEC.md sections 2, 4 and 5): a
-// CompanyAdmin builds a tree on /dashboard (categories, a sub-category,
-// dashboards, edit, copy, remove with confirmation, the translated 400 of a
-// category that is not empty) with the mouse, the context menu and the
-// keyboard; reorders categories by drag and drop and by keyboard and finds
-// the order again after a reload; a User opens a dashboard from the top
-// bar's navigation dialog and has no edit switch. axe-core finds nothing
-// serious in either theme. The tree model's drop rules and the places it
-// saves are checked on their own first, compiled from
+// The dashboard category tree viewer: a CompanyAdmin builds a tree on
+// /dashboard (categories, a sub-category, dashboards, edit, copy, remove with
+// confirmation, the translated 400 of a category that is not empty) with the
+// mouse, the context menu and the keyboard; reorders categories by drag and
+// drop and by keyboard and finds the order again after a reload; a User opens
+// a dashboard from the top bar's navigation dialog and has no edit switch.
+// axe-core finds nothing serious in either theme. The tree model's drop rules
+// and the places it saves are checked on their own first, compiled from
 // features/dashboards/utils/category-tree.ts.
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

@@ -1,6 +1,5 @@
-// Company pages (SPEC.md section 2 and 6): a CompanyAdmin adds, opens and
-// deletes a user and edits the company; a SuperAdmin registers a company,
-// finds it and opens it.
+// Company pages: a CompanyAdmin adds, opens and deletes a user and edits the
+// company; a SuperAdmin registers a company, finds it and opens it.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { frame, launchBrowser, newContext, openMenu, pageLang, signIn, waitForSwapSettled, watchPage } from "./lib/browser.mjs";

@@ -1,12 +1,12 @@
-// The dashboard island (/dashboard/{id}, /public/{id}; SPEC.md sections 2-4
-// and 9, docs/api/dashboards.md) over the demo's data (`serve --demo`): the
-// demo company's CompanyAdmin builds a dashboard with one module of every
-// type but the function button through the editor, and every module draws;
-// the layout moves by keyboard and by drag and drop and stays after a
-// reload; a value changes live after an uplink; the dashboard is shared
-// with a public link that works logged out (polling its values) and stops
-// working once the link is deleted. Screenshots of the finished dashboard
-// in light and dark go to artifacts/, and axe-core finds nothing serious.
+// The dashboard island (/dashboard/{id}, /public/{id};
+// docs/api/dashboards.md) over the demo's data (`serve --demo`): the demo
+// company's CompanyAdmin builds a dashboard with one module of every type but
+// the function button through the editor, and every module draws; the layout
+// moves by keyboard and by drag and drop and stays after a reload; a value
+// changes live after an uplink; the dashboard is shared with a public link
+// that works logged out (polling its values) and stops working once the link
+// is deleted. Screenshots of the finished dashboard in light and dark go to
+// artifacts/, and axe-core finds nothing serious.
 import assert from "node:assert/strict";
 import { deflateSync } from "node:zlib";
 import { after, before, test } from "node:test";

@@ -1,9 +1,9 @@
-// The event hub panel (SPEC.md sections 2, 4, 7 and 9): a User opens it
-// from the top bar, sees "Waiting for new events...", and sees an uplink
-// posted through the generic ingest appear with its node's name and data;
-// the node filter narrows the feed; events that arrive while the panel is
-// closed are counted on its button; axe-core finds nothing serious in
-// either theme, and the keyboard opens and closes the panel.
+// The event hub panel: a User opens it from the top bar, sees "Waiting for
+// new events...", and sees an uplink posted through the generic ingest appear
+// with its node's name and data; the node filter narrows the feed; events
+// that arrive while the panel is closed are counted on its button; axe-core
+// finds nothing serious in either theme, and the keyboard opens and closes
+// the panel.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { checkA11y } from "./lib/axe.mjs";

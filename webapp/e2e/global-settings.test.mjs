@@ -1,7 +1,7 @@
 // The installation settings page (/superadmin/settings) of a white-label
-// installation (SPEC.md sections 1, 3 and 6): the SuperAdmin names the
-// product and chooses the brand icon with the icon selector island (SPEC.md
-// section 2), by keyboard only; the side menu's brand shows both.
+// installation: the SuperAdmin names the product and chooses the brand icon
+// with the icon selector island, by keyboard only; the side menu's brand
+// shows both.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { checkA11y, FAILING_IMPACTS, formatViolations } from "./lib/axe.mjs";

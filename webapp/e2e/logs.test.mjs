@@ -1,4 +1,4 @@
-// The live log list (SPEC.md sections 4 and 9): the event hub's Log tab.
+// The live log list: the event hub's Log tab.
 // The list reducer of webapp/src/lib/live-feed/logs.ts is checked on its
 // own (newest first, capped at 200, each entry once); then a User opens the
 // event hub, takes the Log tab by keyboard, sees the company's entries

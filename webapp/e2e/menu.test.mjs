@@ -1,4 +1,5 @@
-// The side menu of each role and the two guards of SPEC.md section 2.
+// The side menu of each role and the two guards of the pages: a visitor
+// who is not signed in is sent to /login, a role that is not allowed to /.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { frame, launchBrowser, menuEntries, newContext, openMenu, pageLang, signIn, watchPage } from "./lib/browser.mjs";
@@ -28,7 +29,7 @@ async function pageAs(t, role) {
   return { page, watch: watchPage(page) };
 }
 
-// The menu a role should see: SPEC's entries whose page exists on the server.
+// The menu a role should see: its entries whose page exists on the server.
 function expectedMenu(role) {
   return menuFor(role).filter((e) => exists.get(e.href));
 }
@@ -40,7 +41,7 @@ async function checkMenu(page, role) {
   assert.deepEqual(
     got.map((e) => e.href).sort(),
     want.map((e) => e.href).sort(),
-    `menu of ${role ?? "a visitor"} (SPEC.md section 2; not built yet: ${missing.join(", ") || "none"})`,
+    `menu of ${role ?? "a visitor"} (the entries of its role; not built yet: ${missing.join(", ") || "none"})`,
   );
   // Texts come from the catalog of the page's language (when it has the entry's message).
   const messages = catalog(await pageLang(page));
@@ -62,7 +63,7 @@ describe("side menu", () => {
   });
 
   for (const role of ROLES) {
-    test(`${role} sees the entries of SPEC.md section 2`, async (t) => {
+    test(`${role} sees the side menu entries of its role`, async (t) => {
       const { page, watch } = await pageAs(t, role);
       await page.goto(await signedInPath(server));
       await checkMenu(page, role);

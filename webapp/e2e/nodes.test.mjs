@@ -1,9 +1,8 @@
-// Node pages (SPEC.md section 2): a CompanyAdmin makes an application and a
-// node with the forms, filters the node list, looks after the node on its
-// details page and takes back a downlink; makes an integration token and
-// copies it; a SuperAdmin creates a node from the node pool. The filled-in
-// pages get the axe-core check in both themes, which the menu walk of
-// a11y.test.mjs sees only empty.
+// Node pages: a CompanyAdmin makes an application and a node with the forms,
+// filters the node list, looks after the node on its details page and takes
+// back a downlink; makes an integration token and copies it; a SuperAdmin
+// creates a node from the node pool. The filled-in pages get the axe-core
+// check in both themes, which the menu walk of a11y.test.mjs sees only empty.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { checkA11y } from "./lib/axe.mjs";

@@ -1,5 +1,5 @@
-// Language, theme and the SuperAdmin's company switcher (SPEC.md sections 1
-// and 2: English and Swedish, light or dark, the stored choice first).
+// Language, theme and the SuperAdmin's company switcher: English and
+// Swedish, light or dark, the stored choice first.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { frame, launchBrowser, newContext, openMenu, pageLang, setTheme, signIn, watchPage } from "./lib/browser.mjs";

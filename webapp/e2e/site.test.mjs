@@ -1,4 +1,5 @@
-// The home landing and the contact form (SPEC.md section 2: both open).
+// The home landing and the contact form, both open to anyone, signed in or
+// not.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { assertSnackbar, frame, launchBrowser, menuEntries, newContext, pageLang, readSnackbar, signIn, watchPage } from "./lib/browser.mjs";
@@ -39,7 +40,7 @@ describe("home", () => {
     await page.goto("/");
     const lang = await pageLang(page);
     await page.getByRole("heading", { level: 1, name: "Fieldhub" }).waitFor();
-    assert.equal(await page.locator("header.topbar").count(), 0, "the home route hides the top bar (SPEC.md section 2)");
+    assert.equal(await page.locator("header.topbar").count(), 0, "the home route hides the top bar");
     assert.equal(await frame(page).menuToggle.count(), 1, "the menu can still be opened");
     await page.getByRole("main").getByRole("link", { name: msg(lang, "page.home.login") }).click();
     await page.waitForURL("/login");

@@ -1,7 +1,6 @@
 // Package ui holds the templ components every server page shares: the frame
-// of SPEC.md section 2 (side menu, top bar, snackbar), form fields and the
-// error page, and Render, which draws a page in the viewer's language and
-// theme.
+// (side menu, top bar, snackbar), form fields and the error page, and
+// Render, which draws a page in the viewer's language and theme.
 package ui
 
 import (
@@ -48,7 +47,7 @@ type pageState struct {
 type Options struct {
 	// Islands loads the islands script; set it on pages that use one.
 	Islands bool
-	// Bare hides the top bar and the menu toggle (the home route, SPEC.md section 2).
+	// Bare hides the top bar and the menu toggle; the home route uses it.
 	Bare bool
 }
 

@@ -1,6 +1,6 @@
-// What the tests expect of the screens, from SPEC.md section 2: the route
-// table with each route's roles, the side menu per role, and the main pages
-// the accessibility test and the screenshots go through.
+// What the tests expect of the screens: the route table with each route's
+// roles, the side menu per role, and the main pages the accessibility test
+// and the screenshots go through.
 //
 // The portal grows a module at a time, so every table here lists the whole
 // product and the tests skip (and name) the routes the server does not have
@@ -13,11 +13,11 @@ const CompanyOrUser = ["User", "CompanyAdmin", "Admin", "SuperAdmin"];
 const AdminOrCompanyAdmin = ["CompanyAdmin", "Admin", "SuperAdmin"];
 const SuperAdmin = ["SuperAdmin"];
 
-/** Open pages of SPEC.md section 2: anyone, signed in or not, may see them. */
+/** Open pages: anyone, signed in or not, may see them. */
 export const OPEN_ROUTES = ["/", "/login", "/contact", "/news", "/forgot"];
 
 /**
- * Guarded pages of SPEC.md section 2 (open routes and routes that need an
+ * Guarded pages with the roles allowed (open routes and routes that need an
  * id of an existing thing are left out): a visitor with no role is sent to
  * /login, a signed-in role that is not allowed to /.
  */
@@ -49,9 +49,9 @@ export const GUARDED_ROUTES = [
 ];
 
 /**
- * The side menu of SPEC.md section 2, in its order. label is the message id
- * of the entry's text (checked when the catalog has it); guest marks the
- * entries a visitor sees; roles the signed-in roles that see it.
+ * The side menu, in its order. label is the message id of the entry's text
+ * (checked when the catalog has it); guest marks the entries a visitor sees;
+ * roles the signed-in roles that see it.
  */
 export const MENU = [
   { href: "/", label: "menu.home", roles: CompanyOrUser, guest: true },
@@ -63,7 +63,7 @@ export const MENU = [
   { href: "/signaltest", label: "menu.signaltest", roles: CompanyOrUser },
   { href: "/application", label: "menu.application", roles: AdminOrCompanyAdmin },
   { href: "/tag", label: "menu.tag", roles: AdminOrCompanyAdmin },
-  // Not in SPEC.md's menu: the decoder page of issue 5 (docs/decisions.md "Decoder pages").
+  // The decoder page of issue 5 (docs/decisions.md "Decoder pages").
   { href: "/decoders", label: "decoders.menu", roles: AdminOrCompanyAdmin },
   { href: "/gateways", label: "menu.gateways", roles: AdminOrCompanyAdmin },
   { href: "/script", label: "menu.script", roles: AdminOrCompanyAdmin },
@@ -76,7 +76,7 @@ export const MENU = [
   { href: "POST /logout", label: "menu.logout", roles: CompanyOrUser },
 ];
 
-/** menuFor is the SPEC menu of role (null: a visitor), in SPEC order. */
+/** menuFor is the side menu of role (null: a visitor), in menu order. */
 export function menuFor(role, { whiteLabel = false } = {}) {
   return MENU.filter((e) => (role ? e.roles.includes(role) : e.guest) && !(whiteLabel && e.hiddenInWhiteLabel));
 }
@@ -105,10 +105,10 @@ export const PAGES = [
   { name: "company-user", path: (server) => `/company/user/${server.accounts.byRole.User.userId}`, as: "CompanyAdmin" },
   { name: "company-create", path: "/company/create", as: "Admin" },
   { name: "superadmin", path: "/superadmin", as: "SuperAdmin" },
-  // Not a route of SPEC.md section 2: the installation settings, here without white-label (branding disabled).
+  // The installation settings, here without white-label (branding disabled).
   { name: "superadmin-settings", path: "/superadmin/settings", as: "SuperAdmin" },
   { name: "register", path: "/register", as: "SuperAdmin" },
-  // Not routes of SPEC.md section 2: the decoder pages (docs/decisions.md "Decoder pages").
+  // The decoder pages (docs/decisions.md "Decoder pages").
   { name: "decoders", path: "/decoders", as: "CompanyAdmin" },
   { name: "decoders-create", path: "/decoders/create", as: "CompanyAdmin" },
   // The signed-in frame with its menu open: company switcher, logout, bell.

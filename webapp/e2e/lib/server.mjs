@@ -201,8 +201,8 @@ async function token(baseURL, account) {
   return ans.token;
 }
 
-// routeExists tells whether the server has a page at path (a fixed path of
-// SPEC.md section 2): to a visitor such a page answers 200, or redirects to
+// routeExists tells whether the server has a page at path (a fixed path,
+// without an id): to a visitor such a page answers 200, or redirects to
 // /login; a path without a route answers the 404 page.
 async function routeExists(baseURL, path) {
   const res = await fetch(baseURL + path, { redirect: "manual" });

@@ -1,6 +1,6 @@
 // api calls the portal's JSON API with the session cookie. On a 401 it renews
-// the session once through the refresh cookie and repeats the call: the
-// "silent re-login" of SPEC.md section 4, without any stored password.
+// the session once through the refresh cookie and repeats the call, a
+// silent re-login without any stored password.
 export class ApiError extends Error {
   constructor(
     readonly status: number,

@@ -1,4 +1,4 @@
-// The snackbar of SPEC.md section 8: bottom right, 3000 ms, then it clears.
+// The snackbar shows a text bottom right for 3000 ms, then it clears.
 export const toastMillis = 3000;
 
 let timer: number | undefined;

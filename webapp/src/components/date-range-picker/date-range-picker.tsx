@@ -1,5 +1,5 @@
 // DateRangePicker is a button showing the chosen range that opens a popover
-// with the preset ranges and a range calendar (SPEC.md sections 2, 4 and 9).
+// with the preset ranges and a range calendar.
 import { useId, useState, type ReactNode } from "react";
 import { I18nProvider, type DateValue, type RangeValue } from "react-aria-components";
 import { Button } from "@/components/ui/button";

@@ -1,4 +1,5 @@
-// The date-range picker's rules (SPEC.md sections 2, 4 and 9) as pure
+// The date-range picker's rules (the presets, the default of the last 24
+// hours, custom ranges widened to whole days, the time offset) as pure
 // functions of plain Dates, so that they can be tested without a DOM.
 
 // Preset is one of the quick ranges, each ending now.
@@ -51,8 +52,8 @@ export function adjustCustomRange(start: Date, end: Date): Range {
   };
 }
 
-// offsetMs is the time offset of SPEC.md section 4: now minus the start of
-// the range.
+// offsetMs is the range's time offset, which a dashboard module stores:
+// now minus the start of the range.
 export function offsetMs(range: Range, now: Date): number {
   return now.getTime() - range.from.getTime();
 }

@@ -1,10 +1,9 @@
-// EventFeed keeps the live feed's connection (SPEC.md section 7 "Real-time
-// feed"): it loads the node list first, opens the WebSocket at /api/events
-// with the session cookie, collects the events and the log entries it
-// pushes, and reconnects after any loss. The live log list is loaded from
-// GET /api/logs when it is first shown, and the pushed entries merged in.
-// React reads its state through subscribe and getState
-// (useSyncExternalStore).
+// EventFeed keeps the live feed's connection: it loads the node list first,
+// opens the WebSocket at /api/events with the session cookie, collects the
+// events and the log entries it pushes, and reconnects after any loss. The
+// live log list is loaded from GET /api/logs when it is first shown, and the
+// pushed entries merged in. React reads its state through subscribe and
+// getState (useSyncExternalStore).
 import { api } from "@/lib/api";
 import { addEvent, backoffMs, parseMessage, parseNodes, type FeedNode, type LiveEvent } from "@/lib/live-feed/events";
 import { addEntry, maxLogEntries, mergeEntries, parseLogList, parseLogMessage, type LogEntry } from "@/lib/live-feed/logs";
@@ -100,7 +99,8 @@ export class EventFeed {
   }
 
   private async connect(renew: boolean): Promise<void> {
-    // The tag list is loaded first while it is empty (SPEC.md section 7).
+    // The node list (GET /api/tag) is loaded before connecting while it is
+    // empty.
     if (this.state.nodes === null) await this.loadNodes();
     // A WebSocket cannot renew the session: the refresh cookie buys a new
     // access token first when the last one lapsed or a connection failed.

@@ -1,6 +1,5 @@
-// The live feed's data: the events the server pushes (SPEC.md section 3
-// "Event"), the nodes they can be filtered by, and the rules of SPEC.md
-// sections 4 and 9 (newest first, at most 40 kept).
+// The live feed's data: the events the server pushes, the nodes they can
+// be filtered by, and the rules of the feed (newest first, at most 40 kept).
 
 // LiveEvent is one uplink as GET /api/events pushes it.
 export interface LiveEvent {
@@ -17,7 +16,7 @@ export interface FeedNode {
   nameWithDeveui: string;
 }
 
-// maxEvents is how many events the feed keeps (SPEC.md section 9).
+// maxEvents is how many events the feed keeps; older ones are dropped.
 export const maxEvents = 40;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -70,8 +69,8 @@ export interface RelativeParts {
 }
 
 // relativeParts is the age of date at now in the largest whole unit. Under a
-// minute reads as "now": the ages are refreshed every 30 s (SPEC.md section
-// 9), so counting seconds would be wrong most of the time.
+// minute reads as "now": the ages are refreshed every 30 s, so counting
+// seconds would be wrong most of the time.
 export function relativeParts(date: number, now: number): RelativeParts {
   const seconds = Math.round((date - now) / 1000);
   const abs = Math.abs(seconds);

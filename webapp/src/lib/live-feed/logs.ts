@@ -1,11 +1,11 @@
 // The live log list's data: the log entries GET /api/logs lists and the
-// feed's LogEntry messages carry (SPEC.md section 3 "log entries"), and the
-// rules of SPEC.md sections 4 and 9: newest first, at most 200 kept.
+// feed's LogEntry messages carry, and the list's rules: newest first, at
+// most 200 kept.
 
-// LogType is one of SPEC.md's log types.
+// LogType is the type of a log entry.
 export type LogType = "SMS" | "APP" | "WARNING" | "ERROR" | "USEREVENT" | "LOGIN";
 
-// logTypes lists the types in SPEC.md's order.
+// logTypes lists the types in the order the type filter shows them.
 export const logTypes: readonly LogType[] = ["SMS", "APP", "WARNING", "ERROR", "USEREVENT", "LOGIN"];
 
 // LogEntry is one log entry.
@@ -22,8 +22,8 @@ export interface LogEntry {
   createdAt: string;
 }
 
-// maxLogEntries is how many entries the live log list keeps (SPEC.md
-// sections 4 and 9); GET /api/logs?limit= loads as many.
+// maxLogEntries is how many entries the live log list keeps; GET
+// /api/logs?limit= loads as many.
 export const maxLogEntries = 200;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

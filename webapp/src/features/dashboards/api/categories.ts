@@ -51,8 +51,8 @@ export function createDashboard(companyId: number, name: string, categoryId: num
   return api<Dashboard>("POST", `/api/dashboards?companyId=${companyId}`, { name, categoryId });
 }
 
-// CopySkipped is thrown when there is no dashboard to copy: SPEC.md section
-// 5 skips the call when the selected id is missing or not positive.
+// CopySkipped is thrown when there is no dashboard to copy: the call is
+// skipped when the selected id is missing or not positive.
 export class CopySkipped extends Error {}
 
 export function copyDashboard(id: number | null | undefined, name: string): Promise<Dashboard> {

@@ -1,8 +1,7 @@
-// The category tree's dialogs (SPEC.md section 2): create or edit a
-// category (600 wide: title, colour, icon), create or copy a dashboard (450
-// wide: name) and the removal confirmation (450 wide). Each one calls the
-// API itself through onSubmit and stays open with the server's message when
-// the call is refused.
+// The category tree's dialogs: create or edit a category (600 wide: title,
+// colour, icon), create or copy a dashboard (450 wide: name) and the removal
+// confirmation (450 wide). Each one calls the API itself through onSubmit and
+// stays open with the server's message when the call is refused.
 import { useState, type FormEvent, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogActions, DialogHeading } from "@/components/ui/dialog";
@@ -66,7 +65,8 @@ const messages = defineMessages<{
   },
 });
 
-// Dialog widths of SPEC.md section 2.
+// Dialog widths in pixels: the category dialog, and the dashboard and
+// removal dialogs.
 const categoryWidth = 600;
 const otherWidth = 450;
 

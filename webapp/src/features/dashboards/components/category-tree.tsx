@@ -1,7 +1,7 @@
-// CategoryTree is the dashboard category tree viewer of SPEC.md section 2:
-// the company's categories as a tree (sub-categories inside their parent)
-// with its dashboards as leaves. Activating a dashboard opens it (reloading
-// when it is already open) and closes the viewer it sits in.
+// CategoryTree is the dashboard category tree viewer: the company's
+// categories as a tree (sub-categories inside their parent) with its
+// dashboards as leaves. Activating a dashboard opens it (reloading when it is
+// already open) and closes the viewer it sits in.
 //
 // Admin roles (canEdit) also get:
 // - an edit switch: with edit mode off the nodes are neither draggable nor
@@ -263,8 +263,8 @@ export function CategoryTree({ companyId, canEdit, mode, onNavigate }: CategoryT
 
   async function move(keys: string[], target: DropTarget): Promise<void> {
     const before = treeRef.current;
-    // Saved only for admins with edit mode on (SPEC.md section 4); without
-    // both no drag starts in the first place.
+    // Saved only for admins with edit mode on; without both no drag
+    // starts in the first place.
     if (!canEdit || !editing || !canDrop(before, keys, target)) return;
     const { tree: next, levels } = moveNodes(before, keys, target);
     setLoaded({ status: "ready", tree: next });

@@ -1,7 +1,7 @@
-// CategoryColorPicker chooses a category's colour (SPEC.md section 2): a
-// row of suggested colours, a saturation/brightness area with a hue slider,
-// and the hex code, all kept in step by React Aria's ColorPicker. Every
-// part works with the keyboard (arrow keys move the thumbs).
+// CategoryColorPicker chooses a category's colour: a row of suggested
+// colours, a saturation/brightness area with a hue slider, and the hex code,
+// all kept in step by React Aria's ColorPicker. Every part works with the
+// keyboard (arrow keys move the thumbs).
 import { useId, type ReactNode } from "react";
 import { parseColor, type Color } from "react-aria-components";
 import { ColorArea, ColorField, ColorPicker, ColorSlider, ColorSwatch, ColorSwatchPicker, ColorSwatchPickerItem, ColorThumb, SliderTrack } from "@/components/ui/color-picker";

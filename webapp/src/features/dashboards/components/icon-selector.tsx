@@ -1,7 +1,7 @@
 // IconSelector is a searchable list of the Material Design icon names with a
-// substring filter (SPEC.md section 2, "icon selector"). The search field
-// keeps the focus while the arrow keys move through the list and Enter
-// chooses; the list panel is at most 200px high.
+// substring filter. The search field keeps the focus while the arrow keys
+// move through the list and Enter chooses; the list panel is at most 200px
+// high.
 import { useEffect, useId, useMemo, useState, type ReactNode } from "react";
 import { I18nProvider, type Selection } from "react-aria-components";
 import { Button } from "@/components/ui/button";

@@ -1,9 +1,8 @@
-// NavigationDialog is the top bar's dashboard navigation dialog (SPEC.md
-// section 2): a modal, at most 600px wide, holding the category tree. The
-// button is drawn by the server (webapp/ui/layout.templ); the island loads
-// on its first click and takes it over as the dialog's trigger. The tree
-// is read each time the dialog opens, and a dashboard chosen in it closes
-// the dialog.
+// NavigationDialog is the top bar's dashboard navigation dialog: a modal, at
+// most 600px wide, holding the category tree. The button is drawn by the
+// server (webapp/ui/layout.templ); the island loads on its first click and
+// takes it over as the dialog's trigger. The tree is read each time the
+// dialog opens, and a dashboard chosen in it closes the dialog.
 import { useEffect, useId, useState, type ReactNode } from "react";
 import { I18nProvider } from "react-aria-components";
 import { Button } from "@/components/ui/button";

@@ -1,7 +1,7 @@
-// ShareDialog manages the public links of a dashboard (SPEC.md sections 3,
-// 4 and 8): anyone with a link sees the dashboard read-only until the link
-// expires. Admins create links with an expiry, copy them ("Copied link to
-// clipboard" / "Could not copy link {link}") and delete them.
+// ShareDialog manages the public links of a dashboard: anyone with a link
+// sees the dashboard read-only until the link expires. Admins create links
+// with an expiry, copy them ("Copied link to clipboard" / "Could not copy
+// link {link}") and delete them.
 import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogActions, DialogHeading } from "@/components/ui/dialog";

@@ -7,7 +7,8 @@
 // It imports nothing, so that the browser tests can compile it on its own
 // (webapp/e2e/category-tree.test.mjs).
 
-// The category defaults of SPEC.md section 9.
+// The colour and icon a new category starts with; the icons also stand in
+// for a category's or a dashboard's missing or invalid icon.
 export const defaultColor = "#2196F3";
 export const defaultCategoryIcon = "mdi-shape-outline";
 export const dashboardIcon = "mdi-view-dashboard";

@@ -4,7 +4,7 @@
 // that fills defaults and drops what has the wrong type, so that the widgets
 // can trust their input.
 
-// Size is a module's width class (SPEC.md section 3 "Module sizes").
+// Size is a module's width class, from extra small to large.
 export type Size = "xs" | "sm" | "md" | "lg";
 export const sizes: readonly Size[] = ["xs", "sm", "md", "lg"];
 
@@ -19,7 +19,7 @@ export const resolutions: readonly Resolution[] = ["week", "day", "hour", "5hour
 export type MapType = "roadmap" | "satellite" | "terrain";
 export const mapTypes: readonly MapType[] = ["roadmap", "satellite", "terrain"];
 
-// ModuleType numbers of SPEC.md section 3.
+// T maps each module type to the number the API uses for it.
 export const T = {
   chart: 0,
   gauge: 1,

@@ -117,7 +117,7 @@ export const msg = defineMessages({
   fillLabel: { id: "dashboards.fill.label", defaultMessage: "{percent} full ({value})" },
 });
 
-// typeNames are the module types of SPEC.md section 3.
+// typeNames are the module types' names, by type number.
 export const typeNames = defineMessages({
   0: { id: "dashboards.type.0", defaultMessage: "Chart" },
   1: { id: "dashboards.type.1", defaultMessage: "Gauge" },

@@ -1,9 +1,9 @@
-// EventHub is the event hub panel of SPEC.md section 2: a floating panel,
-// 650px wide, opened from the top bar's button, with the live feed of the
-// company's uplinks, newest first, filterable by node. Each event shows its
-// node, its age (refreshed every 30 s) and its data as formatted JSON. A
-// second tab holds the live log list (SPEC.md sections 4 and 9): the
-// company's log entries, newest first, at most 200, filterable by type.
+// EventHub is the event hub panel: a floating panel, 650px wide, opened from
+// the top bar's button, with the live feed of the company's uplinks, newest
+// first, filterable by node. Each event shows its node, its age (refreshed
+// every 30 s) and its data as formatted JSON. A second tab holds the live log
+// list: the company's log entries, newest first, at most 200, filterable by
+// type.
 //
 // The button is drawn by the server (webapp/ui/layout.templ); the island
 // loads on its first click and takes it over as the popover's trigger. The
@@ -78,7 +78,7 @@ const statusMessages = defineMessages<Record<FeedStatus, NoMessageValues>>({
   reconnecting: { id: "events.status.reconnecting", defaultMessage: "Reconnecting…" },
 });
 
-// refreshMs is how often the ages are redrawn (SPEC.md section 9).
+// refreshMs is how often the ages are redrawn: every 30 s.
 const refreshMs = 30_000;
 
 export interface EventHubProps {

@@ -1,9 +1,8 @@
-// LogList is the event hub's Log tab: the live log list of SPEC.md sections
-// 4 and 9, newest first and at most 200 entries, loaded from GET /api/logs
-// and then pushed by the feed. Each entry shows its type as a coloured
-// badge, its age, its node and its message, in the user's language when
-// the catalogs know the message. A row of toggle buttons narrows the list
-// to some types.
+// LogList is the event hub's Log tab: the live log list, newest first and at
+// most 200 entries, loaded from GET /api/logs and then pushed by the feed.
+// Each entry shows its type as a coloured badge, its age, its node and its
+// message, in the user's language when the catalogs know the message. A row
+// of toggle buttons narrows the list to some types.
 import { useId, useMemo, useState, type ReactNode } from "react";
 import { type Key } from "react-aria-components";
 import { Button } from "@/components/ui/button";

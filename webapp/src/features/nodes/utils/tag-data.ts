@@ -16,7 +16,8 @@ export interface TagChartProps {
   defaultKey?: string;
 }
 
-// TagDatum is one point of GET /api/tag/tagdata (SPEC.md section 3 "Tag data").
+// TagDatum is one point of GET /api/tag/tagdata: a data key, its value and
+// when it was recorded.
 export interface TagDatum {
   key: string;
   value: number | string | null;
