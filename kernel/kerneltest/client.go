@@ -110,6 +110,16 @@ func (c *Client) Call(tb testing.TB, method, path, token string, body any, heade
 	return out
 }
 
+// Must is Call that fails the test unless the answer has status.
+func (c *Client) Must(tb testing.TB, method, path, token string, body any, status int, headers ...string) Response {
+	tb.Helper()
+	r := c.Call(tb, method, path, token, body, headers...)
+	if r.Status != status {
+		tb.Fatalf("%s %s: %d, want %d: %s", method, path, r.Status, status, r.Body)
+	}
+	return r
+}
+
 // Login authenticates and returns the access token.
 func (c *Client) Login(tb testing.TB, email, password string) string {
 	tb.Helper()
