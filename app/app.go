@@ -32,6 +32,8 @@ import (
 	ingestmodule "github.com/fieldhub/fieldhub/modules/ingest/module"
 	"github.com/fieldhub/fieldhub/modules/logs"
 	logsmodule "github.com/fieldhub/fieldhub/modules/logs/module"
+	"github.com/fieldhub/fieldhub/modules/netservers"
+	netserversmodule "github.com/fieldhub/fieldhub/modules/netservers/module"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 	nodesmodule "github.com/fieldhub/fieldhub/modules/nodes/module"
 	"github.com/fieldhub/fieldhub/modules/settings"
@@ -52,6 +54,7 @@ type App struct {
 	settings   settings.Service
 	logs       logs.Service
 	nodes      nodes.Module
+	netservers netservers.Module
 	series     tsdb.Store
 }
 
@@ -62,11 +65,12 @@ type moduleConfig struct {
 	accounts   accounts.Config
 	dashboards dashboards.Config
 	logs       logs.Config
+	netservers netservers.Config
 }
 
 // sections are the modules' options, read into m.
 func (m *moduleConfig) sections() []config.Section {
-	return []config.Section{m.webapp.Section(), m.accounts.Section(), m.dashboards.Section(), m.logs.Section()}
+	return []config.Section{m.webapp.Section(), m.accounts.Section(), m.dashboards.Section(), m.logs.Section(), m.netservers.Section()}
 }
 
 // ConfigSections are the options the modules declare, beside the kernel's:
@@ -151,11 +155,14 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	dash := dashboardsmodule.New(host, dashboardsmodule.Deps{Config: mc.dashboards, Accounts: acc, Nodes: nod, Series: series, Settings: set, UI: env})
 	k.Add(dash)
 	lg := logsmodule.New(host, logsmodule.Deps{Config: mc.logs, Accounts: acc, Series: series})
-	k.Add(lg) // before the ingest, so it stops after it
-	k.Add(ingestmodule.New(host, ingestmodule.Deps{Nodes: nod, Decoders: dec, TSDB: series, Accounts: acc, UI: env, DecoderPages: dec}))
+	k.Add(lg) // before the ingest and the network servers, so it stops after them
+	ing := ingestmodule.New(host, ingestmodule.Deps{Nodes: nod, Decoders: dec, TSDB: series, Accounts: acc, UI: env, DecoderPages: dec})
+	k.Add(ing) // before the network servers, so its committers run while they hand messages on
+	ns := netserversmodule.New(host, netserversmodule.Deps{Config: mc.netservers, Nodes: nod, Ingest: ing, UI: env, TagPages: nod})
+	k.Add(ns)
 	k.Add(eventsmodule.New(host, eventsmodule.Deps{}))
 	k.Add(sitemodule.New(host, sitemodule.Deps{UI: env, Accounts: acc}))
-	return &App{kernel: k, accounts: acc, decoders: dec, dashboards: dash, settings: set, logs: lg, nodes: nod, series: series}, nil
+	return &App{kernel: k, accounts: acc, decoders: dec, dashboards: dash, settings: set, logs: lg, nodes: nod, netservers: ns, series: series}, nil
 }
 
 // scheduleSeriesJobs adds the time-series store's jobs: sealing the hours
@@ -211,9 +218,13 @@ func (a *App) Settings() settings.Service { return a.settings }
 // Logs is the logs module's service, through which modules record entries.
 func (a *App) Logs() logs.Service { return a.logs }
 
-// Nodes is the nodes module: its tags, states, pool, tokens and downlink
-// queue, for tests that check what other modules ask of it.
+// Nodes is the nodes module: its tags, states, pool and tokens, for tests
+// that check what other modules ask of it.
 func (a *App) Nodes() nodes.Module { return a.nodes }
+
+// NetServers is the netservers module: its downlink queue, for tests that
+// check what the downlink worker and the network servers' reports do.
+func (a *App) NetServers() netservers.Module { return a.netservers }
 
 // Decoders is the decoders module, for tests that decode through it.
 func (a *App) Decoders() decoders.Module { return a.decoders }

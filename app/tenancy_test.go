@@ -74,7 +74,8 @@ func TestTenancy(t *testing.T) {
 				"view":          "trend",   // GET /tag/{tagId}/{view}/{key} is GET /tag/{tagId}/trend/{key}
 				"poolId":        fmt.Sprint(fn.poolID),
 				"tokenId":       fmt.Sprint(fn.tokenID),
-				"downlinkId":    fmt.Sprint(fn.downlinkID),
+				// The netservers module's id.
+				"downlinkId": fmt.Sprint(fn.downlinkID),
 				// The dashboards module's ids. "part" names what follows a
 				// dashboard's (or module's) id; the walk repeats the {part}
 				// routes with each part below.
@@ -109,9 +110,10 @@ func TestTenancy(t *testing.T) {
 				"POST /api/tag/key/update":                   map[string]any{"tagId": fn.tagID, "key": "temperature", "label": "Hijacked"},
 				"PUT /api/tag/pool/{poolId}":                 map[string]any{"status": "hidden"},
 				"POST /api/integration/tokens/{companyId}":   map[string]any{"label": "Planted", "isCompany": true},
-				"POST /api/downlink/{tagId}":                 map[string]any{"port": 1, "payload": "02", "payloadType": "hex"},
-				// The ingest's bodies: uplinks of the foreign node, which a
-				// session token (not an integration token) may not post.
+				// The netservers module's bodies: a downlink for the foreign
+				// node, and uplinks of it, which a session token (not an
+				// integration token) may not post.
+				"POST /api/downlink/{tagId}":  map[string]any{"port": 1, "payload": "02", "payloadType": "hex"},
 				"POST /api/ingest/generic":    map[string]any{"devEui": foreignDevEUI, "values": map[string]any{"temperature": -40}},
 				"POST /api/ingest/chirpstack": map[string]any{"deviceInfo": map[string]any{"devEui": foreignDevEUI}, "data": "qg=="},
 				"POST /api/ingest/tts":        map[string]any{"end_device_ids": map[string]any{"dev_eui": foreignDevEUI}, "uplink_message": map[string]any{"frm_payload": "AQ=="}},
@@ -301,7 +303,8 @@ func publicLink(t *testing.T, ta *kerneltest.Portal[*app.App], adminToken string
 // foreignDevEUI is the DevEUI of the foreign company's node.
 const foreignDevEUI = "F0E1D2C3B4A59687"
 
-// nodeIDs are the foreign company's things of the nodes module.
+// nodeIDs are the foreign company's things of the nodes module, and its
+// queued downlink (the netservers module's).
 type nodeIDs struct{ applicationID, tagID, poolID, tokenID, downlinkID int64 }
 
 // foreignNodes gives the foreign company an application with a node (its
@@ -332,7 +335,8 @@ func foreignNodes(t *testing.T, ta *kerneltest.Portal[*app.App], root string, co
 		t.Fatalf("foreign token: %d %s", tok.Status, tok.Body)
 	}
 	ids.tokenID = tok.Num("id")
-	// An uplink through the ingest gives the node stored values and a state.
+	// An uplink through the network servers' route gives the node stored
+	// values and a state.
 	if r := ta.Call(t, "POST", "/api/ingest/generic", tok.Str("token"), map[string]any{"devEui": foreignDevEUI,
 		"values": map[string]any{"temperature": 21.5, "note": "Foreign Widgets reading"}, "rssi": -71}); r.Status != 200 {
 		t.Fatalf("foreign uplink: %d %s", r.Status, r.Body)

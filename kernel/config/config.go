@@ -23,8 +23,6 @@ type Config struct {
 	Secret          string     // FIELDHUB_SECRET: signs tokens, seals stored credentials
 	SMTPURL         string     // SMTP_URL: smtp://user:pass@host:port or smtps://...
 	InfluxURL       string     // INFLUX_URL: InfluxDB for the time series; unset keeps them in the SQL database
-	MQTTURL         string     // MQTT_URL: the broker ChirpStack v4 publishes to; unset turns the MQTT subscriber off
-	MQTTClientID    string     // MQTT_CLIENT_ID: the subscriber's client id, under which the broker keeps its session
 	OutboundPrivate bool       // FIELDHUB_OUTBOUND_PRIVATE: addresses companies configure may be loopback, private or link-local
 	MailFrom        string     // FIELDHUB_MAIL_FROM
 	ContactEmail    string     // FIELDHUB_CONTACT_EMAIL: where the contact form writes to

@@ -13,18 +13,8 @@ func TestLoadDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Addr != "127.0.0.1:8080" || c.DatabaseURL != filepath.Join("data", "fieldhub.db") || c.PublicURL != "http://127.0.0.1:8080" ||
-		c.IsPostgres() || c.MQTTURL != "" || c.MQTTClientID != "fieldhub" || c.OutboundPrivate {
+		c.IsPostgres() || c.OutboundPrivate {
 		t.Errorf("defaults: %+v", c)
-	}
-}
-
-func TestMQTTOptions(t *testing.T) {
-	for _, v := range []string{"mqtt://127.0.0.1:1883", "mqtts://user:p%40ss@broker.example.com", "mqtt://broker/"} {
-		env := map[string]string{"MQTT_URL": v, "MQTT_CLIENT_ID": "fieldhub-eu.1"}
-		c, err := Load(func(k string) string { return env[k] }, nil, nil)
-		if err != nil || c.MQTTURL != v || c.MQTTClientID != "fieldhub-eu.1" {
-			t.Errorf("%s: %+v, %v", v, c, err)
-		}
 	}
 }
 
@@ -41,12 +31,6 @@ func TestBadValueNamesTheOption(t *testing.T) {
 		{"SMTP_URL", "http://mail"},
 		{"INFLUX_URL", "udp://influx:8089/fieldhub"},
 		{"INFLUX_URL", "http://influx:8086"},
-		{"MQTT_URL", "tcp://broker:1883"},
-		{"MQTT_URL", "mqtt://:1883"},
-		{"MQTT_URL", "mqtt://broker:1883/topic"},
-		{"MQTT_URL", "mqtt://broker:99999"},
-		{"MQTT_CLIENT_ID", "two words"},
-		{"MQTT_CLIENT_ID", "a/b"},
 		{"FIELDHUB_MAIL_FROM", "not an address"},
 		{"FIELDHUB_OUTBOUND_PRIVATE", "lan"},
 		{"FIELDHUB_LOG_LEVEL", "loud"},

@@ -34,23 +34,22 @@ const (
 
 // The kinds of DeviceEvent.
 const (
-	EventJoin     = "join"
-	EventStatus   = "status"
-	EventLog      = "log"
-	EventDownlink = "downlink"
-	EventDecoder  = "decoder"
-	EventPool     = "pool"
+	EventJoin    = "join"
+	EventStatus  = "status"
+	EventLog     = "log"
+	EventDecoder = "decoder"
+	EventPool    = "pool"
 )
 
 // DeviceEvent is published for what the ingest learns about a device beside
 // the values of its uplinks, for the log: a join of a node, a device status,
-// a network server's log message, what became of a downlink (handed to the
-// network server, transmitted, acknowledged, failed), a decoder that failed
-// or warned, a DevEUI heard without a node that went to the node pool (the
-// last two at most once per DevEUI every 15 minutes). Events about a device
-// name only nodes of the company the message acted for, or a DevEUI that
-// company's own network server sent. Publishing one never holds up the
-// message it is about: subscribers must not block.
+// a network server's log message, a decoder that failed or warned, a DevEUI
+// heard without a node that went to the node pool (the last two at most
+// once per DevEUI every 15 minutes). Events about a device name only nodes
+// of the company the message acted for, or a DevEUI that company's own
+// network server sent. Publishing one never holds up the message it is
+// about: subscribers must not block. (What became of a downlink is the
+// netservers module's netservers.DownlinkOutcome.)
 type DeviceEvent struct {
 	// CompanyID is the company the message acted for, 0 for none (a
 	// ChirpStack MQTT event of an application that no application names).
@@ -75,14 +74,9 @@ func (DeviceEvent) Topic() string { return "ingest.device_event" }
 
 // Message IDs (locale catalog keys) of the device events' texts.
 const (
-	IDLogJoin               = "logs.entry.join"
-	IDLogStatus             = "logs.entry.status"
-	IDLogStatusPowered      = "logs.entry.statusPowered"
-	IDLogPool               = "logs.entry.pool"
-	IDLogDecoder            = "logs.entry.decoder"
-	IDLogDownlinkHandedOver = "logs.entry.downlink.handedOver"
-	IDLogDownlinkSent       = "logs.entry.downlink.sent"
-	IDLogDownlinkSentBy     = "logs.entry.downlink.sentBy"
-	IDLogDownlinkAcked      = "logs.entry.downlink.acknowledged"
-	IDLogDownlinkFailed     = "logs.entry.downlink.failed"
+	IDLogJoin          = "logs.entry.join"
+	IDLogStatus        = "logs.entry.status"
+	IDLogStatusPowered = "logs.entry.statusPowered"
+	IDLogPool          = "logs.entry.pool"
+	IDLogDecoder       = "logs.entry.decoder"
 )

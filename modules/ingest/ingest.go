@@ -1,19 +1,11 @@
-// Package ingest is the contract of the ingest module: the routes that
-// network servers and devices post uplinks and device events to, what
-// becomes of them, and decoding the uplinks kept again.
+// Package ingest is the contract of the ingest module: what becomes of the
+// messages about devices that network servers and devices send, and
+// decoding the uplinks kept again.
 //
-//   - POST /api/ingest/chirpstack?event=up|join|status|ack|txack|log: the
-//     HTTP integration of ChirpStack v4 with the JSON encoding (location and
-//     integration events are acknowledged and left alone).
-//   - POST /api/ingest/tts: a webhook of The Things Stack v3 (uplink
-//     messages, join accepts, downlink ack, nack, sent and failed messages;
-//     others are acknowledged and left alone).
-//   - POST /api/ingest/generic: Fieldhub's own JSON form (README.md,
-//     "Generic ingest JSON").
-//
-// Each route authenticates its caller by an integration token of a company
-// (Tokens) sent as "Authorization: Bearer <token>", and acts for that
-// company alone: an uplink of a DevEUI that has no tag in it (none at all,
+// The network servers' adapters (the netservers module: the routes
+// /api/ingest/..., the ChirpStack MQTT subscriber) read what they receive
+// into a Message and hand it to Service.Process for the company it acts
+// for. An uplink of a DevEUI that has no tag in that company (none at all,
 // or another company's) goes to the node pool and is not stored. For a node
 // of the company, the payload is decoded with the tag's decoder (under its
 // company's sandbox limits; a decoder that fails leaves the payload raw and
@@ -24,30 +16,9 @@
 // RSSI are updated, and UplinkReceived is published. Uplinks that arrive
 // together are handled together (group commit): one lookup of their tags,
 // one transaction for their values, one statement for their nodes' states.
-// The route answers 200 once the uplink's own values and its node's state
-// are durable, 202 for an uplink that went to the pool, 204 for other
-// events, and 4xx, having changed nothing, for a body it cannot read.
-//
-// With MQTT_URL set, the module also subscribes to ChirpStack v4's MQTT
-// integration (application/+/device/+/event/+, QoS 1) in a persistent
-// session under MQTT_CLIENT_ID, so that events published while the portal
-// is down arrive once it is back. An event acts for the company whose
-// application names the topic's ChirpStack application id
-// (chirpstackApplicationId); an uplink of an application that none names
-// goes to the node pool. An event is acknowledged to the broker only once
-// what it reports is durable. On PostgreSQL one instance at a time holds
-// the subscription.
-//
-// The downlink worker, a scheduler job that runs on one instance at a time
-// every few seconds and whenever a downlink is queued, hands queued
-// downlinks to their application's network server: ChirpStack by
-// publishing to application/{id}/device/{devEui}/command/down with the
-// downlink's DownlinkRef as the queue item id, The Things Stack by posting
-// to the application's downlink push URL with its API key. A downlink the
-// network server took is sent; one it refused, or that failed a few times
-// with backoff, is failed with the reason. The network servers' ack, txack
-// and downlink_* messages, by MQTT or by the routes, then mark it
-// acknowledged or failed.
+// Process returns once the uplink's own values and its node's state are
+// durable. Joins, device statuses and the network servers' log messages are
+// recorded and told to the log as DeviceEvent.
 //
 // Re-decoding: a job (RedecodeJob, a row of redecode_jobs) decodes the kept
 // uplinks of a company's nodes that use a decoder, or of one of them, in a
@@ -73,21 +44,36 @@ import (
 	"github.com/fieldhub/fieldhub/modules/nodes"
 )
 
+// Service takes the messages about devices that the network servers'
+// adapters receive.
+type Service interface {
+	// Process does what msg reports, for company (0: none, for a
+	// ChirpStack MQTT event of an application that no application names:
+	// its uplinks and joins only put the DevEUI in the node pool). It
+	// returns once what the message reports is durable, with the result
+	// of an uplink, nil for other messages. An errs.Invalid error is one
+	// that no retry mends (values the time series refuses); other errors
+	// may pass.
+	Process(ctx context.Context, company int64, msg Message) (*UplinkResult, error)
+}
+
 // Module is the ingest module as the kernel and the application see it.
-// Start begins the group committers, the downlink worker, the re-decode
-// job and, with MQTT_URL, the MQTT subscriber; they end with Start's
-// context, and Stop waits for the MQTT connections to close.
+// Start begins the group committers and the re-decode job; they end with
+// Start's context, and Stop lets the committers finish the batch they are
+// handling.
 type Module interface {
 	kernel.Module
 	kernel.Router
 	kernel.Starter
 	kernel.Stopper
+	Service
 }
 
 // Tags finds the tags that messages name: the batches look up the tags of
 // their uplinks (CachedTagsByDevEUI, kept in memory by the nodes module)
 // and of their device statuses (TagsByDevEUI, which reads the latest data
-// too), a join or a report looks up one DevEUI, and re-decoding loads the
+// too), a join, a device status or a log message looks up one DevEUI,
+// and re-decoding loads the
 // tag of a job's node. An unknown id or DevEUI is an errs.NotFound error.
 type Tags interface {
 	Tag(ctx context.Context, id int64) (*nodes.Tag, error)
@@ -111,35 +97,6 @@ type Pool interface {
 	AddToPool(ctx context.Context, deveui, source string) error
 }
 
-// Tokens tells the company of an integration token; an unknown one is the
-// nodes module's 401.
-type Tokens interface {
-	TokenCompany(ctx context.Context, token string) (int64, error)
-}
-
-// ChirpStackApplications finds the applications that name a ChirpStack
-// application id, for the MQTT subscriber's events.
-type ChirpStackApplications interface {
-	ApplicationsByChirpStackID(ctx context.Context, chirpstackID string) ([]nodes.Application, error)
-}
-
-// DownlinkReports records what a network server reports about a downlink
-// the worker handed over.
-type DownlinkReports interface {
-	Downlink(ctx context.Context, id int64) (*nodes.Downlink, error)
-	SetDownlinkStatus(ctx context.Context, id int64, status, detail string) error
-}
-
-// DownlinkQueue is what the downlink worker reads and records: the queued
-// downlinks due, their applications (with The Things Stack's API key), and
-// each try's outcome.
-type DownlinkQueue interface {
-	Queued(ctx context.Context, limit int, networkServers ...string) ([]nodes.Downlink, error)
-	Application(ctx context.Context, id int64) (*nodes.Application, error)
-	TTSAPIKey(ctx context.Context, applicationID int64) (string, error)
-	RecordDownlinkAttempt(ctx context.Context, id int64, a nodes.DownlinkAttempt) error
-}
-
 // DecoderUsers tells which nodes of a company use a decoder: the nodes a
 // re-decode job covers, and the choice of the re-decode form.
 type DecoderUsers interface {
@@ -153,10 +110,6 @@ type Nodes interface {
 	Tags
 	NodeData
 	Pool
-	Tokens
-	ChirpStackApplications
-	DownlinkReports
-	DownlinkQueue
 	DecoderUsers
 }
 

@@ -4,9 +4,6 @@ import "time"
 
 // Limits of one message.
 const (
-	// MaxBody is the body limit of the ingest routes: a LoRaWAN uplink with
-	// its metadata is a few kilobytes.
-	MaxBody = 1 << 20
 	// MaxPayload is the largest accepted payload in bytes: far above
 	// LoRaWAN's 242, for devices that post the generic form over IP.
 	MaxPayload = 4096

@@ -23,9 +23,10 @@
 //
 // The module writes entries for the facts other modules publish:
 // ingest.DeviceEvent (joins, device status and the network servers' log
-// messages as APP, WARNING or ERROR by their level; downlinks, decoders and
-// the node pool) and accounts.UserSignedIn (LOGIN; a session renewal only
-// counts the user as active). Other modules add entries with
+// messages as APP, WARNING or ERROR by their level; decoders and the node
+// pool), netservers.DownlinkOutcome (what became of a downlink: APP, or
+// ERROR when it failed) and accounts.UserSignedIn (LOGIN; a session renewal
+// only counts the user as active). Other modules add entries with
 // Service.Record. Entries are written in batches by one goroutine, so that
 // the module that records one never waits for the database; each written
 // entry is announced as EntryWritten, which the live feed forwards to the
@@ -77,6 +78,17 @@ const (
 	IDCompanyRequired = "logs.company.required"
 	// IDEntryLogin is the message of a LOGIN entry.
 	IDEntryLogin = "logs.entry.login"
+)
+
+// Message ids of the entries about downlinks (netservers.DownlinkOutcome):
+// handed to the network server, transmitted (by a named gateway),
+// acknowledged by the device, failed.
+const (
+	IDEntryDownlinkHandedOver = "logs.entry.downlink.handedOver"
+	IDEntryDownlinkSent       = "logs.entry.downlink.sent"
+	IDEntryDownlinkSentBy     = "logs.entry.downlink.sentBy"
+	IDEntryDownlinkAcked      = "logs.entry.downlink.acknowledged"
+	IDEntryDownlinkFailed     = "logs.entry.downlink.failed"
 )
 
 // Entry is one log entry. The JSON is what GET /logs lists and the live

@@ -11,8 +11,8 @@ import (
 	"github.com/fieldhub/fieldhub/app"
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
-	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/logs"
+	"github.com/fieldhub/fieldhub/modules/netservers"
 )
 
 // The DevEUIs of the two companies' nodes, as the tags store them.
@@ -213,7 +213,7 @@ func TestDeviceEvents(t *testing.T) {
 			report := func(company, event string, id int64, extra string) {
 				t.Helper()
 				e.post(t, company, "/api/ingest/chirpstack?event="+event,
-					`{`+node+`,"queueItemId":"`+ingest.DownlinkRef(id)+`"`+extra+`}`)
+					`{`+node+`,"queueItemId":"`+netservers.DownlinkRef(id)+`"`+extra+`}`)
 			}
 			first, second := queue(), queue()
 			report("acme", "txack", first, `,"gatewayId":"0016c001f153a14c"`)

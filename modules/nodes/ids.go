@@ -1,7 +1,6 @@
 package nodes
 
 // Message ids of the module's errors; each is a key of the locale catalogs.
-// The downlink queue's are with it (downlinks.go).
 const (
 	IDAppNameRequired  = "nodes.application.name.required"
 	IDAppNameTooLong   = "nodes.application.name.tooLong"

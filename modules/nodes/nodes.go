@@ -1,16 +1,15 @@
 // Package nodes is the contract of the nodes module: applications, their
 // nodes (tags, identified by DevEUI) with data keys and pictures, the pool of
-// DevEUIs heard without a tag, integration tokens and the downlink queue,
-// with their JSON routes, the tag data API and their pages. Other modules
-// use its role interfaces (Tags, States, Pool, Tokens, Applications,
-// Downlinks) and its events; package module builds it, and the
-// implementation lives in internal/.
+// DevEUIs heard without a tag and integration tokens, with their JSON
+// routes, the tag data API and their pages. Other modules use its role
+// interfaces (Tags, States, Pool, Tokens, Applications) and its events;
+// package module builds it, and the implementation lives in internal/.
 //
-// Downlinks are only queued here. Delivery is done by the ingest's downlink
-// worker: it reads the queue with Downlinks.Queued, hands each downlink to
-// the network server of the tag's application (Applications.Application,
-// Applications.TTSAPIKey) and records the outcome with
-// Downlinks.RecordDownlinkAttempt and Downlinks.SetDownlinkStatus.
+// The ingest records what uplinks report through Tags, States and Pool; the
+// netservers module authenticates the network servers by Tokens, finds the
+// applications of their messages and downlinks through Applications, and
+// adds its downlink section to the node details page through Pages (a
+// registry of PageSection, as the decoder page has).
 //
 // The roles are not scoped to a caller: the asking module decides who may
 // see the answer. Lookups return an errs.NotFound error for an unknown id or
@@ -20,6 +19,9 @@ package nodes
 
 import (
 	"context"
+	"net/http"
+
+	"github.com/a-h/templ"
 
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/modules/decoders"
@@ -102,6 +104,36 @@ type Applications interface {
 	ApplicationsByChirpStackID(ctx context.Context, chirpstackID string) ([]Application, error)
 }
 
+// PageSection is a section that another module adds to the node details
+// page (/tagdetails/{deveui}), below the node's keys and above its
+// picture, in the order of registration: the netservers module's
+// downlinks, for one.
+type PageSection interface {
+	// TagSection draws the section for node t (as PageTag loads it) on the
+	// page that r asks for; nil leaves the section out.
+	TagSection(r *http.Request, t *Tag) (templ.Component, error)
+}
+
+// Pages is what the node details page offers the page routes of other
+// modules. Without the UI (Deps.UI) there are no pages: sections are never
+// drawn.
+type Pages interface {
+	// RegisterPageSection adds s to every node details page.
+	RegisterPageSection(s PageSection)
+	// PageTag is the node that the path of r names by {deveui}, in any
+	// accepted spelling, if the viewer manages its company; a malformed
+	// DevEUI, like another company's node, is an errs.NotFound error, as
+	// on the node details page itself.
+	PageTag(r *http.Request) (*Tag, error)
+	// TagPage returns what draws the details page of node t with section
+	// in place of s's own drawing: the whole page around a form of s that
+	// was refused, for ui.Env.FormFailed. s is the value registered,
+	// found by ==, so register a pointer. The page is to be drawn with the
+	// title "page.tag.details.title" and its islands (ui.Options{Islands:
+	// true}); without the UI there is no page (errs.NotFound).
+	TagPage(r *http.Request, t *Tag, s PageSection) (func(section templ.Component) templ.Component, error)
+}
+
 // Module is the nodes module as the kernel and the application see it: its
 // routes and pages, and every role other modules may ask of it.
 type Module interface {
@@ -112,5 +144,5 @@ type Module interface {
 	Pool
 	Tokens
 	Applications
-	Downlinks
+	Pages
 }

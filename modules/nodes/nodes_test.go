@@ -25,6 +25,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/events"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
+	"github.com/fieldhub/fieldhub/modules/netservers"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 )
 
@@ -35,6 +36,7 @@ type env struct {
 	url    string
 	k      *kernel.Kernel
 	nodes  nodes.Module
+	queue  netservers.Downlinks // the downlinks of TestState's nodes
 	tokens map[string]string
 	ids    map[string]string // placeholders such as "{acme}" to ids
 
@@ -45,8 +47,8 @@ type env struct {
 func newEnv(t *testing.T, d db.Dialect) *env {
 	t.Helper()
 	p := kerneltest.Start(t, d, nil, app.Build)
-	e := &env{url: p.URL, k: p.App.Kernel(), nodes: p.App.Nodes(), tokens: map[string]string{}, ids: map[string]string{}}
-	for _, topic := range []string{nodes.TagCreated{}.Topic(), nodes.TagDeleted{}.Topic(), nodes.DownlinkCreated{}.Topic()} {
+	e := &env{url: p.URL, k: p.App.Kernel(), nodes: p.App.Nodes(), queue: p.App.NetServers(), tokens: map[string]string{}, ids: map[string]string{}}
+	for _, topic := range []string{nodes.TagCreated{}.Topic(), nodes.TagDeleted{}.Topic()} {
 		e.k.Host().Bus.Subscribe(topic, func(_ context.Context, ev events.Event) {
 			e.mu.Lock()
 			e.events = append(e.events, ev)
@@ -877,77 +879,6 @@ func TestIntegrationTokens(t *testing.T) {
 	})
 }
 
-func TestDownlinks(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	post := func(name, body string, status int, field, id, text string) step {
-		s := step{name: name, as: "acmeAdmin", method: "POST", path: "/api/downlink/{tag}", body: body, status: status}
-		if field != "" {
-			s.fields = map[string]string{field: id}
-		}
-		if text != "" {
-			s.texts = map[string]string{field: text}
-		}
-		return s
-	}
-	steps := append(tagSteps[:len(tagSteps):len(tagSteps)], []step{
-		{name: "queue hex", as: "acmeAdmin", method: "POST", path: "/api/downlink/{tag}", body: `{"port":10,"payload":"01 02 ff","payloadType":"hex","confirmed":true}`,
-			status: 201, want: map[string]any{"port": 10.0, "payload": "0102FF", "payloadType": "hex", "confirmed": true, "status": "queued", "deveui": devEUI},
-			save: map[string]string{"{first}": "id"}},
-		post("queue base64", `{"port":2,"payload":"AQID","payloadType":"base64"}`, 201, "", "", ""),
-		post("queue a JSON text", `{"port":3,"payload":"{\"valve\": \"open\"}","payloadType":"json"}`, 201, "", "", ""),
-		{name: "queue a JSON object", as: "acmeAdmin", method: "POST", path: "/api/downlink/{tag}", body: `{"port":223,"payload":{"valve":"closed"},"payloadType":"json"}`,
-			status: 201, want: map[string]any{"payload": `{"valve":"closed"}`}, save: map[string]string{"{last}": "id"}},
-		post("port 0", `{"port":0,"payload":"01","payloadType":"hex"}`, 400, "port", "nodes.downlink.port.min", "Port must be greater than 0"),
-		post("no port", `{"payload":"01","payloadType":"hex"}`, 400, "port", "nodes.downlink.port.min", ""),
-		post("negative port", `{"port":-5,"payload":"01","payloadType":"hex"}`, 400, "port", "nodes.downlink.port.min", ""),
-		post("port 224", `{"port":224,"payload":"01","payloadType":"hex"}`, 400, "port", "nodes.downlink.port.max", "Port must be at most 223"),
-		post("fractional port", `{"port":1.5,"payload":"01","payloadType":"hex"}`, 400, "port", "error.badJsonType", ""),
-		post("unknown type", `{"port":1,"payload":"01","payloadType":"bin"}`, 400, "payloadType", "nodes.downlink.payloadType", ""),
-		post("no type", `{"port":1,"payload":"01"}`, 400, "payloadType", "nodes.downlink.payloadType", ""),
-		post("odd hex", `{"port":1,"payload":"123","payloadType":"hex"}`, 400, "payload", "nodes.downlink.payload.hex", ""),
-		post("not hex", `{"port":1,"payload":"0x12","payloadType":"hex"}`, 400, "payload", "nodes.downlink.payload.hex", ""),
-		post("hex too long", `{"port":1,"payload":"`+strings.Repeat("ab", 243)+`","payloadType":"hex"}`, 400, "payload", "nodes.downlink.payload.tooLong",
-			"The payload must be at most 242 bytes"),
-		post("bad base64", `{"port":1,"payload":"***","payloadType":"base64"}`, 400, "payload", "nodes.downlink.payload.base64", ""),
-		post("JSON array", `{"port":1,"payload":"[1,2]","payloadType":"json"}`, 400, "payload", "nodes.downlink.payload.json", ""),
-		post("broken JSON", `{"port":1,"payload":"{\"a\":","payloadType":"json"}`, 400, "payload", "nodes.downlink.payload.json", ""),
-		post("a number for hex", `{"port":1,"payload":12,"payloadType":"hex"}`, 400, "payload", "nodes.downlink.payload.hex", ""),
-		post("no payload", `{"port":1,"payloadType":"hex"}`, 400, "payload", "validation.required", ""),
-		{name: "Users may not queue", as: "acmeUser", method: "POST", path: "/api/downlink/{tag}", body: `{"port":1,"payload":"01","payloadType":"hex"}`, status: 403},
-		{name: "another company's tag", as: "betaAdmin", method: "POST", path: "/api/downlink/{tag}", body: `{"port":1,"payload":"01","payloadType":"hex"}`, status: 404},
-		{name: "rejected ones were not queued", as: "acmeUser", method: "GET", path: "/api/downlink/tag/{tag}", status: 200, list: true, items: 4,
-			then: func(t *testing.T, e *env, got any) {
-				if first := got.([]any)[0].(map[string]any); first["id"] != float64(e.id(t, "{last}")) {
-					t.Errorf("not newest first: %v", got)
-				}
-				queue, err := e.nodes.Queued(ctx, 10)
-				if err != nil || len(queue) != 4 || queue[0].ID != e.id(t, "{first}") || queue[0].DevEUI != devEUI ||
-					!bytes.Equal(queue[0].Bytes(), []byte{1, 2, 0xff}) || queue[3].Object()["valve"] != "closed" {
-					t.Errorf("Queued: %+v, %v", queue, err)
-				}
-				if err := e.nodes.SetDownlinkStatus(ctx, e.id(t, "{first}"), nodes.DownlinkSent, ""); err != nil {
-					t.Fatal(err)
-				}
-				if err := e.nodes.SetDownlinkStatus(ctx, e.id(t, "{first}"), "lost", ""); kindOf(err) != errs.Invalid {
-					t.Errorf("unknown status: %v", err)
-				}
-				if queue, _ := e.nodes.Queued(ctx, 10); len(queue) != 3 {
-					t.Errorf("%d queued after one was sent", len(queue))
-				}
-			}},
-		{name: "another company's list", as: "betaAdmin", method: "GET", path: "/api/downlink/tag/{tag}", status: 404},
-		{name: "a sent downlink stays", as: "acmeAdmin", method: "DELETE", path: "/api/downlink/{first}", status: 409, id: "nodes.downlink.notQueued",
-			texts: map[string]string{"": "Only a queued downlink can be removed"}},
-		{name: "Users may not remove", as: "acmeUser", method: "DELETE", path: "/api/downlink/{last}", status: 403},
-		{name: "another company's admin may not remove", as: "betaAdmin", method: "DELETE", path: "/api/downlink/{last}", status: 404},
-		{name: "remove a queued one", as: "acmeAdmin", method: "DELETE", path: "/api/downlink/{last}", status: 204},
-		{name: "removed", as: "acmeAdmin", method: "DELETE", path: "/api/downlink/{last}", status: 404},
-		{name: "three left", as: "acmeAdmin", method: "GET", path: "/api/downlink/tag/{tag}", status: 200, list: true, items: 3},
-	}...)
-	run(t, steps)
-}
-
 func TestState(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -998,17 +929,17 @@ func TestState(t *testing.T) {
 			status: 201, save: map[string]string{"{dl}": "id"},
 			then: func(t *testing.T, e *env, _ any) {
 				id := e.id(t, "{dl}")
-				d, err := e.nodes.Downlink(ctx, id)
-				if err != nil || d.TagID != e.id(t, "{tag}") || d.CompanyID != e.id(t, "{acme}") || d.DevEUI != devEUI || d.Status != nodes.DownlinkQueued {
+				d, err := e.queue.Downlink(ctx, id)
+				if err != nil || d.TagID != e.id(t, "{tag}") || d.CompanyID != e.id(t, "{acme}") || d.DevEUI != devEUI || d.Status != netservers.DownlinkQueued {
 					t.Fatalf("Downlink = %+v, %v", d, err)
 				}
-				if err := e.nodes.SetDownlinkStatus(ctx, id, nodes.DownlinkAcknowledged, ""); err != nil {
+				if err := e.queue.SetDownlinkStatus(ctx, id, netservers.DownlinkAcknowledged, ""); err != nil {
 					t.Fatal(err)
 				}
-				if d, _ := e.nodes.Downlink(ctx, id); d.Status != "acknowledged" {
+				if d, _ := e.queue.Downlink(ctx, id); d.Status != "acknowledged" {
 					t.Errorf("status %q", d.Status)
 				}
-				if _, err := e.nodes.Downlink(ctx, 999999); kindOf(err) != errs.NotFound {
+				if _, err := e.queue.Downlink(ctx, 999999); kindOf(err) != errs.NotFound {
 					t.Errorf("an unknown downlink: %v", err)
 				}
 			}},

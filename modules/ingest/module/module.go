@@ -11,7 +11,6 @@ import (
 	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/ingest/internal/devicelog"
 	"github.com/fieldhub/fieldhub/modules/ingest/internal/httpapi"
-	"github.com/fieldhub/fieldhub/modules/ingest/internal/networkserver"
 	"github.com/fieldhub/fieldhub/modules/ingest/internal/pages"
 	"github.com/fieldhub/fieldhub/modules/ingest/internal/pipeline"
 	"github.com/fieldhub/fieldhub/modules/ingest/internal/redecode"
@@ -20,10 +19,9 @@ import (
 
 // Deps is what the ingest module needs from the rest of the portal.
 type Deps struct {
-	// Nodes finds tags, authenticates integration tokens, keeps the nodes'
-	// keys and state, takes unknown DevEUIs into the pool, holds the
-	// downlink queue and tells which nodes use a decoder. Required; the
-	// nodes module satisfies it.
+	// Nodes finds tags, keeps the nodes' keys and state, takes unknown
+	// DevEUIs into the pool and tells which nodes use a decoder. Required;
+	// the nodes module satisfies it.
 	Nodes ingest.Nodes
 	// Decoders decodes payloads and checks the decoder of a re-decode
 	// job. Required; the decoders module satisfies it.
@@ -52,17 +50,10 @@ func New(host *kernel.Host, deps Deps) ingest.Module {
 	if (deps.UI == nil) != (deps.DecoderPages == nil) {
 		panic("ingest module: Deps.UI and Deps.DecoderPages go together")
 	}
-	events := devicelog.New(host)
-	pipe := pipeline.New(host, pipeline.Deps{Tags: deps.Nodes, NodeData: deps.Nodes, Pool: deps.Nodes, Reports: deps.Nodes,
-		Decoding: deps.Decoders, TSDB: deps.TSDB}, events)
+	pipe := pipeline.New(host, pipeline.Deps{Tags: deps.Nodes, NodeData: deps.Nodes, Pool: deps.Nodes,
+		Decoding: deps.Decoders, TSDB: deps.TSDB}, devicelog.New(host))
 	jobs := redecode.New(host, redecode.Deps{Users: deps.Nodes, Keys: deps.Decoders, Uplinks: pipe, Companies: deps.Accounts})
-	m := &module{
-		pipeline: pipe,
-		servers: networkserver.New(host, networkserver.Deps{Applications: deps.Nodes, Tags: deps.Nodes, Queue: deps.Nodes,
-			Processor: pipe, Events: events}),
-		jobs: jobs,
-		api:  httpapi.New(deps.Nodes, pipe, jobs),
-	}
+	m := &module{Pipeline: pipe, jobs: jobs, api: httpapi.New(jobs)}
 	if deps.UI != nil {
 		m.section = pages.New(host, deps.UI, deps.DecoderPages, deps.Nodes, jobs)
 		deps.DecoderPages.RegisterPageSection(m.section)
@@ -70,15 +61,14 @@ func New(host *kernel.Host, deps Deps) ingest.Module {
 	return m
 }
 
-// module ties the pipeline, the network servers' side, the re-decode jobs,
-// the routes and the decoder page section together as the kernel sees
-// them.
+// module ties the pipeline, the re-decode jobs, their routes and the
+// decoder page section together as the kernel and the other modules see
+// them; the pipeline answers ingest.Service.
 type module struct {
-	pipeline *pipeline.Pipeline
-	servers  *networkserver.Service
-	jobs     *redecode.Jobs
-	api      *httpapi.API
-	section  *pages.Section // nil without the UI
+	*pipeline.Pipeline
+	jobs    *redecode.Jobs
+	api     *httpapi.API
+	section *pages.Section // nil without the UI
 }
 
 // Name names the module.
@@ -92,32 +82,27 @@ func (m *module) Routes(r *web.ModuleRoutes) {
 	}
 }
 
-// Start runs the group committers, the MQTT subscriber (with MQTT_URL),
-// and schedules the downlink worker and the re-decode job. All end when
-// ctx is done.
+// Start runs the group committers and schedules the re-decode job. Both
+// end when ctx is done.
 func (m *module) Start(ctx context.Context) error {
-	m.pipeline.Start(ctx)
-	if err := m.servers.Start(ctx); err != nil {
-		return err
-	}
+	m.Pipeline.Start(ctx)
 	return m.jobs.Schedule()
 }
 
-// Stop waits for the subscriber to disconnect (the kernel has cancelled
-// the context of Start), closes the publisher and lets the committers
-// finish the batch they are handling. The HTTP server has stopped taking
-// requests by then; an uplink that still comes is handled alone.
+// Stop lets the committers finish the batch they are handling (the
+// kernel has cancelled the context of Start). The network servers' routes
+// and subscriber have stopped by then; a message that still comes is
+// handled alone.
 func (m *module) Stop(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() {
-		m.servers.Wait()
-		m.pipeline.Stop()
+		m.Pipeline.Stop()
 		close(done)
 	}()
 	select {
 	case <-done:
 		return nil
 	case <-ctx.Done():
-		return fmt.Errorf("stop the MQTT clients: %w", ctx.Err())
+		return fmt.Errorf("stop the group committers: %w", ctx.Err())
 	}
 }

@@ -22,8 +22,8 @@ type Deps struct {
 	Series logs.Series
 }
 
-// New builds the module and subscribes it to ingest.DeviceEvent and
-// accounts.UserSignedIn. It panics when a dependency is missing, so that a
+// New builds the module and subscribes it to ingest.DeviceEvent,
+// netservers.DownlinkOutcome and accounts.UserSignedIn. It panics when a dependency is missing, so that a
 // wiring mistake stops the program at start.
 func New(host *kernel.Host, deps Deps) logs.Module {
 	if deps.Accounts == nil || deps.Series == nil {

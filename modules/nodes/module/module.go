@@ -2,10 +2,14 @@
 package module
 
 import (
+	"net/http"
+
+	"github.com/a-h/templ"
+
 	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/web"
 	"github.com/fieldhub/fieldhub/modules/nodes"
-	"github.com/fieldhub/fieldhub/modules/nodes/internal/downlinks"
 	"github.com/fieldhub/fieldhub/modules/nodes/internal/httpapi"
 	"github.com/fieldhub/fieldhub/modules/nodes/internal/pages"
 	"github.com/fieldhub/fieldhub/modules/nodes/internal/registry"
@@ -23,7 +27,8 @@ type Deps struct {
 	Decoders nodes.Decoders
 	// UI draws the pages of applications, nodes, the node pool and
 	// integration tokens. Optional: without it the module serves its API
-	// alone.
+	// alone, and the sections other modules register (nodes.Pages) are
+	// never drawn.
 	UI *ui.Env
 	// Series reads the stored values a node's details page shows, and
 	// serves the tag data API. Optional: without it the page shows the
@@ -39,23 +44,21 @@ func New(host *kernel.Host, deps Deps) nodes.Module {
 		panic("nodes module: Deps.Accounts and Deps.Decoders are required")
 	}
 	reg := registry.New(host, deps.Decoders)
-	queue := downlinks.New(host)
-	m := &module{Registry: reg, Queue: queue, api: httpapi.New(reg, queue, deps.Accounts, deps.Series)}
+	m := &module{Registry: reg, api: httpapi.New(reg, deps.Accounts, deps.Series)}
 	if deps.Series != nil {
 		m.data = tagdata.New(host.DB, reg, deps.Accounts, deps.Series)
 	}
 	if deps.UI != nil {
-		m.pages = pages.New(host, deps.UI, reg, queue, deps.Decoders, deps.Series)
+		m.pages = pages.New(host, deps.UI, reg, deps.Decoders, deps.Series)
 	}
 	return m
 }
 
-// module is the nodes module: the registry and the downlink queue answer
-// the roles of the contract, and the JSON routes, the tag data routes and
-// the pages are served when their dependencies are there.
+// module is the nodes module: the registry answers the roles of the
+// contract, and the JSON routes, the tag data routes and the pages are
+// served when their dependencies are there.
 type module struct {
 	*registry.Registry
-	*downlinks.Queue
 	api   *httpapi.API
 	data  *tagdata.API // nil without a time series
 	pages *pages.Pages // nil without a UI
@@ -74,4 +77,28 @@ func (m *module) Routes(r *web.ModuleRoutes) {
 	if m.pages != nil {
 		m.pages.Routes(r)
 	}
+}
+
+// RegisterPageSection adds s to the node details pages, if there are any.
+func (m *module) RegisterPageSection(s nodes.PageSection) {
+	if m.pages != nil {
+		m.pages.RegisterPageSection(s)
+	}
+}
+
+// PageTag is the node a page's path names; see nodes.Pages. Without the UI
+// there are no pages: it is not found.
+func (m *module) PageTag(r *http.Request) (*nodes.Tag, error) {
+	if m.pages == nil {
+		return nil, errs.New(errs.NotFound, errs.IDNotFound)
+	}
+	return m.pages.PageTag(r)
+}
+
+// TagPage draws a node's details page around a section; see nodes.Pages.
+func (m *module) TagPage(r *http.Request, t *nodes.Tag, s nodes.PageSection) (func(templ.Component) templ.Component, error) {
+	if m.pages == nil {
+		return nil, errs.New(errs.NotFound, errs.IDNotFound)
+	}
+	return m.pages.TagPage(r, t, s)
 }

@@ -1,8 +1,7 @@
 // Package devicelog publishes the ingest's device events
 // (ingest.DeviceEvent) for the log, with their English text from the
 // catalog, and spaces out the ones that repeat. The pipeline reports what
-// messages say about devices, the downlink worker what became of the
-// downlinks it handed over.
+// messages say about devices.
 package devicelog
 
 import (

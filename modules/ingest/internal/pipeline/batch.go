@@ -12,14 +12,13 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
 	"github.com/fieldhub/fieldhub/modules/ingest"
-	"github.com/fieldhub/fieldhub/modules/ingest/internal/parse"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 )
 
 // job is one uplink or device status of a company in a batch (commit.go).
 type job struct {
 	company int64
-	msg     parse.Message // KindUplink or KindStatus
+	msg     ingest.Message // KindUplink or KindStatus
 
 	// The outcome, set before done is closed.
 
@@ -111,7 +110,7 @@ func (p *Pipeline) lookUp(batch []*job) []*job {
 	for _, j := range batch {
 		switch eui := j.devEUI(); {
 		case eui == "":
-		case j.msg.Kind == parse.KindUplink:
+		case j.msg.Kind == ingest.KindUplink:
 			uplinks = append(uplinks, eui)
 		default:
 			statuses = append(statuses, eui)
@@ -132,7 +131,7 @@ func (p *Pipeline) lookUp(batch []*job) []*job {
 	for _, j := range batch {
 		eui := j.devEUI()
 		tags := cached
-		if j.msg.Kind != parse.KindUplink {
+		if j.msg.Kind != ingest.KindUplink {
 			tags = fresh
 		}
 		t := tags[nodes.NormaliseEUI(eui)]
@@ -152,7 +151,7 @@ func (p *Pipeline) lookUp(batch []*job) []*job {
 // batch writes for it.
 func (p *Pipeline) prepare(ctx context.Context, j *job) error {
 	var values map[string]any
-	if j.msg.Kind == parse.KindUplink {
+	if j.msg.Kind == ingest.KindUplink {
 		u := j.msg.Uplink
 		d, err := p.decode(ctx, j.tag, u)
 		if err != nil {

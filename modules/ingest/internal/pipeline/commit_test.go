@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fieldhub/fieldhub/modules/ingest/internal/parse"
+	"github.com/fieldhub/fieldhub/modules/ingest"
 )
 
 // runner stands in for runBatch: it records the batches it is given and
@@ -57,7 +57,7 @@ func (r *runner) wasRun(j *job) bool {
 
 func uplinkJob(company int64, i int) *job {
 	eui := fmt.Sprintf("70b3d57ed0%06x", i)
-	return &job{company: company, msg: parse.Message{Kind: parse.KindUplink, DevEUI: eui, Uplink: &parse.Uplink{DevEUI: eui}}}
+	return &job{company: company, msg: ingest.Message{Kind: ingest.KindUplink, DevEUI: eui, Uplink: &ingest.Uplink{DevEUI: eui}}}
 }
 
 func startCommitter(t *testing.T, r *runner, loops int) *committer {

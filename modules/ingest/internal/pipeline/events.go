@@ -7,17 +7,16 @@ import (
 
 	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/ingest/internal/devicelog"
-	"github.com/fieldhub/fieldhub/modules/ingest/internal/parse"
 )
 
 // logJoin reports that a node of company joined.
-func (p *Pipeline) logJoin(ctx context.Context, company int64, msg parse.Message) {
+func (p *Pipeline) logJoin(ctx context.Context, company int64, msg ingest.Message) {
 	p.events.Report(ctx, ingest.DeviceEvent{CompanyID: company, DevEUI: msg.DevEUI, Kind: ingest.EventJoin, Level: ingest.LevelInfo,
 		MessageID: ingest.IDLogJoin, Args: map[string]any{"source": msg.Source}})
 }
 
 // logStatus reports a device status of a node of company.
-func (p *Pipeline) logStatus(ctx context.Context, company int64, msg parse.Message) {
+func (p *Pipeline) logStatus(ctx context.Context, company int64, msg ingest.Message) {
 	if _, ok, err := p.ownTag(ctx, company, msg.DevEUI); err != nil || !ok {
 		return
 	}
@@ -33,7 +32,7 @@ func (p *Pipeline) logStatus(ctx context.Context, company int64, msg parse.Messa
 
 // logNetworkLog reports a network server's log message about a node of
 // company, at the network server's level.
-func (p *Pipeline) logNetworkLog(ctx context.Context, company int64, msg parse.Message) {
+func (p *Pipeline) logNetworkLog(ctx context.Context, company int64, msg ingest.Message) {
 	if _, ok, err := p.ownTag(ctx, company, msg.DevEUI); err != nil || !ok {
 		return
 	}
@@ -54,7 +53,7 @@ func (p *Pipeline) logNetworkLog(ctx context.Context, company int64, msg parse.M
 
 // logPooled reports that a DevEUI heard without a node of company went to
 // the node pool.
-func (p *Pipeline) logPooled(ctx context.Context, company int64, msg parse.Message) {
+func (p *Pipeline) logPooled(ctx context.Context, company int64, msg ingest.Message) {
 	if !p.events.Allow(ingest.EventPool + "/" + strconv.FormatInt(company, 10) + "/" + msg.DevEUI) {
 		return
 	}

@@ -1,10 +1,11 @@
 // Package pipeline is what becomes of each message the ingest takes, from
-// the routes and the MQTT subscriber alike: uplinks and device statuses are
-// handled in shared batches (group commit: commit.go, batch.go), decoded
-// with their tag's decoder, stored with a record of the uplink as it came
-// (record.go), and their nodes' state updated; joins, logs and downlink
-// reports are recorded and told to the log. It also decodes kept uplinks
-// again for the re-decode jobs (redecode.go).
+// the network servers' routes and the MQTT subscriber alike (the
+// netservers module hands them to Process): uplinks and device statuses
+// are handled in shared batches (group commit: commit.go, batch.go),
+// decoded with their tag's decoder, stored with a record of the uplink as
+// it came (record.go), and their nodes' state updated; joins and log
+// messages are recorded and told to the log (events.go). It also decodes
+// kept uplinks again for the re-decode jobs (redecode.go).
 package pipeline
 
 import (
@@ -22,7 +23,6 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/ingest/internal/devicelog"
-	"github.com/fieldhub/fieldhub/modules/ingest/internal/parse"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 )
 
@@ -31,7 +31,6 @@ type Deps struct {
 	Tags     ingest.Tags
 	NodeData ingest.NodeData
 	Pool     ingest.Pool
-	Reports  ingest.DownlinkReports
 	Decoding ingest.Decoding
 	TSDB     tsdb.Store
 }
@@ -82,10 +81,10 @@ func (p *Pipeline) Start(ctx context.Context) { p.batches.start(ctx, committers)
 // that still comes is handled alone.
 func (p *Pipeline) Stop() { p.batches.shut() }
 
-// Process does what msg reports, for company: the HTTP routes and the MQTT
-// subscriber share it. It returns once the outcome is durable, with the
-// result of an uplink (nil for other messages).
-func (p *Pipeline) Process(ctx context.Context, company int64, msg parse.Message) (*ingest.UplinkResult, error) {
+// Process does what msg reports, for company; see ingest.Service. It
+// returns once the outcome is durable, with the result of an uplink (nil
+// for other messages).
+func (p *Pipeline) Process(ctx context.Context, company int64, msg ingest.Message) (*ingest.UplinkResult, error) {
 	// The stores keep microseconds: the event and the node's state say the
 	// same time as the series.
 	msg.Time = msg.Time.Truncate(time.Microsecond)
@@ -93,14 +92,14 @@ func (p *Pipeline) Process(ctx context.Context, company int64, msg parse.Message
 		msg.Uplink.Time = msg.Time
 	}
 	switch msg.Kind {
-	case parse.KindUplink:
+	case ingest.KindUplink:
 		res, err := p.uplink(ctx, company, msg)
 		if err != nil {
 			return nil, err
 		}
 		p.logUplinkWarnings(ctx, company, res)
 		return &res, nil
-	case parse.KindJoin:
+	case ingest.KindJoin:
 		_, ok, err := p.ownTag(ctx, company, msg.DevEUI)
 		if err != nil {
 			return nil, err
@@ -110,14 +109,12 @@ func (p *Pipeline) Process(ctx context.Context, company int64, msg parse.Message
 			return nil, nil
 		}
 		return nil, p.pool(ctx, company, msg)
-	case parse.KindStatus:
+	case ingest.KindStatus:
 		if err := p.status(ctx, company, msg); err != nil {
 			return nil, err
 		}
 		p.logStatus(ctx, company, msg)
-	case parse.KindDownlinkSent, parse.KindDownlinkAck, parse.KindDownlinkFailed:
-		return nil, p.downlinkReported(ctx, company, msg)
-	case parse.KindLog:
+	case ingest.KindLog:
 		level := slog.LevelInfo
 		if l := strings.ToUpper(msg.Log.Level); l == "WARNING" || l == "ERROR" {
 			level = slog.LevelWarn
@@ -152,7 +149,7 @@ func (p *Pipeline) ownTag(ctx context.Context, company int64, devEUI string) (*n
 // where a SuperAdmin sees it. A DevEUI of another company's tag stays
 // where it is (the pool leaves tagged DevEUIs alone); the uplink is
 // logged, not stored, since it may not reach that company.
-func (p *Pipeline) pool(ctx context.Context, company int64, msg parse.Message) error {
+func (p *Pipeline) pool(ctx context.Context, company int64, msg ingest.Message) error {
 	if err := p.deps.Pool.AddToPool(ctx, msg.DevEUI, msg.Source); err != nil {
 		return fmt.Errorf("add %s to the node pool: %w", msg.DevEUI, err)
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
 	"github.com/fieldhub/fieldhub/modules/ingest"
-	"github.com/fieldhub/fieldhub/modules/ingest/internal/parse"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 )
 
@@ -52,9 +51,9 @@ func (p *Pipeline) Redecode(ctx context.Context, company, tagID int64, from, to 
 			p.log.Warn("unreadable uplink record skipped", "tag_id", tagID, "time", pt.Time, "err", err)
 			continue
 		}
-		u := &parse.Uplink{DevEUI: deveui, Time: pt.Time, FPort: rec.FPort, Payload: payload, RSSI: rec.RSSI, SNR: rec.SNR}
+		u := &ingest.Uplink{DevEUI: deveui, Time: pt.Time, FPort: rec.FPort, Payload: payload, RSSI: rec.RSSI, SNR: rec.SNR}
 		jobs = append(jobs, &job{company: company, tag: tag, done: make(chan struct{}),
-			msg: parse.Message{Kind: parse.KindUplink, DevEUI: deveui, Time: pt.Time, Uplink: u}})
+			msg: ingest.Message{Kind: ingest.KindUplink, DevEUI: deveui, Time: pt.Time, Uplink: u}})
 	}
 	out.Oldest = kept[0].Time
 	live := p.prepareAll(ctx, jobs)

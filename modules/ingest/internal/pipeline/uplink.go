@@ -8,14 +8,13 @@ import (
 
 	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/ingest"
-	"github.com/fieldhub/fieldhub/modules/ingest/internal/parse"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 )
 
 // uplink stores an uplink of a node of company, or puts its DevEUI in the
 // pool. It returns once the values and the node's state are durable: the
 // work is done in a batch with the uplinks of other requests (batch.go).
-func (p *Pipeline) uplink(ctx context.Context, company int64, msg parse.Message) (ingest.UplinkResult, error) {
+func (p *Pipeline) uplink(ctx context.Context, company int64, msg ingest.Message) (ingest.UplinkResult, error) {
 	j := &job{company: company, msg: msg}
 	if err := p.batches.do(ctx, j); err != nil {
 		return ingest.UplinkResult{}, err
@@ -45,7 +44,7 @@ type decoded struct {
 // the limits of the tag's company. A decoder that is gone, cannot run or
 // fails (a throw, a broken limit) leaves the payload raw rather than lose
 // it, and what it failed with is reported.
-func (p *Pipeline) decode(ctx context.Context, tag *nodes.Tag, u *parse.Uplink) (decoded, error) {
+func (p *Pipeline) decode(ctx context.Context, tag *nodes.Tag, u *ingest.Uplink) (decoded, error) {
 	if u.Object != nil && (tag.Decoder == decoders.Raw || len(u.Payload) == 0) {
 		values, err := ingest.Flatten(u.Object)
 		return decoded{values: values}, err // the parser has checked the object, so err is nil
@@ -111,7 +110,7 @@ func pick(values map[string]any, keys ...string) *float64 {
 // status stores a device's battery level and link margin, for a tag of the
 // company, in a batch as uplinks are. The battery level also becomes the
 // tag's battery, unless the node's own uplinks report one (batch.go).
-func (p *Pipeline) status(ctx context.Context, company int64, msg parse.Message) error {
+func (p *Pipeline) status(ctx context.Context, company int64, msg ingest.Message) error {
 	if msg.DevEUI == "" {
 		return nil
 	}

@@ -1,7 +1,7 @@
 // Package recorder records the logs module's entries: those other modules
 // hand to Record and those it makes of the events they publish (device
-// events, sign-ins), queued to the batched writer; and it runs the daily
-// retention job.
+// events, downlink outcomes, sign-ins), queued to the batched writer; and
+// it runs the daily retention job.
 package recorder
 
 import (
@@ -20,6 +20,7 @@ import (
 	"github.com/fieldhub/fieldhub/modules/logs"
 	"github.com/fieldhub/fieldhub/modules/logs/internal/store"
 	"github.com/fieldhub/fieldhub/modules/logs/internal/writer"
+	"github.com/fieldhub/fieldhub/modules/netservers"
 )
 
 // The retention job runs daily at this local time, before the reports of
@@ -59,6 +60,7 @@ func New(host *kernel.Host, cfg logs.Config) *Recorder {
 		host.Bus.Publish(context.Background(), logs.EntryWritten{Entry: e})
 	})
 	host.Bus.Subscribe(ingest.DeviceEvent{}.Topic(), rec.onDeviceEvent)
+	host.Bus.Subscribe(netservers.DownlinkOutcome{}.Topic(), rec.onDownlinkOutcome)
 	host.Bus.Subscribe(accounts.UserSignedIn{}.Topic(), rec.onSignedIn)
 	return rec
 }
@@ -103,6 +105,46 @@ func (rec *Recorder) onDeviceEvent(_ context.Context, ev kevents.Event) {
 	e := logs.Entry{Type: typ, Message: d.Message, MessageID: d.MessageID, DevEUI: d.DevEUI, Data: data, CreatedAt: d.Time}
 	if d.CompanyID > 0 {
 		e.CompanyID = &d.CompanyID
+	}
+	rec.Record(e)
+}
+
+// downlinkKind is the data kind of the entries about downlinks, the kind
+// they had when the ingest announced them among its device events.
+const downlinkKind = "downlink"
+
+// onDownlinkOutcome logs what became of a downlink: APP, or ERROR when it
+// failed, with the downlink's id and status (and the gateway or the
+// reason) as data.
+func (rec *Recorder) onDownlinkOutcome(_ context.Context, ev kevents.Event) {
+	o, ok := ev.(netservers.DownlinkOutcome)
+	if !ok {
+		return
+	}
+	typ, id := logs.TypeApp, ""
+	args := map[string]any{"id": o.DownlinkID, "status": o.Status}
+	switch o.Outcome {
+	case netservers.OutcomeHandedOver:
+		id = logs.IDEntryDownlinkHandedOver
+	case netservers.OutcomeTransmitted:
+		id = logs.IDEntryDownlinkSent
+		if o.Gateway != "" {
+			id, args["gateway"] = logs.IDEntryDownlinkSentBy, o.Gateway
+		}
+	case netservers.OutcomeAcknowledged:
+		id = logs.IDEntryDownlinkAcked
+	case netservers.OutcomeFailed:
+		typ, id, args["reason"] = logs.TypeError, logs.IDEntryDownlinkFailed, o.Reason
+	default:
+		return
+	}
+	data := map[string]any{"kind": downlinkKind}
+	for k, v := range args {
+		data[k] = v
+	}
+	e := logs.Entry{Type: typ, Message: rec.host.Catalogs.T(i18n.Default, id, args), MessageID: id, DevEUI: o.DevEUI, Data: data, CreatedAt: o.Time}
+	if o.CompanyID > 0 {
+		e.CompanyID = &o.CompanyID
 	}
 	rec.Record(e)
 }

@@ -1,8 +1,8 @@
 // Package access decides what a caller may see and change of the nodes
-// module's data: a company's nodes, applications, tokens and downlinks are
-// visible to those who may see the company and changed by those who manage
-// it. Another company's things are reported as not found, so that ids
-// reveal nothing.
+// module's data: a company's nodes, applications and tokens are visible to
+// those who may see the company and changed by those who manage it.
+// Another company's things are reported as not found, so that ids reveal
+// nothing.
 package access
 
 import (

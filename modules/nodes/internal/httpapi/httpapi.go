@@ -1,8 +1,8 @@
 // Package httpapi answers the JSON routes of the nodes module under /api:
-// applications, tags with their keys and pictures, the node pool,
-// integration tokens and the downlink queue. Each handler checks the
-// caller's reach (internal/access) and leaves the rules to the registry
-// and the queue, which the pages use too. The tag data routes over the
+// applications, tags with their keys and pictures, the node pool and
+// integration tokens. Each handler checks the caller's reach
+// (internal/access) and leaves the rules to the registry, which the pages
+// use too. The tag data routes over the
 // time series are in internal/tagdata.
 package httpapi
 
@@ -13,26 +13,24 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/auth"
 	"github.com/fieldhub/fieldhub/kernel/web"
 	"github.com/fieldhub/fieldhub/modules/nodes"
-	"github.com/fieldhub/fieldhub/modules/nodes/internal/downlinks"
 	"github.com/fieldhub/fieldhub/modules/nodes/internal/registry"
 )
 
 // API holds the JSON route handlers.
 type API struct {
 	reg      *registry.Registry
-	queue    *downlinks.Queue
 	accounts nodes.Accounts
 	// series counts the tags' data points; nil leaves dataPoints24h 0.
 	series nodes.Series
 }
 
 // New builds the handlers; series may be nil.
-func New(reg *registry.Registry, queue *downlinks.Queue, accounts nodes.Accounts, series nodes.Series) *API {
-	return &API{reg: reg, queue: queue, accounts: accounts, series: series}
+func New(reg *registry.Registry, accounts nodes.Accounts, series nodes.Series) *API {
+	return &API{reg: reg, accounts: accounts, series: series}
 }
 
 // Routes registers the routes of applications, tags, their keys and
-// pictures, the node pool, integration tokens and downlinks.
+// pictures, the node pool and integration tokens.
 func (a *API) Routes(r *web.ModuleRoutes) {
 	r.API("POST /applications/{companyId}", auth.AdminOrCompanyAdmin, a.createApplication)
 	r.API("GET /applications/{applicationId}", auth.CompanyOrUser, a.getApplication)
@@ -69,8 +67,6 @@ func (a *API) Routes(r *web.ModuleRoutes) {
 	r.API("GET /integration/tokens/{companyId}", auth.AdminOrCompanyAdmin, a.listTokens)
 	r.API("POST /integration/tokens/{companyId}", auth.AdminOrCompanyAdmin, a.createToken)
 	r.API("DELETE /integration/tokens/{tokenId}", auth.AdminOrCompanyAdmin, a.deleteToken)
-
-	a.downlinkRoutes(r)
 }
 
 // pathTag loads the tag of the path's tagId within the caller's reach.

@@ -3,14 +3,16 @@
 // node details page /tagdetails/{deveui}), the node pool (/tag/pool) and
 // integration tokens (/company/tokens). They act on the viewer's company
 // (the caller's own, or the one a SuperAdmin chose) and reach the data
-// through the registry and the downlink queue, as the JSON routes do, so
-// that the rules are the API's.
+// through the registry, as the JSON routes do, so that the rules are the
+// API's. Other modules add sections to the node details page
+// (nodes.PageSection, sections.go).
 package pages
 
 import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"sync"
 
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/kernel/auth"
@@ -18,7 +20,6 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/web"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 	"github.com/fieldhub/fieldhub/modules/nodes/internal/access"
-	"github.com/fieldhub/fieldhub/modules/nodes/internal/downlinks"
 	"github.com/fieldhub/fieldhub/modules/nodes/internal/registry"
 	"github.com/fieldhub/fieldhub/webapp/ui"
 )
@@ -29,20 +30,22 @@ type Pages struct {
 	log      *slog.Logger
 	ui       *ui.Env
 	reg      *registry.Registry
-	queue    *downlinks.Queue
 	decoders nodes.Decoders
 	// series reads the stored values the node details page shows; nil
 	// leaves the page with the latest reported values only.
 	series nodes.Series
+
+	mu       sync.RWMutex
+	sections []nodes.PageSection // of other modules, on the node details page
 }
 
 // New builds the pages and adds the module's side menu entries; series may
 // be nil.
-func New(host *kernel.Host, env *ui.Env, reg *registry.Registry, queue *downlinks.Queue, decoders nodes.Decoders, series nodes.Series) *Pages {
+func New(host *kernel.Host, env *ui.Env, reg *registry.Registry, decoders nodes.Decoders, series nodes.Series) *Pages {
 	for _, item := range menuItems {
 		host.Router.AddMenuItem(item)
 	}
-	return &Pages{host: host, log: host.Logger("nodes"), ui: env, reg: reg, queue: queue, decoders: decoders, series: series}
+	return &Pages{host: host, log: host.Logger("nodes"), ui: env, reg: reg, decoders: decoders, series: series}
 }
 
 // menuItems are this module's side menu entries.
@@ -79,7 +82,6 @@ func (pg *Pages) Routes(r *web.ModuleRoutes) {
 	r.Page("POST /tagdetails/{deveui}/image/delete", auth.AdminOrCompanyAdmin, pg.tagImageDeleteSubmit)
 	r.Page("POST /tagdetails/{deveui}/keys", auth.AdminOrCompanyAdmin, pg.keySubmit)
 	r.Page("POST /tagdetails/{deveui}/keys/default", auth.AdminOrCompanyAdmin, pg.keyDefaultSubmit)
-	pg.downlinkRoutes(r)
 	r.Page("GET /tagdetails/{deveui}/delete", auth.AdminOrCompanyAdmin, pg.tagDeletePage)
 	r.Page("POST /tagdetails/{deveui}/delete", auth.AdminOrCompanyAdmin, pg.tagDeleteSubmit)
 

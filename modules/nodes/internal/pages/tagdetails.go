@@ -18,20 +18,22 @@ import (
 
 // The node details page, /tagdetails/{deveui}: the node's identity, decoder
 // and picture, its battery and signal, its latest values and stored data,
-// its keys, its downlinks (downlinks.go), and its removal. Each part is a
-// form of its own that posts under the page's path.
+// its keys, the sections of other modules (sections.go: the downlinks), and
+// its removal. Each part is a form of its own that posts under the page's
+// path.
 
 // tagDetails is everything the page shows. The forms, when set, replace
 // the fresh ones: a refused form with its messages.
 type tagDetails struct {
-	Tag       *nodes.Tag
-	Form      tagFormData
-	Data      []registry.TagData
-	Downlinks []nodes.Downlink
-	Recent    recentTable
+	Tag    *nodes.Tag
+	Form   tagFormData
+	Data   []registry.TagData
+	Recent recentTable
+	// Sections are what other modules draw on the page (PageSection).
+	Sections []templ.Component
 
-	Edit, Image, Downlink, Delete templ.Component
-	KeyForms                      map[string]templ.Component
+	Edit, Image, Delete templ.Component
+	KeyForms            map[string]templ.Component
 }
 
 // pageTag loads the tag of the path's DevEUI if the viewer manages it; a
@@ -44,26 +46,29 @@ func (pg *Pages) pageTag(r *http.Request) (*nodes.Tag, error) {
 	return t, err
 }
 
-func (pg *Pages) tagDetails(r *http.Request, t *nodes.Tag) (*tagDetails, error) {
+// tagDetails is what the page of t shows; the section of replace, when
+// set, is left to the caller (nil in Sections, at the index returned, -1
+// when it is not registered).
+func (pg *Pages) tagDetails(r *http.Request, t *nodes.Tag, replace nodes.PageSection) (*tagDetails, int, error) {
 	ctx := r.Context()
 	form, err := pg.tagFormData(r, t.CompanyID, t.Decoder)
 	if err != nil {
-		return nil, err
+		return nil, -1, err
 	}
 	data, err := pg.reg.TagData(ctx, t)
 	if err != nil {
-		return nil, err
+		return nil, -1, err
 	}
-	downlinks, err := pg.queue.OfTag(ctx, t)
+	sections, at, err := pg.drawSections(r, t, replace)
 	if err != nil {
-		return nil, err
+		return nil, -1, err
 	}
 	keys := make([]nodes.Key, len(data))
 	for i, d := range data {
 		keys[i] = d.Key
 	}
-	return &tagDetails{Tag: t, Form: form, Data: data, Downlinks: downlinks, Recent: pg.recentData(ctx, t, keys),
-		KeyForms: map[string]templ.Component{}}, nil
+	return &tagDetails{Tag: t, Form: form, Data: data, Sections: sections, Recent: pg.recentData(ctx, t, keys),
+		KeyForms: map[string]templ.Component{}}, at, nil
 }
 
 // view draws the page with the fresh forms where none is set.
@@ -73,9 +78,6 @@ func (d *tagDetails) view() templ.Component {
 	}
 	if d.Image == nil {
 		d.Image = tagImageSection(d.Tag, ui.NoErrors)
-	}
-	if d.Downlink == nil {
-		d.Downlink = downlinkForm(d.Tag, url.Values{"port": {"1"}, "payloadType": {"hex"}}, ui.NoErrors)
 	}
 	if d.Delete == nil {
 		d.Delete = tagDeleteSection(d.Tag)
@@ -93,7 +95,7 @@ func (pg *Pages) tagDetailsPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	d, err := pg.tagDetails(r, t)
+	d, _, err := pg.tagDetails(r, t, nil)
 	if err != nil {
 		return err
 	}
@@ -118,7 +120,7 @@ func chartProps(d *tagDetails) (string, bool) {
 // failed answers a refused form of the page: the form alone for htmx, the
 // whole page around it otherwise (set puts the form in its place).
 func (pg *Pages) failed(w http.ResponseWriter, r *http.Request, t *nodes.Tag, err error, form func(ui.FormErrors) templ.Component, set func(*tagDetails, templ.Component)) error {
-	d, derr := pg.tagDetails(r, t)
+	d, _, derr := pg.tagDetails(r, t, nil)
 	if derr != nil {
 		return derr
 	}

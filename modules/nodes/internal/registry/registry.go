@@ -4,7 +4,7 @@
 // lookups, the batched state updates of the ingest, with the tag and token
 // caches that spare the ingest a query per uplink) and what the JSON routes
 // and the pages change the nodes through, so that the rules are the same
-// for both. The downlink queue is apart, in internal/downlinks.
+// for both.
 package registry
 
 import (

@@ -2,7 +2,6 @@
 // applications, tags with their pictures, data keys, the node pool and
 // integration tokens, with the batched forms the ingest uses. Each function
 // takes the bun.IDB to run on, so that the caller chooses the transaction.
-// The downlink queue keeps its own queries, in internal/downlinks.
 package store
 
 import (

@@ -1,0 +1,162 @@
+package netservers_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/fieldhub/fieldhub/kernel/errs"
+	"github.com/fieldhub/fieldhub/modules/netservers"
+	"github.com/fieldhub/fieldhub/modules/nodes"
+)
+
+// TestDownlinkDelivery covers what the downlink worker asks of the nodes
+// module and of the queue: the applications of a ChirpStack application
+// id, the DownlinkCreated nudge, and the attempts it records.
+func TestDownlinkDelivery(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	const csID = "5c1e0f3a-8d6b-4c1f-9a2e-0b7d3e4f5a6b"
+	queued := func(t *testing.T, e *queueEnv) map[int64]netservers.Downlink {
+		t.Helper()
+		list, err := e.queue.Queued(ctx, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[int64]netservers.Downlink{}
+		for _, d := range list {
+			out[d.ID] = d
+		}
+		return out
+	}
+	steps := append(tagSteps[:len(tagSteps):len(tagSteps)], []step{
+		{name: "Acme names a ChirpStack application", as: "acmeAdmin", method: "POST", path: "/api/applications/{acme}",
+			body: `{"name":"Barn","networkServer":"chirpstack","chirpstackApplicationId":"` + csID + `"}`, status: 201, save: map[string]string{"{cs}": "id"}},
+		{name: "so does Beta, later", as: "betaAdmin", method: "POST", path: "/api/applications/{beta}",
+			body: `{"name":"Copy","networkServer":"chirpstack","chirpstackApplicationId":"5C1E0F3A-8D6B-4C1F-9A2E-0B7D3E4F5A6B"}`, status: 201,
+			save: map[string]string{"{betaCs}": "id"},
+			then: func(t *testing.T, e *queueEnv, _ any) {
+				cases := []struct {
+					name, id string
+					want     []int64
+				}{
+					{"lower case", csID, []int64{e.id(t, "{cs}"), e.id(t, "{betaCs}")}},
+					{"upper case, padded", " 5C1E0F3A-8D6B-4C1F-9A2E-0B7D3E4F5A6B ", []int64{e.id(t, "{cs}"), e.id(t, "{betaCs}")}},
+					{"unknown", "00000000-0000-4000-8000-000000000000", nil},
+					{"empty", "", nil},
+				}
+				for _, tc := range cases {
+					t.Run(tc.name, func(t *testing.T) {
+						list, err := e.nodes.ApplicationsByChirpStackID(ctx, tc.id)
+						if err != nil || len(list) != len(tc.want) {
+							t.Fatalf("%+v, %v; want ids %v", list, err, tc.want)
+						}
+						for i, a := range list {
+							if a.ID != tc.want[i] || a.ChirpStackApplicationID != csID || a.NetworkServer != nodes.NetworkChirpStack {
+								t.Errorf("item %d: %+v", i, a)
+							}
+						}
+						if len(list) == 2 && (list[0].CompanyID != e.id(t, "{acme}") || list[1].CompanyID != e.id(t, "{beta}")) {
+							t.Errorf("companies %d, %d", list[0].CompanyID, list[1].CompanyID)
+						}
+					})
+				}
+			}},
+		{name: "queue one", as: "acmeAdmin", method: "POST", path: "/api/downlink/{tag}", body: `{"port":10,"payload":"01","payloadType":"hex"}`,
+			status: 201, want: map[string]any{"attempts": 0.0, "retryAt": nil}, save: map[string]string{"{dl}": "id"},
+			then: func(t *testing.T, e *queueEnv, _ any) {
+				id := e.id(t, "{dl}")
+				waitFor(t, func() bool {
+					for _, ev := range e.published() {
+						if c, ok := ev.(netservers.DownlinkCreated); ok && c.DownlinkID == id {
+							return c.TagID == e.id(t, "{tag}") && c.CompanyID == e.id(t, "{acme}") && c.ApplicationID == e.id(t, "{app}")
+						}
+					}
+					return false
+				}, func() string { return "no DownlinkCreated" })
+				if _, ok := queued(t, e)[id]; !ok {
+					t.Fatal("a new downlink is not due")
+				}
+				for _, tc := range []struct {
+					servers []string
+					want    bool
+				}{{[]string{nodes.NetworkChirpStack, nodes.NetworkTTS}, false}, {[]string{nodes.NetworkGeneric}, true}} {
+					list, err := e.queue.Queued(ctx, 10, tc.servers...)
+					if err != nil || (len(list) == 1 && list[0].ID == id) != tc.want {
+						t.Errorf("Queued for %v: %+v, %v", tc.servers, list, err)
+					}
+				}
+			}},
+		{name: "a failed try waits for its retry", as: "acmeUser", method: "GET", path: "/api/downlink/tag/{tag}", status: 200, list: true, items: 1,
+			before: func(t *testing.T, e *queueEnv) {
+				err := e.queue.RecordDownlinkAttempt(ctx, e.id(t, "{dl}"), netservers.DownlinkAttempt{Status: netservers.DownlinkQueued,
+					Detail: "broker unreachable", RetryAt: time.Now().Add(time.Hour)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, ok := queued(t, e)[e.id(t, "{dl}")]; ok {
+					t.Error("due before its retry time")
+				}
+			},
+			then: func(t *testing.T, e *queueEnv, got any) {
+				d := got.([]any)[0].(map[string]any)
+				if d["status"] != "queued" || d["attempts"] != 1.0 || d["detail"] != "broker unreachable" || d["retryAt"] == nil {
+					t.Errorf("downlink %v", d)
+				}
+			}},
+		{name: "due again, then sent", as: "acmeUser", method: "GET", path: "/api/downlink/tag/{tag}", status: 200, list: true, items: 1,
+			before: func(t *testing.T, e *queueEnv) {
+				id := e.id(t, "{dl}")
+				err := e.queue.RecordDownlinkAttempt(ctx, id, netservers.DownlinkAttempt{Status: netservers.DownlinkQueued, Detail: "timeout", RetryAt: time.Now().Add(-time.Second)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d, ok := queued(t, e)[id]; !ok || d.Attempts != 2 || d.Detail != "timeout" {
+					t.Errorf("due: %+v, %v", d, ok)
+				}
+				if err := e.queue.RecordDownlinkAttempt(ctx, id, netservers.DownlinkAttempt{Status: netservers.DownlinkSent}); err != nil {
+					t.Fatal(err)
+				}
+			},
+			then: func(t *testing.T, e *queueEnv, got any) {
+				d := got.([]any)[0].(map[string]any)
+				if d["status"] != "sent" || d["attempts"] != 3.0 || d["detail"] != "" || d["retryAt"] != nil {
+					t.Errorf("downlink %v", d)
+				}
+			}},
+		{name: "a later try does not undo a report", as: "acmeUser", method: "GET", path: "/api/downlink/tag/{tag}", status: 200, list: true, items: 1,
+			before: func(t *testing.T, e *queueEnv) {
+				id := e.id(t, "{dl}")
+				if err := e.queue.SetDownlinkStatus(ctx, id, netservers.DownlinkAcknowledged, ""); err != nil {
+					t.Fatal(err)
+				}
+				if err := e.queue.RecordDownlinkAttempt(ctx, id, netservers.DownlinkAttempt{Status: netservers.DownlinkFailed, Detail: "late"}); err != nil {
+					t.Fatal(err)
+				}
+				if err := e.queue.RecordDownlinkAttempt(ctx, id, netservers.DownlinkAttempt{Status: netservers.DownlinkAcknowledged}); kindOf(err) != errs.Invalid {
+					t.Errorf("the worker may not acknowledge: %v", err)
+				}
+				if err := e.queue.RecordDownlinkAttempt(ctx, 999999, netservers.DownlinkAttempt{Status: netservers.DownlinkSent}); kindOf(err) != errs.NotFound {
+					t.Errorf("unknown downlink: %v", err)
+				}
+			},
+			want: nil,
+			then: func(t *testing.T, e *queueEnv, got any) {
+				d := got.([]any)[0].(map[string]any)
+				if d["status"] != "acknowledged" || d["attempts"] != 4.0 || d["detail"] != "" {
+					t.Errorf("downlink %v", d)
+				}
+			}},
+		{name: "queued again starts over", as: "acmeUser", method: "GET", path: "/api/downlink/tag/{tag}", status: 200, list: true, items: 1,
+			before: func(t *testing.T, e *queueEnv) {
+				id := e.id(t, "{dl}")
+				if err := e.queue.SetDownlinkStatus(ctx, id, netservers.DownlinkQueued, ""); err != nil {
+					t.Fatal(err)
+				}
+				if d, ok := queued(t, e)[id]; !ok || d.Attempts != 0 || d.RetryAt != nil {
+					t.Errorf("requeued: %+v, %v", d, ok)
+				}
+			}},
+	}...)
+	run(t, steps)
+}
