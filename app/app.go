@@ -136,12 +136,8 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	k.Add(acc)
 	set := settingsmodule.New(host, settingsmodule.Deps{Accounts: acc, WhiteLabel: func() bool { return cfg.WhiteLabel }, UI: env})
 	k.Add(set)
-	series, err := openSeries(ctx, cfg, host)
+	series, err := OpenSeries(ctx, k, cfg)
 	if err != nil {
-		return nil, err
-	}
-	k.Add(seriesCloser{series}) // added before its users, so it stops after them
-	if err := scheduleSeriesJobs(host, cfg, series); err != nil {
 		return nil, err
 	}
 	if o.WrapSeries != nil {
@@ -163,6 +159,22 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	k.Add(eventsmodule.New(host, eventsmodule.Deps{}))
 	k.Add(sitemodule.New(host, sitemodule.Deps{UI: env, Accounts: acc}))
 	return &App{kernel: k, accounts: acc, decoders: dec, dashboards: dash, settings: set, logs: lg, nodes: nod, netservers: ns, series: series}, nil
+}
+
+// OpenSeries opens the time-series store the modules share (InfluxDB when
+// INFLUX_URL is set, else the SQL database), closes it when the kernel
+// stops, and schedules its jobs on the kernel's scheduler. Call it before
+// adding the modules that use it, so that it stops after them.
+func OpenSeries(ctx context.Context, k *kernel.Kernel, cfg *config.Config) (tsdb.Store, error) {
+	series, err := openSeries(ctx, cfg, k.Host())
+	if err != nil {
+		return nil, err
+	}
+	k.Add(seriesCloser{series})
+	if err := scheduleSeriesJobs(k.Host(), cfg, series); err != nil {
+		return nil, err
+	}
+	return series, nil
 }
 
 // scheduleSeriesJobs adds the time-series store's jobs: sealing the hours
