@@ -2,7 +2,7 @@
 // the process lifecycle, configuration, database and migrations, HTTP router,
 // authentication, event bus, scheduler, mail outbox and message catalogs, and
 // hands them to modules through a Host. The kernel never imports a module;
-// main.go wires them.
+// the application package (app) wires them.
 package kernel
 
 import (
@@ -34,8 +34,8 @@ import (
 
 // Module is a feature plugged into the kernel. Beside Name, a module may
 // implement Router (to serve routes), Starter and Stopper. Modules are built
-// by their package's New(host, deps) in main.go and added in dependency order;
-// they start in that order and stop in reverse.
+// by their module package's New(host, deps) in the application package and
+// added in dependency order; they start in that order and stop in reverse.
 type Module interface {
 	Name() string
 }

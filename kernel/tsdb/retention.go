@@ -8,7 +8,7 @@ import (
 )
 
 // Retention deletes the points of a Store that are older than a number of
-// days: the job behind FIELDHUB_TSDB_RETENTION_DAYS, which main.go
+// days: the job behind FIELDHUB_TSDB_RETENTION_DAYS, which the application
 // schedules daily on one instance.
 type Retention struct {
 	Store Store

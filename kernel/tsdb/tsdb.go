@@ -20,9 +20,9 @@
 //
 // # Lifecycle
 //
-// main.go opens one Store at start (sqlts.New on the kernel's database, or
-// influx.Open when INFLUX_URL is set), hands it to the modules that need it,
-// and closes it at shutdown, after them. A Store is safe for concurrent use by
+// The application (app.OpenSeries) opens one Store at start (sqlts.New on
+// the kernel's database, or influx.Open when INFLUX_URL is set), hands it to
+// the modules that need it, and closes it at shutdown, after them. A Store is safe for concurrent use by
 // any number of goroutines and by several instances of the portal sharing one
 // database. Retention is the caller's: a daily job calls Prune with the oldest
 // time to keep.
