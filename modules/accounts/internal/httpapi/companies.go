@@ -13,13 +13,9 @@ import (
 // listCompanies answers GET /companies: all companies for a SuperAdmin, the
 // caller's own for the others.
 func (a *API) listCompanies(w http.ResponseWriter, r *http.Request) error {
-	c := auth.CallerFrom(r.Context())
-	if c.Role != auth.SuperAdmin && c.CompanyID == 0 {
+	only, none := listScope(auth.CallerFrom(r.Context()))
+	if none {
 		return web.OK(w, []accounts.Company{})
-	}
-	only := c.CompanyID
-	if c.Role == auth.SuperAdmin {
-		only = 0
 	}
 	list, err := a.dir.Companies(r.Context(), only)
 	if err != nil {
@@ -118,4 +114,14 @@ func (a *API) invite(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return a.message(w, r, http.StatusOK, accounts.MsgInviteSent)
+}
+
+// listScope is the company whose companies or users a list shows the
+// caller: 0 (all of them) for a SuperAdmin, else the caller's own; none is
+// true for a caller without a company, whose list is empty.
+func listScope(c auth.Caller) (company int64, none bool) {
+	if c.Role == auth.SuperAdmin {
+		return 0, false
+	}
+	return c.CompanyID, c.CompanyID == 0
 }

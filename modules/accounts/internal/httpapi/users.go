@@ -22,13 +22,9 @@ func (a *API) me(w http.ResponseWriter, r *http.Request) error {
 // listUsers answers GET /users/all: every user for a SuperAdmin, the
 // caller's company's users for the others.
 func (a *API) listUsers(w http.ResponseWriter, r *http.Request) error {
-	c := auth.CallerFrom(r.Context())
-	if c.Role != auth.SuperAdmin && c.CompanyID == 0 {
+	scope, none := listScope(auth.CallerFrom(r.Context()))
+	if none {
 		return web.OK(w, []accounts.User{})
-	}
-	scope := c.CompanyID
-	if c.Role == auth.SuperAdmin {
-		scope = 0
 	}
 	users, err := a.dir.Users(r.Context(), scope)
 	if err != nil {
