@@ -87,3 +87,16 @@ func Contains(tb testing.TB, body string, want, not []string) {
 		}
 	}
 }
+
+// TagData returns the keys of a node with their latest values (GET
+// /api/tag/meta/{tag}/tagdata as token's owner) by key.
+func (c *Client) TagData(tb testing.TB, token string, tag int64) map[string]map[string]any {
+	tb.Helper()
+	r := c.Must(tb, "GET", fmt.Sprintf("/api/tag/meta/%d/tagdata", tag), token, nil, http.StatusOK)
+	out := map[string]map[string]any{}
+	for _, x := range r.List() {
+		m := x.(map[string]any)
+		out[m["key"].(string)] = m
+	}
+	return out
+}
