@@ -177,7 +177,8 @@ func TestDeviceEvents(t *testing.T) {
 
 		t.Run("what becomes of a downlink", func(t *testing.T) {
 			queue := func() int64 {
-				return e.c.Must(t, "POST", fmt.Sprintf("/api/downlink/%d", e.ID["acmeNode"]), e.Admin["acme"], map[string]any{"port": 10, "payload": "01", "payloadType": "hex", "confirmed": true}, http.StatusCreated).Num("id")
+				return e.c.Must(t, "POST", fmt.Sprintf("/api/downlink/%d", e.ID["acmeNode"]), e.Admin["acme"],
+					map[string]any{"port": 10, "payload": "01", "payloadType": "hex", "confirmed": true}, http.StatusCreated).Num("id")
 			}
 			report := func(company, event string, id int64, extra string) {
 				t.Helper()

@@ -409,7 +409,8 @@ func TestIngest(t *testing.T) {
 
 		t.Run("downlink reports", func(t *testing.T) {
 			queue := func() int64 {
-				return e.c.Must(t, "POST", fmt.Sprintf("/api/downlink/%d", e.ID["cs"]), e.Admin["acme"], map[string]any{"port": 10, "payload": "01", "payloadType": "hex", "confirmed": true}, http.StatusCreated).Num("id")
+				return e.c.Must(t, "POST", fmt.Sprintf("/api/downlink/%d", e.ID["cs"]), e.Admin["acme"],
+					map[string]any{"port": 10, "payload": "01", "payloadType": "hex", "confirmed": true}, http.StatusCreated).Num("id")
 			}
 			status := func(id int64) string {
 				for _, d := range e.c.Must(t, "GET", fmt.Sprintf("/api/downlink/tag/%d", e.ID["cs"]), e.Admin["acme"], nil, http.StatusOK).List() {

@@ -211,7 +211,8 @@ func newMQTTEnv(t *testing.T, d db.Dialect) *mqttEnv {
 	acc := e.start(t)
 	s := kerneltest.Companies(t, e.c, acc, kerneltest.CompanySpec{Key: "acme", Ingest: true})
 	e.super, e.admin, e.token, e.company = s.Tokens["super"], s.Tokens["acmeAdmin"], s.Tokens["acmeIngest"], s.ID(t, "{acme}")
-	e.app = e.c.Must(t, "POST", fmt.Sprintf("/api/applications/%d", e.company), e.admin, map[string]any{"name": "Barn", "networkServer": "chirpstack", "chirpstackApplicationId": e.csApp}, http.StatusCreated).Num("id")
+	e.app = e.c.Must(t, "POST", fmt.Sprintf("/api/applications/%d", e.company), e.admin,
+		map[string]any{"name": "Barn", "networkServer": "chirpstack", "chirpstackApplicationId": e.csApp}, http.StatusCreated).Num("id")
 	e.tag = e.addTag(t, e.app, e.devEUI)
 	return e
 }
@@ -247,7 +248,8 @@ func (e *mqttEnv) start(t *testing.T) accounts.Module {
 
 func (e *mqttEnv) addTag(t *testing.T, app int64, devEUI string) int64 {
 	t.Helper()
-	return e.c.Must(t, "POST", fmt.Sprintf("/api/applications/%d/tag", app), e.admin, map[string]any{"name": "Node " + devEUI, "deveui": devEUI}, http.StatusCreated).Num("id")
+	return e.c.Must(t, "POST", fmt.Sprintf("/api/applications/%d/tag", app), e.admin,
+		map[string]any{"name": "Node " + devEUI, "deveui": devEUI}, http.StatusCreated).Num("id")
 }
 
 // topic is the ChirpStack event topic of the env's node.
@@ -391,8 +393,10 @@ func TestMQTTUplinksAndDownlinks(t *testing.T) {
 			beta := int64(r.Obj()["company"].(map[string]any)["companyId"].(float64))
 			betaAdmin := e.c.Login(t, "admin@beta.se", "secret123")
 			// Beta names the id first, so its application is the older one.
-			e.c.Must(t, "POST", fmt.Sprintf("/api/applications/%d", beta), betaAdmin, map[string]any{"name": "Squat", "networkServer": "chirpstack", "chirpstackApplicationId": shared}, http.StatusCreated)
-			app := e.c.Must(t, "POST", fmt.Sprintf("/api/applications/%d", e.company), e.admin, map[string]any{"name": "Shared", "networkServer": "chirpstack", "chirpstackApplicationId": shared}, http.StatusCreated).Num("id")
+			e.c.Must(t, "POST", fmt.Sprintf("/api/applications/%d", beta), betaAdmin,
+				map[string]any{"name": "Squat", "networkServer": "chirpstack", "chirpstackApplicationId": shared}, http.StatusCreated)
+			app := e.c.Must(t, "POST", fmt.Sprintf("/api/applications/%d", e.company), e.admin,
+				map[string]any{"name": "Shared", "networkServer": "chirpstack", "chirpstackApplicationId": shared}, http.StatusCreated).Num("id")
 			e.addTag(t, app, dev)
 			cs.publish(t, "application/"+shared+"/device/"+dev+"/event/up", uplink(t, shared, dev, time.Now(), map[string]any{"shared": 7}))
 			kerneltest.WaitFor(t, waitLimit, func() bool {
@@ -642,8 +646,10 @@ func TestChirpStackDownlinkWithoutBroker(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, db.SQLite)
 	acme := e.ID["acme"]
-	app := e.c.Must(t, "POST", fmt.Sprintf("/api/applications/%d", acme), e.Admin["acme"], map[string]any{"name": "Barn", "networkServer": "chirpstack", "chirpstackApplicationId": uuid.NewString()}, http.StatusCreated).Num("id")
-	tag := e.c.Must(t, "POST", fmt.Sprintf("/api/applications/%d/tag", app), e.Admin["acme"], map[string]any{"name": "Gate", "deveui": randomHex(8)}, http.StatusCreated).Num("id")
+	app := e.c.Must(t, "POST", fmt.Sprintf("/api/applications/%d", acme), e.Admin["acme"],
+		map[string]any{"name": "Barn", "networkServer": "chirpstack", "chirpstackApplicationId": uuid.NewString()}, http.StatusCreated).Num("id")
+	tag := e.c.Must(t, "POST", fmt.Sprintf("/api/applications/%d/tag", app), e.Admin["acme"],
+		map[string]any{"name": "Gate", "deveui": randomHex(8)}, http.StatusCreated).Num("id")
 	status := func(tag, id int64) map[string]any {
 		for _, d := range e.c.Must(t, "GET", fmt.Sprintf("/api/downlink/tag/%d", tag), e.Admin["acme"], nil, http.StatusOK).List() {
 			if d.(map[string]any)["id"] == float64(id) {
@@ -652,8 +658,10 @@ func TestChirpStackDownlinkWithoutBroker(t *testing.T) {
 		}
 		return nil
 	}
-	generic := e.c.Must(t, "POST", fmt.Sprintf("/api/downlink/%d", e.ID["cs"]), e.Admin["acme"], map[string]any{"port": 1, "payload": "01", "payloadType": "hex"}, http.StatusCreated).Num("id")
-	id := e.c.Must(t, "POST", fmt.Sprintf("/api/downlink/%d", tag), e.Admin["acme"], map[string]any{"port": 1, "payload": "01", "payloadType": "hex"}, http.StatusCreated).Num("id")
+	generic := e.c.Must(t, "POST", fmt.Sprintf("/api/downlink/%d", e.ID["cs"]), e.Admin["acme"],
+		map[string]any{"port": 1, "payload": "01", "payloadType": "hex"}, http.StatusCreated).Num("id")
+	id := e.c.Must(t, "POST", fmt.Sprintf("/api/downlink/%d", tag), e.Admin["acme"],
+		map[string]any{"port": 1, "payload": "01", "payloadType": "hex"}, http.StatusCreated).Num("id")
 	var dl map[string]any
 	kerneltest.WaitFor(t, waitLimit, func() bool { dl = status(tag, id); return dl["status"] == "failed" }, func() string { return fmt.Sprint(dl) })
 	if detail, _ := dl["detail"].(string); !strings.Contains(detail, "MQTT_URL") || dl["attempts"] != 1.0 {
@@ -689,8 +697,10 @@ func TestTTSDownlinkToPrivateAddress(t *testing.T) {
 	if _, err := e.k.Host().DB.NewRaw("UPDATE applications SET tts_downlink_url = ? WHERE id = ?", private, app).Exec(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	tag := e.c.Must(t, "POST", fmt.Sprintf("/api/applications/%d/tag", app), e.Admin["acme"], map[string]any{"name": "Gate", "deveui": randomHex(8)}, http.StatusCreated).Num("id")
-	id := e.c.Must(t, "POST", fmt.Sprintf("/api/downlink/%d", tag), e.Admin["acme"], map[string]any{"port": 1, "payload": "01", "payloadType": "hex"}, http.StatusCreated).Num("id")
+	tag := e.c.Must(t, "POST", fmt.Sprintf("/api/applications/%d/tag", app), e.Admin["acme"],
+		map[string]any{"name": "Gate", "deveui": randomHex(8)}, http.StatusCreated).Num("id")
+	id := e.c.Must(t, "POST", fmt.Sprintf("/api/downlink/%d", tag), e.Admin["acme"],
+		map[string]any{"port": 1, "payload": "01", "payloadType": "hex"}, http.StatusCreated).Num("id")
 	var dl map[string]any
 	kerneltest.WaitFor(t, waitLimit, func() bool {
 		for _, d := range e.c.Must(t, "GET", fmt.Sprintf("/api/downlink/tag/%d", tag), e.Admin["acme"], nil, http.StatusOK).List() {
