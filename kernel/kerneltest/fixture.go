@@ -22,6 +22,7 @@ type SuperAdmins interface {
 // mail at acme.se and their callers "acmeAdmin" and "acmeUser", its
 // integration token "acmeIngest" and its application "{acmeApp}".
 type CompanySpec struct {
+	// Key names the company and what is made in it, as above.
 	Key string
 	// Name is the company's name; "" is Key.
 	Name string
@@ -47,7 +48,8 @@ type CompanySpec struct {
 // NodeSpec is a node Companies makes in a company's application.
 type NodeSpec struct {
 	// Key names its placeholder: "acmeNode" is "{acmeNode}".
-	Key          string
+	Key string
+	// Name and DevEUI are the node's.
 	Name, DevEUI string
 	// More are other entries of its body, such as "lat" and "long".
 	More map[string]any

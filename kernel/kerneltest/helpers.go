@@ -56,8 +56,11 @@ func (r *Recorder) Events() []events.Event {
 // AppNode is an application of a company and a node in it, made through
 // the API.
 type AppNode struct {
+	// AppID and TagID are the ids of the application and the node (0
+	// without one).
 	AppID, TagID int64
-	DevEUI       string
+	// DevEUI is the node's DevEUI as it was given.
+	DevEUI string
 }
 
 // AppNode makes an application of companyID named appName and, unless
