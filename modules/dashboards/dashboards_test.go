@@ -4,86 +4,88 @@ import (
 	"net/http"
 	"strconv"
 	"testing"
+
+	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 )
 
 func TestDashboards(t *testing.T) {
 	t.Parallel()
 	png := pngBytes()
 	run(t, nil, []step{
-		{name: "name is required", as: "acmeAdmin", method: "POST", path: "/api/dashboards", body: `{"name":""}`, status: 400,
-			fields: map[string]string{"name": "validation.required"}, texts: map[string]string{"name": "This field must be filled in"}},
-		{name: "the Swedish text", as: "acmeAdmin", method: "POST", path: "/api/dashboards", body: `{}`, lang: "sv", status: 400,
-			fields: map[string]string{"name": "validation.required"}},
-		{name: "name at most 255", as: "acmeAdmin", method: "POST", path: "/api/dashboards", body: `{"name":"` + long(256) + `"}`, status: 400,
-			fields: map[string]string{"name": "validation.max255"}},
-		{name: "a User may not create", as: "acmeUser", method: "POST", path: "/api/dashboards", body: `{"name":"X"}`, status: 403},
-		{name: "a category of another company is refused", as: "betaAdmin", method: "POST", path: "/api/dashboards", status: 400,
-			before: func(t *testing.T, e *env) {
+		{Name: "name is required", As: "acmeAdmin", Method: "POST", Path: "/api/dashboards", Body: `{"name":""}`, Status: 400,
+			Fields: map[string]string{"name": "validation.required"}, Texts: map[string]string{"name": "This field must be filled in"}},
+		{Name: "the Swedish text", As: "acmeAdmin", Method: "POST", Path: "/api/dashboards", Body: `{}`, Lang: "sv", Status: 400,
+			Fields: map[string]string{"name": "validation.required"}},
+		{Name: "name at most 255", As: "acmeAdmin", Method: "POST", Path: "/api/dashboards", Body: `{"name":"` + long(256) + `"}`, Status: 400,
+			Fields: map[string]string{"name": "validation.max255"}},
+		{Name: "a User may not create", As: "acmeUser", Method: "POST", Path: "/api/dashboards", Body: `{"name":"X"}`, Status: 403},
+		{Name: "a category of another company is refused", As: "betaAdmin", Method: "POST", Path: "/api/dashboards", Status: 400,
+			Before: func(t *testing.T, e *env) {
 				var c struct {
 					ID float64 `json:"dashboardCategoryId"`
 				}
-				e.mustDo(t, "acmeAdmin", "POST", "/api/dashboards/categories/{acme}", `{"title":"Sites"}`, http.StatusCreated, &c)
-				e.ids["{sites}"] = itoa(c.ID)
+				e.MustDo(t, "acmeAdmin", "POST", "/api/dashboards/categories/{acme}", `{"title":"Sites"}`, http.StatusCreated, &c)
+				e.IDs["{sites}"] = itoa(c.ID)
 			},
-			body: `{"name":"Planted","categoryId":{sites}}`, fields: map[string]string{"categoryId": "dashboards.category.unknown"}},
-		{name: "create in the caller's company", as: "acmeAdmin", method: "POST", path: "/api/dashboards", body: `{"name":" Main ","categoryId":{sites}}`, status: 201,
-			want: map[string]any{"name": "Main", "index": float64(0), "default": false}, save: map[string]string{"{main}": "dashboardId"},
-			then: func(t *testing.T, e *env, got any) {
-				if at(got, "companyId") != float64(e.id(t, "{acme}")) || at(got, "categories.0") != float64(e.id(t, "{sites}")) {
+			Body: `{"name":"Planted","categoryId":{sites}}`, Fields: map[string]string{"categoryId": "dashboards.category.unknown"}},
+		{Name: "create in the caller's company", As: "acmeAdmin", Method: "POST", Path: "/api/dashboards", Body: `{"name":" Main ","categoryId":{sites}}`, Status: 201,
+			Want: map[string]any{"name": "Main", "index": float64(0), "default": false}, Save: map[string]string{"{main}": "dashboardId"},
+			Then: func(t *testing.T, e *env, got any) {
+				if kerneltest.At(got, "companyId") != float64(e.ID(t, "{acme}")) || kerneltest.At(got, "categories.0") != float64(e.ID(t, "{sites}")) {
 					t.Errorf("answer %v", got)
 				}
 			}},
-		{name: "a second goes last", as: "acmeAdmin", method: "POST", path: "/api/dashboards", body: `{"name":"Second","categoryId":{sites}}`, status: 201,
-			want: map[string]any{"index": float64(1)}, save: map[string]string{"{second}": "dashboardId"}},
-		{name: "SuperAdmin creates for a chosen company", as: "super", method: "POST", path: "/api/dashboards/create/{beta}", body: `{"name":"Beta board"}`, status: 201,
-			save: map[string]string{"{betaBoard}": "dashboardId"}},
-		{name: "only a SuperAdmin may", as: "acmeAdmin", method: "POST", path: "/api/dashboards/create/{acme}", body: `{"name":"X"}`, status: 403},
-		{name: "the company's list", as: "acmeUser", method: "GET", path: "/api/companies/{acme}/dashboards", status: 200, list: true, items: 2,
-			want: map[string]any{"0.name": "Main", "1.name": "Second"}},
-		{name: "another company's list", as: "acmeAdmin", method: "GET", path: "/api/companies/{beta}/dashboards", status: 404},
-		{name: "get", as: "acmeUser", method: "GET", path: "/api/dashboards/{main}", status: 200, want: map[string]any{"name": "Main"}},
-		{name: "get another company's", as: "acmeUser", method: "GET", path: "/api/dashboards/{betaBoard}", status: 404},
-		{name: "rename", as: "acmeAdmin", method: "PUT", path: "/api/dashboards/{second}", body: `{"name":"Renamed","categoryId":{sites}}`, status: 200,
-			want: map[string]any{"name": "Renamed", "index": float64(1)}},
-		{name: "move to the root", as: "acmeAdmin", method: "PUT", path: "/api/dashboards/{second}", body: `{"name":"Renamed","categoryId":null}`, status: 200,
-			want: map[string]any{"categoryId": nil, "index": float64(0)}},
-		{name: "update another company's", as: "acmeAdmin", method: "PUT", path: "/api/dashboards/{betaBoard}", body: `{"name":"Hijacked"}`, status: 404},
-		{name: "a module with a picture", as: "acmeAdmin", method: "POST", path: "/api/dashboards/{main}/modules", body: `{"type":3,"title":"Plan"}`, status: 201,
-			save: map[string]string{"{plan}": "dashboardModuleId"},
-			then: func(t *testing.T, e *env, got any) {
-				status, _, raw := e.send(t, "acmeAdmin", "POST", "/api/dashboards/modules/{plan}/image", png, "image/png", "")
+		{Name: "a second goes last", As: "acmeAdmin", Method: "POST", Path: "/api/dashboards", Body: `{"name":"Second","categoryId":{sites}}`, Status: 201,
+			Want: map[string]any{"index": float64(1)}, Save: map[string]string{"{second}": "dashboardId"}},
+		{Name: "SuperAdmin creates for a chosen company", As: "super", Method: "POST", Path: "/api/dashboards/create/{beta}", Body: `{"name":"Beta board"}`, Status: 201,
+			Save: map[string]string{"{betaBoard}": "dashboardId"}},
+		{Name: "only a SuperAdmin may", As: "acmeAdmin", Method: "POST", Path: "/api/dashboards/create/{acme}", Body: `{"name":"X"}`, Status: 403},
+		{Name: "the company's list", As: "acmeUser", Method: "GET", Path: "/api/companies/{acme}/dashboards", Status: 200, List: true, Items: 2,
+			Want: map[string]any{"0.name": "Main", "1.name": "Second"}},
+		{Name: "another company's list", As: "acmeAdmin", Method: "GET", Path: "/api/companies/{beta}/dashboards", Status: 404},
+		{Name: "get", As: "acmeUser", Method: "GET", Path: "/api/dashboards/{main}", Status: 200, Want: map[string]any{"name": "Main"}},
+		{Name: "get another company's", As: "acmeUser", Method: "GET", Path: "/api/dashboards/{betaBoard}", Status: 404},
+		{Name: "rename", As: "acmeAdmin", Method: "PUT", Path: "/api/dashboards/{second}", Body: `{"name":"Renamed","categoryId":{sites}}`, Status: 200,
+			Want: map[string]any{"name": "Renamed", "index": float64(1)}},
+		{Name: "move to the root", As: "acmeAdmin", Method: "PUT", Path: "/api/dashboards/{second}", Body: `{"name":"Renamed","categoryId":null}`, Status: 200,
+			Want: map[string]any{"categoryId": nil, "index": float64(0)}},
+		{Name: "update another company's", As: "acmeAdmin", Method: "PUT", Path: "/api/dashboards/{betaBoard}", Body: `{"name":"Hijacked"}`, Status: 404},
+		{Name: "a module with a picture", As: "acmeAdmin", Method: "POST", Path: "/api/dashboards/{main}/modules", Body: `{"type":3,"title":"Plan"}`, Status: 201,
+			Save: map[string]string{"{plan}": "dashboardModuleId"},
+			Then: func(t *testing.T, e *env, got any) {
+				status, _, raw := e.Send(t, "acmeAdmin", "POST", "/api/dashboards/modules/{plan}/image", png, "image/png", "")
 				if status != 200 {
 					t.Fatalf("image: %d %s", status, raw)
 				}
 			}},
-		{name: "duplicate: a copy after the original with copies of the modules and pictures", as: "acmeAdmin", method: "POST", path: "/api/dashboards/{main}/duplicate",
-			body: `{"name":"Main copy"}`, status: 201, want: map[string]any{"name": "Main copy", "index": float64(1)}, save: map[string]string{"{copy}": "dashboardId"},
-			then: func(t *testing.T, e *env, got any) {
+		{Name: "duplicate: a copy after the original with copies of the modules and pictures", As: "acmeAdmin", Method: "POST", Path: "/api/dashboards/{main}/duplicate",
+			Body: `{"name":"Main copy"}`, Status: 201, Want: map[string]any{"name": "Main copy", "index": float64(1)}, Save: map[string]string{"{copy}": "dashboardId"},
+			Then: func(t *testing.T, e *env, got any) {
 				var mods []map[string]any
-				e.mustDo(t, "acmeUser", "GET", "/api/dashboards/{copy}/modules", "", http.StatusOK, &mods)
-				if len(mods) != 1 || mods[0]["title"] != "Plan" || mods[0]["image"] == nil || mods[0]["dashboardModuleId"] == float64(e.id(t, "{plan}")) {
+				e.MustDo(t, "acmeUser", "GET", "/api/dashboards/{copy}/modules", "", http.StatusOK, &mods)
+				if len(mods) != 1 || mods[0]["title"] != "Plan" || mods[0]["image"] == nil || mods[0]["dashboardModuleId"] == float64(e.ID(t, "{plan}")) {
 					t.Fatalf("copied modules %v", mods)
 				}
-				status, _, raw := e.send(t, "acmeUser", "GET", mods[0]["image"].(string), nil, "", "")
+				status, _, raw := e.Send(t, "acmeUser", "GET", mods[0]["image"].(string), nil, "", "")
 				if status != 200 || string(raw) != string(png) {
 					t.Errorf("copied picture: %d", status)
 				}
 			}},
-		{name: "the copy needs a name", as: "acmeAdmin", method: "POST", path: "/api/dashboards/{main}/duplicate", body: `{}`, status: 400,
-			fields: map[string]string{"name": "validation.required"}},
-		{name: "another company's cannot be copied", as: "betaAdmin", method: "POST", path: "/api/dashboards/{main}/duplicate", body: `{"name":"Stolen"}`, status: 404},
-		{name: "an unknown part", as: "acmeAdmin", method: "POST", path: "/api/dashboards/{main}/explode", body: `{}`, status: 404},
-		{name: "no default yet", as: "acmeUser", method: "GET", path: "/api/dashboards/default", status: 204},
-		{name: "a User may not set the company's default", as: "acmeUser", method: "PUT", path: "/api/dashboards/{main}/default", body: `{"scope":"company"}`, status: 403},
-		{name: "a bad scope", as: "acmeAdmin", method: "PUT", path: "/api/dashboards/{main}/default", body: `{"scope":"world"}`, status: 400,
-			fields: map[string]string{"scope": "dashboards.default.scope"}},
-		{name: "the company's default", as: "acmeAdmin", method: "PUT", path: "/api/dashboards/{main}/default", body: `{"scope":"company"}`, status: 204},
-		{name: "a User gets the company's default", as: "acmeUser", method: "GET", path: "/api/dashboards/default", status: 200,
-			want: map[string]any{"name": "Main", "default": true}},
-		{name: "a User sets their own", as: "acmeUser", method: "PUT", path: "/api/dashboards/{second}/default", status: 204},
-		{name: "their own wins", as: "acmeUser", method: "GET", path: "/api/dashboards/default", status: 200, want: map[string]any{"name": "Renamed"}},
-		{name: "and shows in the list", as: "acmeUser", method: "GET", path: "/api/companies/{acme}/dashboards", status: 200,
-			then: func(t *testing.T, e *env, got any) {
+		{Name: "the copy needs a name", As: "acmeAdmin", Method: "POST", Path: "/api/dashboards/{main}/duplicate", Body: `{}`, Status: 400,
+			Fields: map[string]string{"name": "validation.required"}},
+		{Name: "another company's cannot be copied", As: "betaAdmin", Method: "POST", Path: "/api/dashboards/{main}/duplicate", Body: `{"name":"Stolen"}`, Status: 404},
+		{Name: "an unknown part", As: "acmeAdmin", Method: "POST", Path: "/api/dashboards/{main}/explode", Body: `{}`, Status: 404},
+		{Name: "no default yet", As: "acmeUser", Method: "GET", Path: "/api/dashboards/default", Status: 204},
+		{Name: "a User may not set the company's default", As: "acmeUser", Method: "PUT", Path: "/api/dashboards/{main}/default", Body: `{"scope":"company"}`, Status: 403},
+		{Name: "a bad scope", As: "acmeAdmin", Method: "PUT", Path: "/api/dashboards/{main}/default", Body: `{"scope":"world"}`, Status: 400,
+			Fields: map[string]string{"scope": "dashboards.default.scope"}},
+		{Name: "the company's default", As: "acmeAdmin", Method: "PUT", Path: "/api/dashboards/{main}/default", Body: `{"scope":"company"}`, Status: 204},
+		{Name: "a User gets the company's default", As: "acmeUser", Method: "GET", Path: "/api/dashboards/default", Status: 200,
+			Want: map[string]any{"name": "Main", "default": true}},
+		{Name: "a User sets their own", As: "acmeUser", Method: "PUT", Path: "/api/dashboards/{second}/default", Status: 204},
+		{Name: "their own wins", As: "acmeUser", Method: "GET", Path: "/api/dashboards/default", Status: 200, Want: map[string]any{"name": "Renamed"}},
+		{Name: "and shows in the list", As: "acmeUser", Method: "GET", Path: "/api/companies/{acme}/dashboards", Status: 200,
+			Then: func(t *testing.T, e *env, got any) {
 				for _, d := range got.([]any) {
 					m := d.(map[string]any)
 					if want := m["name"] == "Renamed"; m["default"] != want {
@@ -91,16 +93,16 @@ func TestDashboards(t *testing.T) {
 					}
 				}
 			}},
-		{name: "others keep the company's", as: "acmeAdmin", method: "GET", path: "/api/dashboards/default", status: 200, want: map[string]any{"name": "Main"}},
-		{name: "a foreign dashboard cannot be a default", as: "acmeUser", method: "PUT", path: "/api/dashboards/{betaBoard}/default", status: 404},
-		{name: "clear their own", as: "acmeUser", method: "DELETE", path: "/api/dashboards/{second}/default", status: 204},
-		{name: "back to the company's", as: "acmeUser", method: "GET", path: "/api/dashboards/default", status: 200, want: map[string]any{"name": "Main"}},
-		{name: "a SuperAdmin names the company", as: "super", method: "GET", path: "/api/dashboards/default?companyId={acme}", status: 200, want: map[string]any{"name": "Main"}},
-		{name: "delete another company's", as: "betaAdmin", method: "DELETE", path: "/api/dashboards/{main}", status: 404},
-		{name: "delete", as: "acmeAdmin", method: "DELETE", path: "/api/dashboards/{main}", status: 204},
-		{name: "its modules, pictures and default went with it", as: "acmeUser", method: "GET", path: "/api/dashboards/default", status: 204,
-			then: func(t *testing.T, e *env, got any) {
-				if status, _ := e.do(t, "acmeAdmin", "GET", "/api/dashboards/modules/{plan}", "", ""); status != 404 {
+		{Name: "others keep the company's", As: "acmeAdmin", Method: "GET", Path: "/api/dashboards/default", Status: 200, Want: map[string]any{"name": "Main"}},
+		{Name: "a foreign dashboard cannot be a default", As: "acmeUser", Method: "PUT", Path: "/api/dashboards/{betaBoard}/default", Status: 404},
+		{Name: "clear their own", As: "acmeUser", Method: "DELETE", Path: "/api/dashboards/{second}/default", Status: 204},
+		{Name: "back to the company's", As: "acmeUser", Method: "GET", Path: "/api/dashboards/default", Status: 200, Want: map[string]any{"name": "Main"}},
+		{Name: "a SuperAdmin names the company", As: "super", Method: "GET", Path: "/api/dashboards/default?companyId={acme}", Status: 200, Want: map[string]any{"name": "Main"}},
+		{Name: "delete another company's", As: "betaAdmin", Method: "DELETE", Path: "/api/dashboards/{main}", Status: 404},
+		{Name: "delete", As: "acmeAdmin", Method: "DELETE", Path: "/api/dashboards/{main}", Status: 204},
+		{Name: "its modules, pictures and default went with it", As: "acmeUser", Method: "GET", Path: "/api/dashboards/default", Status: 204,
+			Then: func(t *testing.T, e *env, got any) {
+				if status, _ := e.Do(t, "acmeAdmin", "GET", "/api/dashboards/modules/{plan}", "", ""); status != 404 {
 					t.Errorf("module after delete: %d", status)
 				}
 			}},

@@ -16,72 +16,72 @@ func TestModuleData(t *testing.T) {
 	t.Parallel()
 	mk := func(body, placeholder string) func(t *testing.T, e *env) {
 		return func(t *testing.T, e *env) {
-			if e.ids["{board}"] == "" {
+			if e.IDs["{board}"] == "" {
 				var d struct {
 					ID float64 `json:"dashboardId"`
 				}
-				e.mustDo(t, "acmeAdmin", "POST", "/api/dashboards", `{"name":"Data"}`, http.StatusCreated, &d)
-				e.ids["{board}"] = itoa(d.ID)
+				e.MustDo(t, "acmeAdmin", "POST", "/api/dashboards", `{"name":"Data"}`, http.StatusCreated, &d)
+				e.IDs["{board}"] = itoa(d.ID)
 			}
 			var m struct {
 				ID float64 `json:"dashboardModuleId"`
 			}
-			e.mustDo(t, "acmeAdmin", "POST", "/api/dashboards/{board}/modules", body, http.StatusCreated, &m)
-			e.ids[placeholder] = itoa(m.ID)
+			e.MustDo(t, "acmeAdmin", "POST", "/api/dashboards/{board}/modules", body, http.StatusCreated, &m)
+			e.IDs[placeholder] = itoa(m.ID)
 		}
 	}
 	run(t, nil, []step{
-		{name: "a chart of two keys", as: "acmeUser", method: "GET", path: "/api/dashboards/modules/{chart}/tagdata", status: 200,
-			before: func(t *testing.T, e *env) {
+		{Name: "a chart of two keys", As: "acmeUser", Method: "GET", Path: "/api/dashboards/modules/{chart}/tagdata", Status: 200,
+			Before: func(t *testing.T, e *env) {
 				mk(`{"type":0,"tag":"70B3D57ED005A1B2","attributes":{"tagkey":"temperature,humidity"}}`, "{chart}")(t, e)
 				e.write(t, "{acme}", acmeNode, "temperature", 20, 21, 22, 23, 24)
 				e.write(t, "{acme}", acmeNode, "humidity", 50, 51)
 				e.write(t, "{beta}", acmeNode, "temperature", -99) // another company's series of the same DevEUI
 			},
-			want: map[string]any{"series.0.deveui": acmeNode, "series.0.name": "Greenhouse", "series.0.key": "temperature", "series.0.label": "Air temperature",
+			Want: map[string]any{"series.0.deveui": acmeNode, "series.0.name": "Greenhouse", "series.0.key": "temperature", "series.0.label": "Air temperature",
 				"series.0.points.4.v": float64(24), "series.1.key": "humidity", "series.1.points.1.v": float64(51)},
-			then: func(t *testing.T, e *env, got any) {
-				if n := len(at(got, "series.0.points").([]any)); n != 5 {
+			Then: func(t *testing.T, e *env, got any) {
+				if n := len(kerneltest.At(got, "series.0.points").([]any)); n != 5 {
 					t.Errorf("%d points, want 5", n)
 				}
-				from, _ := time.Parse(time.RFC3339, at(got, "from").(string))
-				to, _ := time.Parse(time.RFC3339, at(got, "to").(string))
+				from, _ := time.Parse(time.RFC3339, kerneltest.At(got, "from").(string))
+				to, _ := time.Parse(time.RFC3339, kerneltest.At(got, "to").(string))
 				if d := to.Sub(from); d != 24*time.Hour {
 					t.Errorf("default window %v, want 24h", d)
 				}
 			}},
-		{name: "points downsample and keep the peak", as: "acmeUser", method: "GET", path: "/api/dashboards/modules/{chart}/tagdata?points=3", status: 200,
-			want: map[string]any{"series.0.points.0.v": float64(20), "series.0.points.2.v": float64(24)},
-			then: func(t *testing.T, e *env, got any) {
-				if n := len(at(got, "series.0.points").([]any)); n != 3 {
+		{Name: "points downsample and keep the peak", As: "acmeUser", Method: "GET", Path: "/api/dashboards/modules/{chart}/tagdata?points=3", Status: 200,
+			Want: map[string]any{"series.0.points.0.v": float64(20), "series.0.points.2.v": float64(24)},
+			Then: func(t *testing.T, e *env, got any) {
+				if n := len(kerneltest.At(got, "series.0.points").([]any)); n != 3 {
 					t.Errorf("%d points, want 3", n)
 				}
 			}},
-		{name: "a window", as: "acmeUser", method: "GET", status: 200,
-			path: "/api/dashboards/modules/{chart}/tagdata?from=" + time.Now().UTC().Add(-150*time.Second).Format(time.RFC3339) + "&to=" + time.Now().UTC().Add(time.Hour).Format(time.RFC3339),
-			then: func(t *testing.T, e *env, got any) {
-				if n := len(at(got, "series.0.points").([]any)); n < 2 || n > 3 {
+		{Name: "a window", As: "acmeUser", Method: "GET", Status: 200,
+			Path: "/api/dashboards/modules/{chart}/tagdata?from=" + time.Now().UTC().Add(-150*time.Second).Format(time.RFC3339) + "&to=" + time.Now().UTC().Add(time.Hour).Format(time.RFC3339),
+			Then: func(t *testing.T, e *env, got any) {
+				if n := len(kerneltest.At(got, "series.0.points").([]any)); n < 2 || n > 3 {
 					t.Errorf("%d points in the last 2.5 minutes", n)
 				}
 			}},
-		{name: "the stored time offset is the default window", as: "acmeUser", method: "GET", path: "/api/dashboards/modules/{chart}/tagdata", status: 200,
-			before: func(t *testing.T, e *env) {
-				e.mustDo(t, "acmeAdmin", "PUT", "/api/dashboards/modules/{chart}",
+		{Name: "the stored time offset is the default window", As: "acmeUser", Method: "GET", Path: "/api/dashboards/modules/{chart}/tagdata", Status: 200,
+			Before: func(t *testing.T, e *env) {
+				e.MustDo(t, "acmeAdmin", "PUT", "/api/dashboards/modules/{chart}",
 					`{"type":0,"tag":"70B3D57ED005A1B2","attributes":{"tagkey":"temperature,humidity"},"settings":{"timeOffset":150}}`, http.StatusOK, nil)
 			},
-			then: func(t *testing.T, e *env, got any) {
-				if n := len(at(got, "series.0.points").([]any)); n < 2 || n > 3 {
+			Then: func(t *testing.T, e *env, got any) {
+				if n := len(kerneltest.At(got, "series.0.points").([]any)); n < 2 || n > 3 {
 					t.Errorf("%d points in the module's 150 s", n)
 				}
 			}},
-		{name: "bad queries", as: "acmeUser", method: "GET", path: "/api/dashboards/modules/{chart}/tagdata?points=0&resolution=minute&tz=Mars/Base&to=yesterday", status: 400,
-			fields: map[string]string{"points": "dashboards.tagdata.points", "resolution": "dashboards.tagdata.resolution", "tz": "dashboards.tagdata.timeZone", "to": "dashboards.tagdata.range"}},
-		{name: "from after to", as: "acmeUser", method: "GET", status: 400, fields: map[string]string{"from": "dashboards.tagdata.range"},
-			path: "/api/dashboards/modules/{chart}/tagdata?from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z"},
-		{name: "trend buckets by hour", as: "acmeUser", method: "GET", status: 200,
-			before: func(t *testing.T, e *env) {
+		{Name: "bad queries", As: "acmeUser", Method: "GET", Path: "/api/dashboards/modules/{chart}/tagdata?points=0&resolution=minute&tz=Mars/Base&to=yesterday", Status: 400,
+			Fields: map[string]string{"points": "dashboards.tagdata.points", "resolution": "dashboards.tagdata.resolution", "tz": "dashboards.tagdata.timeZone", "to": "dashboards.tagdata.range"}},
+		{Name: "from after to", As: "acmeUser", Method: "GET", Status: 400, Fields: map[string]string{"from": "dashboards.tagdata.range"},
+			Path: "/api/dashboards/modules/{chart}/tagdata?from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z"},
+		{Name: "trend buckets by hour", As: "acmeUser", Method: "GET", Status: 200,
+			Before: func(t *testing.T, e *env) {
 				mk(`{"type":14,"tag":"70B3D57ED005A1B3","attributes":{"tagkey":"level","resolution":"hour"}}`, "{trend}")(t, e)
-				s := tsdb.Series{Company: e.id(t, "{acme}"), DevEUI: strings.ToLower(acmeNode2), Key: "level"}
+				s := tsdb.Series{Company: e.ID(t, "{acme}"), DevEUI: strings.ToLower(acmeNode2), Key: "level"}
 				base := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
 				var pts []tsdb.Point
 				for i := 0; i < 120; i++ { // two hours of one value a minute: 0..59, then 100..159
@@ -95,70 +95,70 @@ func TestModuleData(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			path: "/api/dashboards/modules/{trend}/tagdata?resolution=hour&from=2026-03-02T10:30:00Z&to=2026-03-02T12:00:00Z",
-			want: map[string]any{"resolution": "hour", "from": "2026-03-02T10:00:00Z", "series.0.buckets.0.t": "2026-03-02T10:00:00Z",
+			Path: "/api/dashboards/modules/{trend}/tagdata?resolution=hour&from=2026-03-02T10:30:00Z&to=2026-03-02T12:00:00Z",
+			Want: map[string]any{"resolution": "hour", "from": "2026-03-02T10:00:00Z", "series.0.buckets.0.t": "2026-03-02T10:00:00Z",
 				"series.0.buckets.0.min": float64(0), "series.0.buckets.0.max": float64(59), "series.0.buckets.0.mean": 29.5, "series.0.buckets.0.count": float64(60),
 				"series.0.buckets.1.min": float64(100), "series.0.buckets.1.last": float64(159)}},
-		{name: "day buckets start at midnight in the zone", as: "acmeUser", method: "GET", status: 200,
-			path: "/api/dashboards/modules/{trend}/tagdata?resolution=day&tz=Europe/Stockholm&from=2026-03-02T10:30:00Z&to=2026-03-03T00:00:00Z",
-			want: map[string]any{"from": "2026-03-01T23:00:00Z", "series.0.buckets.0.count": float64(120), "series.0.buckets.0.max": float64(159)}},
-		{name: "latest with the value before it", as: "acmeUser", method: "GET", path: "/api/dashboards/modules/{chart}/tagdata/latest", status: 200,
-			want: map[string]any{"series.0.key": "temperature", "series.0.value": float64(24), "series.0.previous": float64(23), "series.0.text": nil,
+		{Name: "day buckets start at midnight in the zone", As: "acmeUser", Method: "GET", Status: 200,
+			Path: "/api/dashboards/modules/{trend}/tagdata?resolution=day&tz=Europe/Stockholm&from=2026-03-02T10:30:00Z&to=2026-03-03T00:00:00Z",
+			Want: map[string]any{"from": "2026-03-01T23:00:00Z", "series.0.buckets.0.count": float64(120), "series.0.buckets.0.max": float64(159)}},
+		{Name: "latest with the value before it", As: "acmeUser", Method: "GET", Path: "/api/dashboards/modules/{chart}/tagdata/latest", Status: 200,
+			Want: map[string]any{"series.0.key": "temperature", "series.0.value": float64(24), "series.0.previous": float64(23), "series.0.text": nil,
 				"series.1.value": float64(51), "series.1.previous": float64(50)}},
-		{name: "a text value, and a key without data", as: "acmeUser", method: "GET", path: "/api/dashboards/modules/{status}/tagdata/latest", status: 200,
-			before: func(t *testing.T, e *env) {
+		{Name: "a text value, and a key without data", As: "acmeUser", Method: "GET", Path: "/api/dashboards/modules/{status}/tagdata/latest", Status: 200,
+			Before: func(t *testing.T, e *env) {
 				mk(`{"type":8,"tag":"70B3D57ED005A1B3","attributes":{"tagkey":"state,nothing"}}`, "{status}")(t, e)
-				s := tsdb.Series{Company: e.id(t, "{acme}"), DevEUI: strings.ToLower(acmeNode2), Key: "state"}
+				s := tsdb.Series{Company: e.ID(t, "{acme}"), DevEUI: strings.ToLower(acmeNode2), Key: "state"}
 				if err := e.p.App.Series().Write(context.Background(), []tsdb.Point{tsdb.Text(s, time.Now().UTC().Add(-time.Minute), "open")}); err != nil {
 					t.Fatal(err)
 				}
 			},
-			want: map[string]any{"series.0.text": "open", "series.0.value": nil, "series.0.previous": nil,
+			Want: map[string]any{"series.0.text": "open", "series.0.value": nil, "series.0.previous": nil,
 				"series.1.key": "nothing", "series.1.value": nil, "series.1.time": nil}},
-		{name: "text points carry s", as: "acmeUser", method: "GET", path: "/api/dashboards/modules/{status}/tagdata", status: 200,
-			want: map[string]any{"series.0.points.0.s": "open", "series.0.points.0.v": nil}},
-		{name: "a module without a node has no series", as: "acmeUser", method: "GET", path: "/api/dashboards/modules/{text}/tagdata", status: 200,
-			before: mk(`{"type":2,"content":"Hi"}`, "{text}"), want: map[string]any{"series": []any{}}},
-		{name: "a multi-chart's series", as: "acmeUser", method: "GET", path: "/api/dashboards/modules/{multi}/tagdata/latest", status: 200,
-			before: mk(`{"type":10,"attributes":{"series":"[{\"deveui\":\"70B3D57ED005A1B2\",\"key\":\"temperature\"},{\"deveui\":\"70B3D57ED005A1B3\",\"key\":\"level\"}]"}}`, "{multi}"),
-			want:   map[string]any{"series.0.name": "Greenhouse", "series.0.value": float64(24), "series.1.name": "Cellar", "series.1.value": float64(159)}},
-		{name: "the tilt visualizer's x and y", as: "acmeUser", method: "GET", path: "/api/dashboards/modules/{tilt}/tagdata/latest", status: 200,
-			before: func(t *testing.T, e *env) {
+		{Name: "text points carry s", As: "acmeUser", Method: "GET", Path: "/api/dashboards/modules/{status}/tagdata", Status: 200,
+			Want: map[string]any{"series.0.points.0.s": "open", "series.0.points.0.v": nil}},
+		{Name: "a module without a node has no series", As: "acmeUser", Method: "GET", Path: "/api/dashboards/modules/{text}/tagdata", Status: 200,
+			Before: mk(`{"type":2,"content":"Hi"}`, "{text}"), Want: map[string]any{"series": []any{}}},
+		{Name: "a multi-chart's series", As: "acmeUser", Method: "GET", Path: "/api/dashboards/modules/{multi}/tagdata/latest", Status: 200,
+			Before: mk(`{"type":10,"attributes":{"series":"[{\"deveui\":\"70B3D57ED005A1B2\",\"key\":\"temperature\"},{\"deveui\":\"70B3D57ED005A1B3\",\"key\":\"level\"}]"}}`, "{multi}"),
+			Want:   map[string]any{"series.0.name": "Greenhouse", "series.0.value": float64(24), "series.1.name": "Cellar", "series.1.value": float64(159)}},
+		{Name: "the tilt visualizer's x and y", As: "acmeUser", Method: "GET", Path: "/api/dashboards/modules/{tilt}/tagdata/latest", Status: 200,
+			Before: func(t *testing.T, e *env) {
 				mk(`{"type":16,"tag":"70B3D57ED005A1B2","attributes":{"tagkey_x":"tiltX","tagkey_y":"tiltY"}}`, "{tilt}")(t, e)
 				e.write(t, "{acme}", acmeNode, "tiltX", 3)
 				e.write(t, "{acme}", acmeNode, "tiltY", -4)
 			},
-			want: map[string]any{"series.0.key": "tiltX", "series.0.value": float64(3), "series.1.key": "tiltY", "series.1.value": float64(-4)}},
-		{name: "company info", as: "acmeUser", method: "GET", path: "/api/dashboards/modules/{company}/info", status: 200,
-			before: mk(`{"type":5}`, "{company}"),
-			want:   map[string]any{"company.name": "Acme", "company.orgNumber": "5566778899", "company.invoiceAdress": "a@acme.se", "nodes": []any{}}},
-		{name: "node overview: every node of the company", as: "acmeUser", method: "GET", path: "/api/dashboards/modules/{overview}/info", status: 200,
-			before: mk(`{"type":15}`, "{overview}"),
-			want: map[string]any{"company": nil, "nodes.0.name": "Cellar", "nodes.1.name": "Greenhouse", "nodes.1.lat": 59.33,
+			Want: map[string]any{"series.0.key": "tiltX", "series.0.value": float64(3), "series.1.key": "tiltY", "series.1.value": float64(-4)}},
+		{Name: "company info", As: "acmeUser", Method: "GET", Path: "/api/dashboards/modules/{company}/info", Status: 200,
+			Before: mk(`{"type":5}`, "{company}"),
+			Want:   map[string]any{"company.name": "Acme", "company.orgNumber": "5566778899", "company.invoiceAdress": "a@acme.se", "nodes": []any{}}},
+		{Name: "node overview: every node of the company", As: "acmeUser", Method: "GET", Path: "/api/dashboards/modules/{overview}/info", Status: 200,
+			Before: mk(`{"type":15}`, "{overview}"),
+			Want: map[string]any{"company": nil, "nodes.0.name": "Cellar", "nodes.1.name": "Greenhouse", "nodes.1.lat": 59.33,
 				"nodes.1.dataPoints24h": float64(9)},
-			then: func(t *testing.T, e *env, got any) {
-				if n := len(at(got, "nodes").([]any)); n != 2 {
+			Then: func(t *testing.T, e *env, got any) {
+				if n := len(kerneltest.At(got, "nodes").([]any)); n != 2 {
 					t.Errorf("%d nodes, want the company's 2", n)
 				}
 				if strings.Contains(jsonText(got), "Beta") || strings.Contains(jsonText(got), "appKey") {
 					t.Errorf("answer leaks: %v", got)
 				}
 			}},
-		{name: "node info: its node", as: "acmeUser", method: "GET", path: "/api/dashboards/modules/{chart}/info", status: 200,
-			want: map[string]any{"nodes.0.deveui": acmeNode, "nodes.0.activeData": false},
-			then: func(t *testing.T, e *env, got any) {
-				if n := len(at(got, "nodes").([]any)); n != 1 {
+		{Name: "node info: its node", As: "acmeUser", Method: "GET", Path: "/api/dashboards/modules/{chart}/info", Status: 200,
+			Want: map[string]any{"nodes.0.deveui": acmeNode, "nodes.0.activeData": false},
+			Then: func(t *testing.T, e *env, got any) {
+				if n := len(kerneltest.At(got, "nodes").([]any)); n != 1 {
 					t.Errorf("%d nodes, want 1", n)
 				}
 			}},
-		{name: "data of another company's module", as: "betaAdmin", method: "GET", path: "/api/dashboards/modules/{chart}/tagdata", status: 404},
-		{name: "a deleted node drops out", as: "acmeUser", method: "GET", path: "/api/dashboards/modules/{multi}/tagdata", status: 200,
-			before: func(t *testing.T, e *env) {
-				e.mustDo(t, "acmeAdmin", "DELETE", "/api/tag/"+itoa(float64(e.tagID(t, "acmeAdmin", acmeNode2))), "", http.StatusNoContent, nil)
+		{Name: "data of another company's module", As: "betaAdmin", Method: "GET", Path: "/api/dashboards/modules/{chart}/tagdata", Status: 404},
+		{Name: "a deleted node drops out", As: "acmeUser", Method: "GET", Path: "/api/dashboards/modules/{multi}/tagdata", Status: 200,
+			Before: func(t *testing.T, e *env) {
+				e.MustDo(t, "acmeAdmin", "DELETE", "/api/tag/"+itoa(float64(e.tagID(t, "acmeAdmin", acmeNode2))), "", http.StatusNoContent, nil)
 			},
-			then: func(t *testing.T, e *env, got any) {
-				if n := len(at(got, "series").([]any)); n != 1 || at(got, "series.0.deveui") != acmeNode {
-					t.Errorf("series %v", at(got, "series"))
+			Then: func(t *testing.T, e *env, got any) {
+				if n := len(kerneltest.At(got, "series").([]any)); n != 1 || kerneltest.At(got, "series.0.deveui") != acmeNode {
+					t.Errorf("series %v", kerneltest.At(got, "series"))
 				}
 			}},
 	})
@@ -172,35 +172,35 @@ func TestKeyLabels(t *testing.T) {
 	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
 		t.Parallel()
 		e := newEnv(t, d, nil)
-		runOn(t, e, []step{
-			{name: "the default key, labelled", as: "acmeUser", method: "GET", path: "/api/dashboards/modules/{mod}/tagdata/latest", status: 200,
-				before: func(t *testing.T, e *env) {
+		kerneltest.RunSteps(t, e.Session, e, []step{
+			{Name: "the default key, labelled", As: "acmeUser", Method: "GET", Path: "/api/dashboards/modules/{mod}/tagdata/latest", Status: 200,
+				Before: func(t *testing.T, e *env) {
 					var d, m struct {
 						D float64 `json:"dashboardId"`
 						M float64 `json:"dashboardModuleId"`
 					}
-					e.mustDo(t, "acmeAdmin", "POST", "/api/dashboards", `{"name":"Labels"}`, http.StatusCreated, &d)
-					e.ids["{board}"] = itoa(d.D)
-					e.mustDo(t, "acmeAdmin", "POST", "/api/dashboards/{board}/modules", `{"type":8,"tag":"70B3D57ED005A1B2"}`, http.StatusCreated, &m)
-					e.ids["{mod}"] = itoa(m.M)
+					e.MustDo(t, "acmeAdmin", "POST", "/api/dashboards", `{"name":"Labels"}`, http.StatusCreated, &d)
+					e.IDs["{board}"] = itoa(d.D)
+					e.MustDo(t, "acmeAdmin", "POST", "/api/dashboards/{board}/modules", `{"type":8,"tag":"70B3D57ED005A1B2"}`, http.StatusCreated, &m)
+					e.IDs["{mod}"] = itoa(m.M)
 					e.write(t, "{acme}", acmeNode, "temperature", 18, 18.5)
 					e.write(t, "{acme}", acmeNode, "humidity", 40)
 				},
-				want: map[string]any{"series.0.key": "temperature", "series.0.label": "Air temperature", "series.0.unit": "°C", "series.0.value": 18.5},
-				then: func(t *testing.T, e *env, got any) {
-					if n := len(at(got, "series").([]any)); n != 1 {
+				Want: map[string]any{"series.0.key": "temperature", "series.0.label": "Air temperature", "series.0.unit": "°C", "series.0.value": 18.5},
+				Then: func(t *testing.T, e *env, got any) {
+					if n := len(kerneltest.At(got, "series").([]any)); n != 1 {
 						t.Errorf("%d series, want the default key's alone", n)
 					}
 				}},
-			{name: "a key without a registration keeps its name", as: "acmeUser", method: "GET", path: "/api/dashboards/modules/{mod2}/tagdata", status: 200,
-				before: func(t *testing.T, e *env) {
+			{Name: "a key without a registration keeps its name", As: "acmeUser", Method: "GET", Path: "/api/dashboards/modules/{mod2}/tagdata", Status: 200,
+				Before: func(t *testing.T, e *env) {
 					var m struct {
 						M float64 `json:"dashboardModuleId"`
 					}
-					e.mustDo(t, "acmeAdmin", "POST", "/api/dashboards/{board}/modules", `{"type":0,"tag":"70B3D57ED005A1B2","attributes":{"tagkey":"humidity,temperature"}}`, http.StatusCreated, &m)
-					e.ids["{mod2}"] = itoa(m.M)
+					e.MustDo(t, "acmeAdmin", "POST", "/api/dashboards/{board}/modules", `{"type":0,"tag":"70B3D57ED005A1B2","attributes":{"tagkey":"humidity,temperature"}}`, http.StatusCreated, &m)
+					e.IDs["{mod2}"] = itoa(m.M)
 				},
-				want: map[string]any{"series.0.label": "humidity", "series.0.unit": "", "series.1.label": "Air temperature"}},
+				Want: map[string]any{"series.0.label": "humidity", "series.0.unit": "", "series.1.label": "Air temperature"}},
 		})
 	})
 }

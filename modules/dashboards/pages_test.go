@@ -53,7 +53,7 @@ func TestDashboardPages(t *testing.T) {
 	})
 	t.Run("the menu has Dashboard", func(t *testing.T) {
 		p := ta.Page(t, "GET", "/settings", acme.UserToken, nil)
-		contains(t, p.Body, []string{`href="/dashboard"`, "Dashboard"}, nil)
+		kerneltest.Contains(t, p.Body, []string{`href="/dashboard"`, "Dashboard"}, nil)
 	})
 	t.Run("the chooser shows the tree island and the company's name", func(t *testing.T) {
 		p := ta.Page(t, "GET", "/dashboard", acme.UserToken, nil)
@@ -61,7 +61,7 @@ func TestDashboardPages(t *testing.T) {
 			t.Fatalf("status %d", p.Status)
 		}
 		body := kerneltest.Main(p.Body)
-		contains(t, body, []string{`data-island="category-tree"`,
+		kerneltest.Contains(t, body, []string{`data-island="category-tree"`,
 			fmt.Sprintf(`data-props="{"companyId":%d,"canEdit":false,"mode":"page"}"`, acme.CompanyID),
 			"Greenhouses", fmt.Sprintf(`href="/dashboard/%d"`, dash), "Tomatoes", "Powered by Acme AB"}, []string{"Beta"})
 		if !strings.Contains(p.Body, `src="/assets/`) && !strings.Contains(p.Body, `type="module"`) {
@@ -70,30 +70,30 @@ func TestDashboardPages(t *testing.T) {
 	})
 	t.Run("admins may edit the tree", func(t *testing.T) {
 		p := ta.Page(t, "GET", "/dashboard", acme.CompanyAdminToken, nil)
-		contains(t, kerneltest.Main(p.Body), []string{`"canEdit":true`}, nil)
+		kerneltest.Contains(t, kerneltest.Main(p.Body), []string{`"canEdit":true`}, nil)
 	})
 	t.Run("the default dashboard is offered", func(t *testing.T) {
 		call("PUT", fmt.Sprintf("/api/dashboards/%d/default", dash), acme.UserToken, nil, 204)
 		p := ta.Page(t, "GET", "/dashboard", acme.UserToken, nil)
-		contains(t, kerneltest.Main(p.Body), []string{"Your default dashboard: Tomatoes"}, nil)
+		kerneltest.Contains(t, kerneltest.Main(p.Body), []string{"Your default dashboard: Tomatoes"}, nil)
 	})
 	t.Run("the global powered-by text wins", func(t *testing.T) {
 		if r := ta.Call(t, "POST", "/api/settings/global", root, map[string]any{"powered_by": "Fieldhub Partners"}); r.Status != http.StatusOK {
 			t.Fatalf("global settings: %d %s", r.Status, r.Body)
 		}
 		p := ta.Page(t, "GET", "/dashboard", acme.UserToken, nil)
-		contains(t, kerneltest.Main(p.Body), []string{"Powered by Fieldhub Partners"}, []string{"Powered by Acme AB"})
+		kerneltest.Contains(t, kerneltest.Main(p.Body), []string{"Powered by Fieldhub Partners"}, []string{"Powered by Acme AB"})
 	})
 	t.Run("a dashboard mounts the dashboard island", func(t *testing.T) {
 		p := ta.Page(t, "GET", fmt.Sprintf("/dashboard/%d", dash), acme.UserToken, nil)
 		if p.Status != http.StatusOK {
 			t.Fatalf("status %d", p.Status)
 		}
-		contains(t, kerneltest.Main(p.Body), []string{`data-island="dashboard"`,
+		kerneltest.Contains(t, kerneltest.Main(p.Body), []string{`data-island="dashboard"`,
 			fmt.Sprintf(`"dashboardId":%d,"companyId":%d,"canEdit":false,"publicToken":null,"tileUrl":"https://tile.openstreetmap.org/{z}/{x}/{y}.png","lang":"en"`, dash, acme.CompanyID),
 			"Tomatoes"}, nil)
 		p = ta.Page(t, "GET", fmt.Sprintf("/dashboard/%d", dash), acme.CompanyAdminToken, nil)
-		contains(t, kerneltest.Main(p.Body), []string{`"canEdit":true`}, nil)
+		kerneltest.Contains(t, kerneltest.Main(p.Body), []string{`"canEdit":true`}, nil)
 	})
 	t.Run("another company's dashboard is not found", func(t *testing.T) {
 		for _, path := range []string{fmt.Sprintf("/dashboard/%d", betaDash), "/dashboard/99999"} {
@@ -108,7 +108,7 @@ func TestDashboardPages(t *testing.T) {
 		if p.Status != http.StatusOK {
 			t.Fatalf("status %d: %s", p.Status, p.Body)
 		}
-		contains(t, kerneltest.Main(p.Body), []string{`data-island="dashboard"`, `"canEdit":false,"publicToken":"` + token + `"`, "Tomatoes"}, nil)
+		kerneltest.Contains(t, kerneltest.Main(p.Body), []string{`data-island="dashboard"`, `"canEdit":false,"publicToken":"` + token + `"`, "Tomatoes"}, nil)
 		if p.Header.Get("Referrer-Policy") != "no-referrer" {
 			t.Error("the token may leak through Referer")
 		}
@@ -119,25 +119,10 @@ func TestDashboardPages(t *testing.T) {
 		if p.Status != http.StatusNotFound {
 			t.Fatalf("status %d", p.Status)
 		}
-		contains(t, kerneltest.Main(p.Body), []string{"This link no longer works", "unknown, was removed or has expired"}, []string{"Tomatoes", `data-island="dashboard"`})
+		kerneltest.Contains(t, kerneltest.Main(p.Body), []string{"This link no longer works", "unknown, was removed or has expired"}, []string{"Tomatoes", `data-island="dashboard"`})
 	})
 	t.Run("in Swedish", func(t *testing.T) {
 		p := ta.Page(t, "GET", "/public/pd_unknown", "", nil, "Accept-Language", "sv")
-		contains(t, kerneltest.Main(p.Body), []string{"Den här länken fungerar inte längre"}, nil)
+		kerneltest.Contains(t, kerneltest.Main(p.Body), []string{"Den här länken fungerar inte längre"}, nil)
 	})
-}
-
-// contains reports what of want a page lacks and what of not it shows.
-func contains(t *testing.T, body string, want, not []string) {
-	t.Helper()
-	for _, w := range want {
-		if !strings.Contains(body, w) {
-			t.Errorf("lacks %q", w)
-		}
-	}
-	for _, n := range not {
-		if strings.Contains(body, n) {
-			t.Errorf("shows %q", n)
-		}
-	}
 }

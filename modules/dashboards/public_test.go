@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 )
 
 func TestPublicLinks(t *testing.T) {
@@ -15,102 +17,102 @@ func TestPublicLinks(t *testing.T) {
 		var d struct {
 			ID float64 `json:"dashboardId"`
 		}
-		e.mustDo(t, "acmeAdmin", "POST", "/api/dashboards", `{"name":"Shared"}`, http.StatusCreated, &d)
-		e.ids["{shared}"] = itoa(d.ID)
-		e.mustDo(t, "acmeAdmin", "POST", "/api/dashboards", `{"name":"Private"}`, http.StatusCreated, &d)
-		e.ids["{private}"] = itoa(d.ID)
+		e.MustDo(t, "acmeAdmin", "POST", "/api/dashboards", `{"name":"Shared"}`, http.StatusCreated, &d)
+		e.IDs["{shared}"] = itoa(d.ID)
+		e.MustDo(t, "acmeAdmin", "POST", "/api/dashboards", `{"name":"Private"}`, http.StatusCreated, &d)
+		e.IDs["{private}"] = itoa(d.ID)
 		var m struct {
 			ID float64 `json:"dashboardModuleId"`
 		}
-		e.mustDo(t, "acmeAdmin", "POST", "/api/dashboards/{shared}/modules", `{"type":8,"tag":"70B3D57ED005A1B2","attributes":{"tagkey":"temperature"}}`, http.StatusCreated, &m)
-		e.ids["{sharedMod}"] = itoa(m.ID)
-		e.mustDo(t, "acmeAdmin", "POST", "/api/dashboards/{shared}/modules", `{"type":3}`, http.StatusCreated, &m)
-		e.ids["{sharedImg}"] = itoa(m.ID)
-		if status, _, raw := e.send(t, "acmeAdmin", "POST", "/api/dashboards/modules/{sharedImg}/image", png, "image/png", ""); status != 200 {
+		e.MustDo(t, "acmeAdmin", "POST", "/api/dashboards/{shared}/modules", `{"type":8,"tag":"70B3D57ED005A1B2","attributes":{"tagkey":"temperature"}}`, http.StatusCreated, &m)
+		e.IDs["{sharedMod}"] = itoa(m.ID)
+		e.MustDo(t, "acmeAdmin", "POST", "/api/dashboards/{shared}/modules", `{"type":3}`, http.StatusCreated, &m)
+		e.IDs["{sharedImg}"] = itoa(m.ID)
+		if status, _, raw := e.Send(t, "acmeAdmin", "POST", "/api/dashboards/modules/{sharedImg}/image", png, "image/png", ""); status != 200 {
 			t.Fatalf("image: %d %s", status, raw)
 		}
-		e.mustDo(t, "acmeAdmin", "POST", "/api/dashboards/{shared}/modules", `{"type":5}`, http.StatusCreated, &m)
-		e.ids["{sharedCompany}"] = itoa(m.ID)
-		e.mustDo(t, "acmeAdmin", "POST", "/api/dashboards/{private}/modules", `{"type":8,"tag":"70B3D57ED005A1B3","attributes":{"tagkey":"temperature"}}`, http.StatusCreated, &m)
-		e.ids["{privateMod}"] = itoa(m.ID)
+		e.MustDo(t, "acmeAdmin", "POST", "/api/dashboards/{shared}/modules", `{"type":5}`, http.StatusCreated, &m)
+		e.IDs["{sharedCompany}"] = itoa(m.ID)
+		e.MustDo(t, "acmeAdmin", "POST", "/api/dashboards/{private}/modules", `{"type":8,"tag":"70B3D57ED005A1B3","attributes":{"tagkey":"temperature"}}`, http.StatusCreated, &m)
+		e.IDs["{privateMod}"] = itoa(m.ID)
 		e.write(t, "{acme}", acmeNode, "temperature", 19.5, 20.5)
 	}
 	run(t, nil, []step{
-		{name: "expiry in the past", as: "acmeAdmin", method: "POST", path: "/api/dashboards/public/{acme}/{shared}/2020-01-01T00:00:00Z", status: 400, before: setup,
-			fields: map[string]string{"expiresAt": "dashboards.public.expiresAt"}},
-		{name: "expiry not a time", as: "acmeAdmin", method: "POST", path: "/api/dashboards/public/{acme}/{shared}/tomorrow", status: 400},
-		{name: "a User may not share", as: "acmeUser", method: "POST", path: "/api/dashboards/public/{acme}/{shared}/" + future, status: 403},
-		{name: "a dashboard of another company", as: "betaAdmin", method: "POST", path: "/api/dashboards/public/{beta}/{shared}/" + future, status: 404},
-		{name: "the dashboard must be the company's", as: "super", method: "POST", path: "/api/dashboards/public/{beta}/{shared}/" + future, status: 404},
-		{name: "share", as: "acmeAdmin", method: "POST", path: "/api/dashboards/public/{acme}/{shared}/" + future, status: 201,
-			want: map[string]any{"dashboardName": "Shared", "active": true, "expiresAt": future},
-			save: map[string]string{"{token}": "token", "{link}": "id"},
-			then: func(t *testing.T, e *env, got any) {
-				tok := at(got, "token").(string)
+		{Name: "expiry in the past", As: "acmeAdmin", Method: "POST", Path: "/api/dashboards/public/{acme}/{shared}/2020-01-01T00:00:00Z", Status: 400, Before: setup,
+			Fields: map[string]string{"expiresAt": "dashboards.public.expiresAt"}},
+		{Name: "expiry not a time", As: "acmeAdmin", Method: "POST", Path: "/api/dashboards/public/{acme}/{shared}/tomorrow", Status: 400},
+		{Name: "a User may not share", As: "acmeUser", Method: "POST", Path: "/api/dashboards/public/{acme}/{shared}/" + future, Status: 403},
+		{Name: "a dashboard of another company", As: "betaAdmin", Method: "POST", Path: "/api/dashboards/public/{beta}/{shared}/" + future, Status: 404},
+		{Name: "the dashboard must be the company's", As: "super", Method: "POST", Path: "/api/dashboards/public/{beta}/{shared}/" + future, Status: 404},
+		{Name: "share", As: "acmeAdmin", Method: "POST", Path: "/api/dashboards/public/{acme}/{shared}/" + future, Status: 201,
+			Want: map[string]any{"dashboardName": "Shared", "active": true, "expiresAt": future},
+			Save: map[string]string{"{token}": "token", "{link}": "id"},
+			Then: func(t *testing.T, e *env, got any) {
+				tok := kerneltest.At(got, "token").(string)
 				if !strings.HasPrefix(tok, "pd_") || len(tok) != 3+43 {
 					t.Errorf("token %q", tok)
 				}
-				if host, _ := at(got, "host").(string); !strings.HasPrefix(host, "http") {
+				if host, _ := kerneltest.At(got, "host").(string); !strings.HasPrefix(host, "http") {
 					t.Errorf("host %q", host)
 				}
 			}},
-		{name: "share with Unix milliseconds", as: "acmeAdmin", method: "POST", status: 201,
-			path: "/api/dashboards/public/{acme}/{private}/" + itoa(float64(time.Now().Add(time.Hour).UnixMilli())),
-			save: map[string]string{"{privateToken}": "token", "{privateLink}": "id"}},
-		{name: "the company's links, newest first, with tokens", as: "acmeAdmin", method: "GET", path: "/api/dashboards/public/company/{acme}", status: 200,
-			list: true, items: 2, want: map[string]any{"0.dashboardName": "Private", "1.token": "{token}"}},
-		{name: "another company's links", as: "betaAdmin", method: "GET", path: "/api/dashboards/public/company/{acme}", status: 404},
-		{name: "anyone reads the shared dashboard", as: "", method: "GET", path: "/api/dashboards/public/{token}", status: 200,
-			want: map[string]any{"dashboard.name": "Shared", "company.name": "Acme", "expiresAt": future, "modules.0.type": float64(8)},
-			then: func(t *testing.T, e *env, got any) {
-				img, _ := at(got, "modules.1.image").(string)
-				if !strings.HasPrefix(img, "/api/dashboards/public/"+e.ids["{token}"]+"/modules/") {
+		{Name: "share with Unix milliseconds", As: "acmeAdmin", Method: "POST", Status: 201,
+			Path: "/api/dashboards/public/{acme}/{private}/" + itoa(float64(time.Now().Add(time.Hour).UnixMilli())),
+			Save: map[string]string{"{privateToken}": "token", "{privateLink}": "id"}},
+		{Name: "the company's links, newest first, with tokens", As: "acmeAdmin", Method: "GET", Path: "/api/dashboards/public/company/{acme}", Status: 200,
+			List: true, Items: 2, Want: map[string]any{"0.dashboardName": "Private", "1.token": "{token}"}},
+		{Name: "another company's links", As: "betaAdmin", Method: "GET", Path: "/api/dashboards/public/company/{acme}", Status: 404},
+		{Name: "anyone reads the shared dashboard", As: "", Method: "GET", Path: "/api/dashboards/public/{token}", Status: 200,
+			Want: map[string]any{"dashboard.name": "Shared", "company.name": "Acme", "expiresAt": future, "modules.0.type": float64(8)},
+			Then: func(t *testing.T, e *env, got any) {
+				img, _ := kerneltest.At(got, "modules.1.image").(string)
+				if !strings.HasPrefix(img, "/api/dashboards/public/"+e.IDs["{token}"]+"/modules/") {
 					t.Errorf("image address %q", img)
 				}
-				if status, _, raw := e.send(t, "", "GET", img, nil, "", ""); status != 200 || string(raw) != string(png) {
+				if status, _, raw := e.Send(t, "", "GET", img, nil, "", ""); status != 200 || string(raw) != string(png) {
 					t.Errorf("public picture: %d", status)
 				}
 			}},
-		{name: "its modules' latest values", as: "", method: "GET", path: "/api/dashboards/public/{token}/modules/{sharedMod}/tagdata/latest", status: 200,
-			want: map[string]any{"series.0.value": 20.5, "series.0.previous": 19.5}},
-		{name: "its modules' series", as: "", method: "GET", path: "/api/dashboards/public/{token}/modules/{sharedMod}/tagdata", status: 200,
-			want: map[string]any{"series.0.points.1.v": 20.5}},
-		{name: "company info without the logo's address", as: "", method: "GET", path: "/api/dashboards/public/{token}/modules/{sharedCompany}/info", status: 200,
-			want: map[string]any{"company.name": "Acme", "company.image": nil}},
-		{name: "a module of another dashboard is not reached", as: "", method: "GET", path: "/api/dashboards/public/{token}/modules/{privateMod}/tagdata/latest", status: 404},
-		{name: "nor its picture", as: "", method: "GET", path: "/api/dashboards/public/{privateToken}/modules/{sharedImg}/image", status: 404},
-		{name: "the token is no session", as: "", method: "GET", path: "/api/dashboards/{shared}", status: 401,
-			before: func(t *testing.T, e *env) { e.tokens["public"] = e.ids["{token}"] },
-			then: func(t *testing.T, e *env, got any) {
+		{Name: "its modules' latest values", As: "", Method: "GET", Path: "/api/dashboards/public/{token}/modules/{sharedMod}/tagdata/latest", Status: 200,
+			Want: map[string]any{"series.0.value": 20.5, "series.0.previous": 19.5}},
+		{Name: "its modules' series", As: "", Method: "GET", Path: "/api/dashboards/public/{token}/modules/{sharedMod}/tagdata", Status: 200,
+			Want: map[string]any{"series.0.points.1.v": 20.5}},
+		{Name: "company info without the logo's address", As: "", Method: "GET", Path: "/api/dashboards/public/{token}/modules/{sharedCompany}/info", Status: 200,
+			Want: map[string]any{"company.name": "Acme", "company.image": nil}},
+		{Name: "a module of another dashboard is not reached", As: "", Method: "GET", Path: "/api/dashboards/public/{token}/modules/{privateMod}/tagdata/latest", Status: 404},
+		{Name: "nor its picture", As: "", Method: "GET", Path: "/api/dashboards/public/{privateToken}/modules/{sharedImg}/image", Status: 404},
+		{Name: "the token is no session", As: "", Method: "GET", Path: "/api/dashboards/{shared}", Status: 401,
+			Before: func(t *testing.T, e *env) { e.Tokens["public"] = e.IDs["{token}"] },
+			Then: func(t *testing.T, e *env, got any) {
 				for _, p := range []string{"/api/dashboards/{shared}", "/api/dashboards/{shared}/modules", "/api/dashboards/modules/{sharedMod}/tagdata"} {
-					if status, _ := e.do(t, "public", "GET", p, "", ""); status != 401 {
+					if status, _ := e.Do(t, "public", "GET", p, "", ""); status != 401 {
 						t.Errorf("%s with the token as bearer: %d", p, status)
 					}
 				}
-				if status, _ := e.do(t, "public", "PUT", "/api/dashboards/modules/{sharedMod}", `{"type":2}`, ""); status != 401 {
+				if status, _ := e.Do(t, "public", "PUT", "/api/dashboards/modules/{sharedMod}", `{"type":2}`, ""); status != 401 {
 					t.Errorf("a write with the token: %d", status)
 				}
 			}},
-		{name: "an unknown token", as: "", method: "GET", path: "/api/dashboards/public/pd_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", status: 404,
-			id: "dashboards.public.unknown"},
-		{name: "an expired link", as: "", method: "GET", path: "/api/dashboards/public/{token}", status: 404,
-			before: func(t *testing.T, e *env) {
+		{Name: "an unknown token", As: "", Method: "GET", Path: "/api/dashboards/public/pd_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", Status: 404,
+			ID: "dashboards.public.unknown"},
+		{Name: "an expired link", As: "", Method: "GET", Path: "/api/dashboards/public/{token}", Status: 404,
+			Before: func(t *testing.T, e *env) {
 				if _, err := e.p.Host().DB.NewRaw("UPDATE dashboard_public_links SET expires_at = ? WHERE id = ?",
-					time.Now().Add(-time.Second).UTC(), e.id(t, "{link}")).Exec(t.Context()); err != nil {
+					time.Now().Add(-time.Second).UTC(), e.ID(t, "{link}")).Exec(t.Context()); err != nil {
 					t.Fatal(err)
 				}
 			},
-			then: func(t *testing.T, e *env, got any) {
-				if status, _ := e.do(t, "", "GET", "/api/dashboards/public/{token}/modules/{sharedMod}/tagdata/latest", "", ""); status != 404 {
+			Then: func(t *testing.T, e *env, got any) {
+				if status, _ := e.Do(t, "", "GET", "/api/dashboards/public/{token}/modules/{sharedMod}/tagdata/latest", "", ""); status != 404 {
 					t.Errorf("data after expiry: %d", status)
 				}
 			}},
-		{name: "listed as inactive", as: "acmeAdmin", method: "GET", path: "/api/dashboards/public/company/{acme}", status: 200,
-			want: map[string]any{"0.active": true, "1.active": false}},
-		{name: "another company may not delete a link", as: "betaAdmin", method: "DELETE", path: "/api/dashboards/public/{privateLink}", status: 404},
-		{name: "delete a link", as: "acmeAdmin", method: "DELETE", path: "/api/dashboards/public/{privateLink}", status: 204,
-			then: func(t *testing.T, e *env, got any) {
-				if status, _ := e.do(t, "", "GET", "/api/dashboards/public/{privateToken}", "", ""); status != 404 {
+		{Name: "listed as inactive", As: "acmeAdmin", Method: "GET", Path: "/api/dashboards/public/company/{acme}", Status: 200,
+			Want: map[string]any{"0.active": true, "1.active": false}},
+		{Name: "another company may not delete a link", As: "betaAdmin", Method: "DELETE", Path: "/api/dashboards/public/{privateLink}", Status: 404},
+		{Name: "delete a link", As: "acmeAdmin", Method: "DELETE", Path: "/api/dashboards/public/{privateLink}", Status: 204,
+			Then: func(t *testing.T, e *env, got any) {
+				if status, _ := e.Do(t, "", "GET", "/api/dashboards/public/{privateToken}", "", ""); status != 404 {
 					t.Errorf("deleted link: %d", status)
 				}
 			}},

@@ -169,90 +169,90 @@ func TestWeather(t *testing.T) {
 		t.Parallel()
 		fs := newForecastServices(t)
 		e := newEnv(t, d, map[string]string{"FIELDHUB_WEATHER_SMHI_URL": fs.smhi.URL, "FIELDHUB_WEATHER_METNO_URL": fs.metno.URL})
-		runOn(t, e, weatherSteps(fs))
+		kerneltest.RunSteps(t, e.Session, e, weatherSteps(fs))
 	})
 }
 
 func weatherSteps(fs *forecastServices) []step {
 	mk := func(attrs, placeholder string, tag string) func(t *testing.T, e *env) {
 		return func(t *testing.T, e *env) {
-			if e.ids["{board}"] == "" {
+			if e.IDs["{board}"] == "" {
 				var d struct {
 					ID float64 `json:"dashboardId"`
 				}
-				e.mustDo(t, "acmeAdmin", "POST", "/api/dashboards", `{"name":"Weather"}`, http.StatusCreated, &d)
-				e.ids["{board}"] = itoa(d.ID)
+				e.MustDo(t, "acmeAdmin", "POST", "/api/dashboards", `{"name":"Weather"}`, http.StatusCreated, &d)
+				e.IDs["{board}"] = itoa(d.ID)
 			}
 			var m struct {
 				ID float64 `json:"dashboardModuleId"`
 			}
-			e.mustDo(t, "acmeAdmin", "POST", "/api/dashboards/{board}/modules", fmt.Sprintf(`{"type":7,"tag":%q,"attributes":%s}`, tag, attrs), http.StatusCreated, &m)
-			e.ids[placeholder] = itoa(m.ID)
+			e.MustDo(t, "acmeAdmin", "POST", "/api/dashboards/{board}/modules", fmt.Sprintf(`{"type":7,"tag":%q,"attributes":%s}`, tag, attrs), http.StatusCreated, &m)
+			e.IDs[placeholder] = itoa(m.ID)
 		}
 	}
 	hour := func(got any, i int) map[string]any {
-		m, _ := at(got, "hours."+strconv.Itoa(i)).(map[string]any)
+		m, _ := kerneltest.At(got, "hours."+strconv.Itoa(i)).(map[string]any)
 		return m
 	}
 	smhiCalls := 0
 	return []step{
-		{name: "a position in Sweden: SMHI", as: "acmeUser", method: "GET", path: "/api/dashboards/modules/{stockholm}/weather", status: 200,
-			before: mk(`{"weather_lat":"59.3293","weather_lon":"18.0686"}`, "{stockholm}", ""),
-			want: map[string]any{"source": "smhi", "lat": 59.33, "lon": 18.07, "hours.0.temperature": 5.0, "hours.0.windSpeed": 3.2,
+		{Name: "a position in Sweden: SMHI", As: "acmeUser", Method: "GET", Path: "/api/dashboards/modules/{stockholm}/weather", Status: 200,
+			Before: mk(`{"weather_lat":"59.3293","weather_lon":"18.0686"}`, "{stockholm}", ""),
+			Want: map[string]any{"source": "smhi", "lat": 59.33, "lon": 18.07, "hours.0.temperature": 5.0, "hours.0.windSpeed": 3.2,
 				"hours.0.windDirection": float64(200), "hours.0.precipitation": 0.3, "hours.0.cloudCover": float64(75), "hours.0.symbol": "lightrain",
 				"hours.2.temperature": nil},
-			then: func(t *testing.T, e *env, got any) {
-				if n := len(at(got, "hours").([]any)); n != 48 {
+			Then: func(t *testing.T, e *env, got any) {
+				if n := len(kerneltest.At(got, "hours").([]any)); n != 48 {
 					t.Errorf("%d hours, want 48", n)
 				}
 				first, _ := time.Parse(time.RFC3339, hour(got, 0)["t"].(string))
 				if want := time.Now().UTC().Truncate(time.Hour).Add(time.Hour); !first.Equal(want) {
 					t.Errorf("first hour %v, want %v", first, want)
 				}
-				if at(got, "updatedAt") == nil {
+				if kerneltest.At(got, "updatedAt") == nil {
 					t.Error("no updatedAt")
 				}
 			}},
-		{name: "asked again: from the cache", as: "acmeAdmin", method: "GET", path: "/api/dashboards/modules/{stockholm}/weather", status: 200,
-			before: func(t *testing.T, e *env) { smhiCalls = fs.count("smhi") },
-			want:   map[string]any{"source": "smhi"},
-			then: func(t *testing.T, e *env, got any) {
+		{Name: "asked again: from the cache", As: "acmeAdmin", Method: "GET", Path: "/api/dashboards/modules/{stockholm}/weather", Status: 200,
+			Before: func(t *testing.T, e *env) { smhiCalls = fs.count("smhi") },
+			Want:   map[string]any{"source": "smhi"},
+			Then: func(t *testing.T, e *env, got any) {
 				if n := fs.count("smhi"); n != 1 || smhiCalls != 1 {
 					t.Errorf("SMHI asked %d times, then %d; want once", smhiCalls, n)
 				}
 			}},
-		{name: "a node's position", as: "acmeUser", method: "GET", path: "/api/dashboards/modules/{node}/weather", status: 200,
-			before: mk(`{}`, "{node}", acmeNode), want: map[string]any{"source": "smhi", "lat": 59.33, "lon": 18.06}},
-		{name: "inside SMHI's box but outside its area: MET Norway", as: "acmeUser", method: "GET", path: "/api/dashboards/modules/{north}/weather", status: 200,
-			before: mk(`{"weather_lat":"71.17","weather_lon":"25.78"}`, "{north}", ""),
-			want:   map[string]any{"source": "metno", "lat": 71.17, "hours.0.temperature": 12.3, "hours.0.symbol": "lightrain", "hours.0.precipitation": 0.4, "hours.0.cloudCover": float64(75)}},
-		{name: "elsewhere: MET Norway, its hourly rows only", as: "acmeUser", method: "GET", path: "/api/dashboards/modules/{ny}/weather", status: 200,
-			before: mk(`{"weather_lat":"40.7128","weather_lon":"-74.006"}`, "{ny}", ""),
-			want:   map[string]any{"source": "metno", "lat": 40.71, "lon": -74.01},
-			then: func(t *testing.T, e *env, got any) {
-				if n := len(at(got, "hours").([]any)); n != 48 {
+		{Name: "a node's position", As: "acmeUser", Method: "GET", Path: "/api/dashboards/modules/{node}/weather", Status: 200,
+			Before: mk(`{}`, "{node}", acmeNode), Want: map[string]any{"source": "smhi", "lat": 59.33, "lon": 18.06}},
+		{Name: "inside SMHI's box but outside its area: MET Norway", As: "acmeUser", Method: "GET", Path: "/api/dashboards/modules/{north}/weather", Status: 200,
+			Before: mk(`{"weather_lat":"71.17","weather_lon":"25.78"}`, "{north}", ""),
+			Want:   map[string]any{"source": "metno", "lat": 71.17, "hours.0.temperature": 12.3, "hours.0.symbol": "lightrain", "hours.0.precipitation": 0.4, "hours.0.cloudCover": float64(75)}},
+		{Name: "elsewhere: MET Norway, its hourly rows only", As: "acmeUser", Method: "GET", Path: "/api/dashboards/modules/{ny}/weather", Status: 200,
+			Before: mk(`{"weather_lat":"40.7128","weather_lon":"-74.006"}`, "{ny}", ""),
+			Want:   map[string]any{"source": "metno", "lat": 40.71, "lon": -74.01},
+			Then: func(t *testing.T, e *env, got any) {
+				if n := len(kerneltest.At(got, "hours").([]any)); n != 48 {
 					t.Errorf("%d hours, want 48", n)
 				}
 			}},
-		{name: "no position", as: "acmeUser", method: "GET", path: "/api/dashboards/modules/{nowhere}/weather", status: 400,
-			before: mk(`{}`, "{nowhere}", ""), id: "dashboards.weather.noPosition"},
-		{name: "a failing service: 502", as: "acmeUser", method: "GET", path: "/api/dashboards/modules/{fail}/weather", status: 502,
-			before: mk(`{"weather_lat":"10","weather_lon":"10"}`, "{fail}", ""), id: "dashboards.weather.badGateway",
-			texts: map[string]string{"": "The weather service gave an answer that could not be read; try again later"}},
-		{name: "an unreadable answer: 502", as: "acmeUser", method: "GET", path: "/api/dashboards/modules/{garbled}/weather", status: 502,
-			before: mk(`{"weather_lat":"11","weather_lon":"10"}`, "{garbled}", ""), id: "dashboards.weather.badGateway"},
-		{name: "a service that cannot be reached: 503", as: "acmeUser", method: "GET", path: "/api/dashboards/modules/{down}/weather", status: 503, lang: "sv",
-			before: mk(`{"weather_lat":"12","weather_lon":"10"}`, "{down}", ""), id: "dashboards.weather.unavailable",
-			texts: map[string]string{"": "Vädertjänsten kan inte nås just nu; försök igen senare"}},
-		{name: "on a public page", as: "", method: "GET", path: "/api/dashboards/public/{token}/modules/{stockholm}/weather", status: 200,
-			before: func(t *testing.T, e *env) {
+		{Name: "no position", As: "acmeUser", Method: "GET", Path: "/api/dashboards/modules/{nowhere}/weather", Status: 400,
+			Before: mk(`{}`, "{nowhere}", ""), ID: "dashboards.weather.noPosition"},
+		{Name: "a failing service: 502", As: "acmeUser", Method: "GET", Path: "/api/dashboards/modules/{fail}/weather", Status: 502,
+			Before: mk(`{"weather_lat":"10","weather_lon":"10"}`, "{fail}", ""), ID: "dashboards.weather.badGateway",
+			Texts: map[string]string{"": "The weather service gave an answer that could not be read; try again later"}},
+		{Name: "an unreadable answer: 502", As: "acmeUser", Method: "GET", Path: "/api/dashboards/modules/{garbled}/weather", Status: 502,
+			Before: mk(`{"weather_lat":"11","weather_lon":"10"}`, "{garbled}", ""), ID: "dashboards.weather.badGateway"},
+		{Name: "a service that cannot be reached: 503", As: "acmeUser", Method: "GET", Path: "/api/dashboards/modules/{down}/weather", Status: 503, Lang: "sv",
+			Before: mk(`{"weather_lat":"12","weather_lon":"10"}`, "{down}", ""), ID: "dashboards.weather.unavailable",
+			Texts: map[string]string{"": "Vädertjänsten kan inte nås just nu; försök igen senare"}},
+		{Name: "on a public page", As: "", Method: "GET", Path: "/api/dashboards/public/{token}/modules/{stockholm}/weather", Status: 200,
+			Before: func(t *testing.T, e *env) {
 				var p struct {
 					Token string `json:"token"`
 				}
-				e.mustDo(t, "acmeAdmin", "POST", "/api/dashboards/public/{acme}/{board}/"+time.Now().Add(time.Hour).UTC().Format(time.RFC3339), "", http.StatusCreated, &p)
-				e.ids["{token}"] = p.Token
+				e.MustDo(t, "acmeAdmin", "POST", "/api/dashboards/public/{acme}/{board}/"+time.Now().Add(time.Hour).UTC().Format(time.RFC3339), "", http.StatusCreated, &p)
+				e.IDs["{token}"] = p.Token
 			},
-			want: map[string]any{"source": "smhi"}},
-		{name: "another company's module", as: "betaAdmin", method: "GET", path: "/api/dashboards/modules/{stockholm}/weather", status: 404},
+			Want: map[string]any{"source": "smhi"}},
+		{Name: "another company's module", As: "betaAdmin", Method: "GET", Path: "/api/dashboards/modules/{stockholm}/weather", Status: 404},
 	}
 }

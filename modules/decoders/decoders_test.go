@@ -37,10 +37,10 @@ func TestDecoderList(t *testing.T) {
 	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
 		t.Parallel()
 		e := newEnv(t, d)
-		own := e.createDecoder(t, "acme", "Acme meter", "function decodeUplink(i) { return {data: {n: i.bytes.length}} }")
-		e.createDecoder(t, "beta", "Beta meter", "function decodeUplink(i) { return {data: {}} }")
+		own := e.CreateDecoder(t, "acme", "Acme meter", "function decodeUplink(i) { return {data: {n: i.bytes.length}} }")
+		e.CreateDecoder(t, "beta", "Beta meter", "function decodeUplink(i) { return {data: {}} }")
 
-		list := e.must(t, "acmeUser", "GET", "/api/decoder", nil, http.StatusOK).List()
+		list := e.Must(t, "acmeUser", "GET", "/api/decoder", nil, http.StatusOK).List()
 		if len(list) < 62 || !reflect.DeepEqual(list[0], map[string]any{"key": "", "name": ""}) {
 			t.Fatalf("GET /api/decoder: %d entries, first %v", len(list), list[0])
 		}
@@ -67,15 +67,15 @@ func TestDecoderList(t *testing.T) {
 				t.Errorf("acme sees beta's decoder %s", k)
 			}
 		}
-		if r := e.call(t, "", "GET", "/api/decoder", nil); r.Status != http.StatusUnauthorized {
+		if r := e.Call(t, "", "GET", "/api/decoder", nil); r.Status != http.StatusUnauthorized {
 			t.Errorf("a visitor: %d %s", r.Status, r.Body)
 		}
 		// A SuperAdmin names the company; another's own decoders stay its own.
-		super := e.must(t, "super", "GET", fmt.Sprintf("/api/decoder?companyId=%d", e.id["beta"]), nil, http.StatusOK).List()
+		super := e.Must(t, "super", "GET", fmt.Sprintf("/api/decoder?companyId=%d", e.ID(t, "{beta}")), nil, http.StatusOK).List()
 		if len(super) != len(list) {
 			t.Errorf("SuperAdmin for beta: %d entries, acme has %d", len(super), len(list))
 		}
-		if r := e.call(t, "acmeAdmin", "GET", fmt.Sprintf("/api/decoder?companyId=%d", e.id["beta"]), nil); r.Status != http.StatusNotFound {
+		if r := e.Call(t, "acmeAdmin", "GET", fmt.Sprintf("/api/decoder?companyId=%d", e.ID(t, "{beta}")), nil); r.Status != http.StatusNotFound {
 			t.Errorf("acme asking for beta's list: %d %s", r.Status, r.Body)
 		}
 	})
@@ -155,13 +155,13 @@ func TestCodecFailuresAreOutputErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			id := e.createDecoder(t, "acme", tc.name, tc.source)
-			out, err := e.dec.Decode(ctx, decoders.CustomKey(id), decoders.Input{Company: e.id["acme"], FPort: 1, Bytes: []byte{1}})
+			id := e.CreateDecoder(t, "acme", tc.name, tc.source)
+			out, err := e.dec.Decode(ctx, decoders.CustomKey(id), decoders.Input{Company: e.ID(t, "{acme}"), FPort: 1, Bytes: []byte{1}})
 			if err != nil || out.Data != nil || len(out.Errors) == 0 || !strings.Contains(strings.Join(out.Errors, " "), tc.want) {
 				t.Errorf("Decode = %+v, %v; want an error with %q", out, err, tc.want)
 			}
 			// Another company cannot use it.
-			if _, err := e.dec.Decode(ctx, decoders.CustomKey(id), decoders.Input{Company: e.id["beta"], FPort: 1}); !errs.Is(err, errs.NotFound) {
+			if _, err := e.dec.Decode(ctx, decoders.CustomKey(id), decoders.Input{Company: e.ID(t, "{beta}"), FPort: 1}); !errs.Is(err, errs.NotFound) {
 				t.Errorf("beta decoding with acme's decoder: %v", err)
 			}
 		})
@@ -203,8 +203,8 @@ func TestCatalogVectors(t *testing.T) {
 func TestTestCall(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, db.SQLite)
-	own := e.createDecoder(t, "acme", "Acme meter", "function decodeUplink(i) { console.log('port', i.fPort); return {data: {first: i.bytes[0]}} }")
-	foreign := e.createDecoder(t, "beta", "Beta meter", "function decodeUplink(i) { return {data: {secret: 'beta'}} }")
+	own := e.CreateDecoder(t, "acme", "Acme meter", "function decodeUplink(i) { console.log('port', i.fPort); return {data: {first: i.bytes[0]}} }")
+	foreign := e.CreateDecoder(t, "beta", "Beta meter", "function decodeUplink(i) { return {data: {secret: 'beta'}} }")
 	wasm := base64.StdEncoding.EncodeToString(wasmDecoder(`{"data":{"wasm":true}}`, false))
 	cases := []struct {
 		name   string
@@ -248,7 +248,7 @@ func TestTestCall(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := e.call(t, tc.who, "POST", "/api/decoder/test", tc.body)
+			r := e.Call(t, tc.who, "POST", "/api/decoder/test", tc.body)
 			if r.Status != tc.status {
 				t.Fatalf("%d, want %d: %s", r.Status, tc.status, r.Body)
 			}
@@ -259,11 +259,11 @@ func TestTestCall(t *testing.T) {
 			}
 		})
 	}
-	if r := e.call(t, "acmeAdmin", "POST", "/api/decoder/test", `{"key": `); r.Status != http.StatusBadRequest {
+	if r := e.Call(t, "acmeAdmin", "POST", "/api/decoder/test", `{"key": `); r.Status != http.StatusBadRequest {
 		t.Errorf("malformed JSON: %d %s", r.Status, r.Body)
 	}
 	// A SuperAdmin tests a company's decoder by naming the company.
-	r := e.must(t, "super", "POST", fmt.Sprintf("/api/decoder/test?companyId=%d", e.id["beta"]), map[string]any{"key": decoders.CustomKey(foreign), "fPort": 1}, http.StatusOK)
+	r := e.Must(t, "super", "POST", fmt.Sprintf("/api/decoder/test?companyId=%d", e.ID(t, "{beta}")), map[string]any{"key": decoders.CustomKey(foreign), "fPort": 1}, http.StatusOK)
 	if msg := wantData(map[string]any{"secret": "beta"})(r.Obj()); msg != "" {
 		t.Error(msg)
 	}

@@ -17,48 +17,12 @@ import (
 // nodes that use a decoder, and the delete confirmation. The ingest's
 // re-decode section of the decoder page is tested with the ingest.
 
-// nodeFixture is one company's application and node, made through the API.
-type nodeFixture struct {
-	appID, tagID int64
-	deveui       string
-}
-
-func newNodeFixture(t *testing.T, ta *kerneltest.Portal[*app.App], token string, companyID int64, appName, tagName, deveui string) nodeFixture {
-	t.Helper()
-	application := ta.Call(t, "POST", fmt.Sprintf("/api/applications/%d", companyID), token, map[string]any{"name": appName})
-	if application.Status != http.StatusCreated {
-		t.Fatalf("create application: %d %s", application.Status, application.Body)
-	}
-	f := nodeFixture{appID: application.Num("id"), deveui: deveui}
-	tag := ta.Call(t, "POST", fmt.Sprintf("/api/applications/%d/tag", f.appID), token, map[string]any{"name": tagName, "deveui": deveui})
-	if tag.Status != http.StatusCreated {
-		t.Fatalf("create tag: %d %s", tag.Status, tag.Body)
-	}
-	f.tagID = tag.Num("id")
-	return f
-}
-
-// contains reports what of want a page lacks and what of not it shows.
-func contains(t *testing.T, body string, want, not []string) {
-	t.Helper()
-	for _, w := range want {
-		if !strings.Contains(body, w) {
-			t.Errorf("lacks %q", w)
-		}
-	}
-	for _, n := range not {
-		if strings.Contains(body, n) {
-			t.Errorf("shows %q", n)
-		}
-	}
-}
-
 func TestDecoderPages(t *testing.T) {
 	ta := kerneltest.Start(t, db.SQLite, nil, app.Build)
 	root := ta.SuperAdmin(t)
 	acme := ta.EnglishCompany(t, root, "Acme AB", "acme.example")
 	other := ta.EnglishCompany(t, root, "Other AB", "other.example")
-	f := newNodeFixture(t, ta, acme.CompanyAdminToken, acme.CompanyID, "Field", "Tank", "70B3D57ED005A1B9")
+	f := ta.AppNode(t, acme.CompanyAdminToken, acme.CompanyID, "Field", "Tank", "70B3D57ED005A1B9")
 	create := func(token string, companyID int64, name string) int64 {
 		t.Helper()
 		r := ta.Call(t, "POST", fmt.Sprintf("/api/companies/%d/decoders", companyID), token,
@@ -94,7 +58,7 @@ func TestDecoderPages(t *testing.T) {
 	}
 
 	list := ta.Page(t, "GET", "/decoders", acme.CompanyAdminToken, nil)
-	contains(t, kerneltest.Main(list.Body), []string{"Tank level", `href="` + page + `"`, "JavaScript codec", "50 ms", "16 MiB",
+	kerneltest.Contains(t, kerneltest.Main(list.Body), []string{"Tank level", `href="` + page + `"`, "JavaScript codec", "50 ms", "16 MiB",
 		"Only a SuperAdmin can change the limits.", "elsys", `href="/decoders/create"`}, []string{"Other meter", `name="timeMs"`})
 	menu := list.Body[strings.Index(list.Body, `id="side-menu"`):strings.Index(list.Body, `<main id="main"`)]
 	if n, d := strings.Index(menu, `href="/tag"`), strings.Index(menu, `href="/decoders"`); n < 0 || d < n {
@@ -125,16 +89,16 @@ func TestDecoderPages(t *testing.T) {
 	}
 
 	// The decoder page: the island, its nodes, the removal.
-	if r := ta.Call(t, "PUT", "/api/tag/"+f.deveui, acme.CompanyAdminToken, map[string]any{"decoder": fmt.Sprintf("custom:%d", id)}); r.Status != http.StatusOK {
+	if r := ta.Call(t, "PUT", "/api/tag/"+f.DevEUI, acme.CompanyAdminToken, map[string]any{"decoder": fmt.Sprintf("custom:%d", id)}); r.Status != http.StatusOK {
 		t.Fatalf("pick the decoder: %d %s", r.Status, r.Body)
 	}
 	p := ta.Page(t, "GET", page, acme.CompanyAdminToken, nil)
-	contains(t, kerneltest.Main(p.Body), []string{`data-island="decoder-editor"`, fmt.Sprintf(`"decoderId":%d`, id), "Tank", f.deveui}, nil)
+	kerneltest.Contains(t, kerneltest.Main(p.Body), []string{`data-island="decoder-editor"`, fmt.Sprintf(`"decoderId":%d`, id), "Tank", f.DevEUI}, nil)
 	refused := ta.Page(t, "POST", page+"/delete", acme.CompanyAdminToken, nil, kerneltest.HTMX...)
 	if refused.Status != http.StatusBadRequest || !strings.Contains(refused.Body, "Nodes still use this decoder (1: Tank)") {
 		t.Errorf("delete in use: %d %.500s", refused.Status, refused.Body)
 	}
-	if r := ta.Call(t, "PUT", "/api/tag/"+f.deveui, acme.CompanyAdminToken, map[string]any{"decoder": "raw"}); r.Status != http.StatusOK {
+	if r := ta.Call(t, "PUT", "/api/tag/"+f.DevEUI, acme.CompanyAdminToken, map[string]any{"decoder": "raw"}); r.Status != http.StatusOK {
 		t.Fatalf("give the node raw: %d %s", r.Status, r.Body)
 	}
 	if p := ta.Page(t, "GET", page+"/delete", acme.CompanyAdminToken, nil, kerneltest.HTMX...); !strings.Contains(p.Body, "Delete the decoder “Tank level” and all its versions?") {

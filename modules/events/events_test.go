@@ -35,10 +35,7 @@ type instance struct {
 // Beta, each with a CompanyAdmin, a node and an integration token.
 type env struct {
 	*instance
-	super  string
-	admin  map[string]string // company key to its CompanyAdmin's access token
-	token  map[string]string // company key to its integration token
-	id     map[string]int64  // company key to its id
+	*kerneltest.Tenants
 	dbURL  string
 	dialct db.Dialect
 }
@@ -54,26 +51,13 @@ func start(t *testing.T, d db.Dialect, env map[string]string) *instance {
 func newEnv(t *testing.T, d db.Dialect, vars map[string]string) *env {
 	t.Helper()
 	first := start(t, d, vars)
-	e := &env{instance: first, admin: map[string]string{}, token: map[string]string{}, id: map[string]int64{},
-		dbURL: first.p.Host().Config.DatabaseURL, dialct: d}
-	if err := first.p.App.CreateSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
-		t.Fatal(err)
-	}
-	e.super = e.c.Login(t, "super@fieldhub.test", "secret123")
+	var specs []kerneltest.CompanySpec
 	for _, key := range []string{"acme", "beta"} {
-		r := e.must(t, e.super, "POST", "/api/users/create/company", map[string]any{
-			"company": map[string]any{"name": key, "orgNumber": "556677-8899", "invoiceAdress": "a@" + key + ".se", "country": "SE"},
-			"user":    map[string]any{"firstName": "A", "lastName": "B", "email": "admin@" + key + ".se", "phoneNumber": "46701234567", "password": "secret123"},
-		}, http.StatusCreated)
-		e.id[key] = int64(r.Obj()["company"].(map[string]any)["companyId"].(float64))
-		e.admin[key] = e.c.Login(t, "admin@"+key+".se", "secret123")
-		e.token[key] = e.must(t, e.admin[key], "POST", fmt.Sprintf("/api/integration/tokens/%d", e.id[key]),
-			map[string]any{"label": "network server", "isCompany": true}, http.StatusCreated).Str("token")
-		appID := e.must(t, e.admin[key], "POST", fmt.Sprintf("/api/applications/%d", e.id[key]), map[string]any{"name": "Field"}, http.StatusCreated).Num("id")
-		e.must(t, e.admin[key], "POST", fmt.Sprintf("/api/applications/%d/tag", appID),
-			map[string]any{"name": "Node of " + key, "deveui": devEUI[key]}, http.StatusCreated)
+		specs = append(specs, kerneltest.CompanySpec{Key: key, Ingest: true, App: "Field",
+			Nodes: []kerneltest.NodeSpec{{Key: key + "Node", Name: "Node of " + key, DevEUI: devEUI[key]}}})
 	}
-	return e
+	return &env{instance: first, Tenants: kerneltest.Companies(t, first.c, first.p.App, specs...).Tenants(t),
+		dbURL: first.p.Host().Config.DatabaseURL, dialct: d}
 }
 
 // second starts another portal on the same database, as a second instance
@@ -83,20 +67,11 @@ func (e *env) second(t *testing.T) *instance {
 	return start(t, e.dialct, map[string]string{"DATABASE_URL": e.dbURL})
 }
 
-func (e *env) must(t *testing.T, token, method, path string, body any, status int) kerneltest.Response {
-	t.Helper()
-	r := e.c.Call(t, method, path, token, body)
-	if r.Status != status {
-		t.Fatalf("%s %s: %d, want %d: %s", method, path, r.Status, status, r.Body)
-	}
-	return r
-}
-
 // uplink posts an uplink of company's node through the generic ingest of
 // in, with the company's integration token.
 func (e *env) uplink(t *testing.T, in *instance, company string, values map[string]any) {
 	t.Helper()
-	r := in.c.Call(t, "POST", "/api/ingest/generic", e.token[company], map[string]any{"devEui": devEUI[company], "values": values})
+	r := in.c.Call(t, "POST", "/api/ingest/generic", e.Token[company], map[string]any{"devEui": devEUI[company], "values": values})
 	if r.Status != http.StatusOK {
 		t.Fatalf("uplink of %s: %d %s", company, r.Status, r.Body)
 	}
@@ -205,8 +180,8 @@ func TestFeed(t *testing.T) {
 		e := newEnv(t, d, nil)
 
 		t.Run("a company's user receives its uplinks and no other company's", func(t *testing.T) {
-			acme := mustDial(t, e.instance, e.admin["acme"], "")
-			beta := mustDial(t, e.instance, e.admin["beta"], "")
+			acme := mustDial(t, e.instance, e.Admin["acme"], "")
+			beta := mustDial(t, e.instance, e.Admin["beta"], "")
 			// One instance delivers in order: a foreign event that leaked
 			// would arrive before the company's own next one.
 			e.uplink(t, e.instance, "beta", map[string]any{"n": 1})
@@ -221,14 +196,14 @@ func TestFeed(t *testing.T) {
 		})
 
 		t.Run("the access token may come as ?token=", func(t *testing.T) {
-			conn := mustDial(t, e.instance, "", "token="+url.QueryEscape(e.admin["acme"]))
+			conn := mustDial(t, e.instance, "", "token="+url.QueryEscape(e.Admin["acme"]))
 			e.uplink(t, e.instance, "acme", map[string]any{"n": 4})
 			wantEvent(t, conn, "acme", 4)
 		})
 
 		t.Run("a SuperAdmin follows ?companyId=, else the company switcher's cookie", func(t *testing.T) {
-			byParam := mustDial(t, e.instance, e.super, fmt.Sprintf("companyId=%d", e.id["beta"]))
-			byCookie := mustDial(t, e.instance, e.super, "", "Cookie", fmt.Sprintf("%s=%d", accounts.CompanyCookie, e.id["acme"]))
+			byParam := mustDial(t, e.instance, e.Super, fmt.Sprintf("companyId=%d", e.ID["beta"]))
+			byCookie := mustDial(t, e.instance, e.Super, "", "Cookie", fmt.Sprintf("%s=%d", accounts.CompanyCookie, e.ID["acme"]))
 			e.uplink(t, e.instance, "acme", map[string]any{"n": 5})
 			e.uplink(t, e.instance, "beta", map[string]any{"n": 6})
 			wantEvent(t, byParam, "beta", 6)
@@ -244,9 +219,9 @@ func TestFeed(t *testing.T) {
 		}{
 			{"no credentials", "", "", nil, http.StatusUnauthorized},
 			{"a forged token", "", "token=abc.def", nil, http.StatusUnauthorized},
-			{"another company's id", e.admin["acme"], fmt.Sprintf("companyId=%d", e.id["beta"]), nil, http.StatusNotFound},
-			{"a malformed company id", e.admin["acme"], "companyId=x", nil, http.StatusBadRequest},
-			{"a page of another origin", e.admin["acme"], "", []string{"Origin", "https://evil.example"}, http.StatusForbidden},
+			{"another company's id", e.Admin["acme"], fmt.Sprintf("companyId=%d", e.ID["beta"]), nil, http.StatusNotFound},
+			{"a malformed company id", e.Admin["acme"], "companyId=x", nil, http.StatusBadRequest},
+			{"a page of another origin", e.Admin["acme"], "", []string{"Origin", "https://evil.example"}, http.StatusForbidden},
 		}
 		for _, tc := range refusals {
 			t.Run("refuses "+tc.name, func(t *testing.T) {
@@ -258,7 +233,7 @@ func TestFeed(t *testing.T) {
 		}
 
 		t.Run("a request without an upgrade is a 400, and 401 without a session", func(t *testing.T) {
-			if r := e.c.Call(t, "GET", "/api/events", e.admin["acme"], nil); r.Status != http.StatusBadRequest || r.Str("id") != "events.websocketOnly" {
+			if r := e.c.Call(t, "GET", "/api/events", e.Admin["acme"], nil); r.Status != http.StatusBadRequest || r.Str("id") != "events.websocketOnly" {
 				t.Errorf("%d %s", r.Status, r.Body)
 			}
 			if r := e.c.Call(t, "GET", "/api/events", "", nil); r.Status != http.StatusUnauthorized {
@@ -290,9 +265,9 @@ func TestInstances(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, db.Postgres, nil)
 	other := e.second(t)
-	there := mustDial(t, other, e.admin["acme"], "")
-	here := mustDial(t, e.instance, e.admin["acme"], "")
-	foreign := mustDial(t, other, e.admin["beta"], "")
+	there := mustDial(t, other, e.Admin["acme"], "")
+	here := mustDial(t, e.instance, e.Admin["acme"], "")
+	foreign := mustDial(t, other, e.Admin["beta"], "")
 
 	e.uplink(t, e.instance, "acme", map[string]any{"n": 1})
 	// 200 values of 60 characters make an event of about 16 KB, over the
@@ -328,7 +303,7 @@ func TestInstances(t *testing.T) {
 func TestShutdown(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, db.SQLite, nil)
-	conn := mustDial(t, e.instance, e.admin["acme"], "")
+	conn := mustDial(t, e.instance, e.Admin["acme"], "")
 	e.stop()
 	err := closed(t, conn)
 	if code := websocket.CloseStatus(err); code != websocket.StatusGoingAway {

@@ -21,7 +21,7 @@ import (
 func (e *env) join(t *testing.T, in *instance, company string) {
 	t.Helper()
 	body := `{"deviceInfo":{"devEui":"` + devEUI[company] + `"},"devAddr":"00189440"}`
-	if r := in.c.Call(t, "POST", "/api/ingest/chirpstack?event=join", e.token[company], body); r.Status != http.StatusNoContent {
+	if r := in.c.Call(t, "POST", "/api/ingest/chirpstack?event=join", e.Token[company], body); r.Status != http.StatusNoContent {
 		t.Fatalf("join of %s: %d %s", company, r.Status, r.Body)
 	}
 }
@@ -74,24 +74,24 @@ func TestLogEntries(t *testing.T) {
 	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
 		t.Parallel()
 		e := newEnv(t, d, nil)
-		acme := mustDial(t, e.instance, e.admin["acme"], "")
-		beta := mustDial(t, e.instance, e.admin["beta"], "")
-		superOfBeta := mustDial(t, e.instance, e.super, fmt.Sprintf("companyId=%d", e.id["beta"]))
-		superAlone := mustDial(t, e.instance, e.super, "")
+		acme := mustDial(t, e.instance, e.Admin["acme"], "")
+		beta := mustDial(t, e.instance, e.Admin["beta"], "")
+		superOfBeta := mustDial(t, e.instance, e.Super, fmt.Sprintf("companyId=%d", e.ID["beta"]))
+		superAlone := mustDial(t, e.instance, e.Super, "")
 
 		// Acme's first: an entry that leaked would reach Beta before its own.
 		e.join(t, e.instance, "acme")
 		e.join(t, e.instance, "beta")
-		got := nextEntry(t, acme, e.id["acme"], joined(devEUI["acme"]))
+		got := nextEntry(t, acme, e.ID["acme"], joined(devEUI["acme"]))
 		if got.ID <= 0 || got.Type != logs.TypeApp || got.Message != "The device joined the network" || got.CreatedAt.IsZero() {
 			t.Errorf("entry %+v", got)
 		}
-		listed := e.must(t, e.admin["acme"], "GET", "/api/logs?type=APP&deveui="+devEUI["acme"], nil, http.StatusOK).List()
+		listed := e.c.Must(t, "GET", "/api/logs?type=APP&deveui="+devEUI["acme"], e.Admin["acme"], nil, http.StatusOK).List()
 		if len(listed) == 0 || listed[0].(map[string]any)["id"] != float64(got.ID) {
 			t.Errorf("GET /api/logs lists %v first, the feed sent %d", listed, got.ID)
 		}
-		nextEntry(t, beta, e.id["beta"], joined(devEUI["beta"]))
-		nextEntry(t, superOfBeta, e.id["beta"], joined(devEUI["beta"]))
+		nextEntry(t, beta, e.ID["beta"], joined(devEUI["beta"]))
+		nextEntry(t, superOfBeta, e.ID["beta"], joined(devEUI["beta"]))
 
 		// A SuperAdmin's sign-in belongs to no company.
 		e.c.Login(t, "super@fieldhub.test", "secret123")
@@ -101,7 +101,7 @@ func TestLogEntries(t *testing.T) {
 		}
 		// Acme's connection got nothing of it before its next entry.
 		e.join(t, e.instance, "acme")
-		nextEntry(t, acme, e.id["acme"], joined(devEUI["acme"]))
+		nextEntry(t, acme, e.ID["acme"], joined(devEUI["acme"]))
 
 		t.Run("an uplink's event is still a BroadcastEvent", func(t *testing.T) {
 			e.uplink(t, e.instance, "acme", map[string]any{"n": 7})
@@ -130,10 +130,10 @@ func TestLogEntriesAcrossInstances(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, db.Postgres, nil)
 	other := e.second(t)
-	there := mustDial(t, other, e.admin["acme"], "")
-	foreign := mustDial(t, other, e.admin["beta"], "")
+	there := mustDial(t, other, e.Admin["acme"], "")
+	foreign := mustDial(t, other, e.Admin["beta"], "")
 	e.join(t, e.instance, "acme")
 	e.join(t, e.instance, "beta")
-	nextEntry(t, there, e.id["acme"], joined(devEUI["acme"]))
-	nextEntry(t, foreign, e.id["beta"], joined(devEUI["beta"]))
+	nextEntry(t, there, e.ID["acme"], joined(devEUI["acme"]))
+	nextEntry(t, foreign, e.ID["beta"], joined(devEUI["beta"]))
 }

@@ -23,76 +23,25 @@ const (
 )
 
 // env is a running portal with two companies, Acme and Beta. Acme has a
-// node for each fixture's DevEUI; both have an integration token. The
-// tests drive the ingest as the network servers do, through the netservers
-// module's routes (POST /api/ingest/generic), which hand each message to
-// ingest.Service.
+// node for each fixture's DevEUI ("cs", "tts"); both have an integration
+// token. The tests drive the ingest as the network servers do, through the
+// netservers module's routes (POST /api/ingest/generic), which hand each
+// message to ingest.Service.
 type env struct {
+	*kerneltest.Tenants
 	c     *kerneltest.Client
 	store tsdb.Store
-	super string
-	admin map[string]string // company key to its CompanyAdmin's session token
-	token map[string]string // company key to its integration token
-	id    map[string]int64  // company keys, "cs" and "tts" (tags) to ids
 }
 
 // newEnvWith starts the portal with the modules writing through wrap's
 // store.
 func newEnvWith(t *testing.T, d db.Dialect, wrap func(tsdb.Store) tsdb.Store) *env {
 	t.Helper()
-	e := &env{admin: map[string]string{}, token: map[string]string{}, id: map[string]int64{}}
 	p := kerneltest.Start(t, d, nil, app.Options{WrapSeries: wrap}.Build)
-	e.c, e.store = p.Client, p.App.Series()
-	if err := p.App.CreateSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
-		t.Fatal(err)
-	}
-	e.super = e.c.Login(t, "super@fieldhub.test", "secret123")
-	for _, key := range []string{"acme", "beta"} {
-		r := e.must(t, e.super, "POST", "/api/users/create/company", map[string]any{
-			"company": map[string]any{"name": key, "orgNumber": "556677-8899", "invoiceAdress": "a@" + key + ".se", "country": "SE"},
-			"user":    map[string]any{"firstName": "A", "lastName": "B", "email": "admin@" + key + ".se", "phoneNumber": "46701234567", "password": "secret123"},
-		}, http.StatusCreated)
-		e.id[key] = int64(r.Obj()["company"].(map[string]any)["companyId"].(float64))
-		e.admin[key] = e.c.Login(t, "admin@"+key+".se", "secret123")
-		e.token[key] = e.must(t, e.admin[key], "POST", fmt.Sprintf("/api/integration/tokens/%d", e.id[key]),
-			map[string]any{"label": "network server", "isCompany": true}, http.StatusCreated).Str("token")
-	}
-	appID := e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/applications/%d", e.id["acme"]), map[string]any{"name": "Field"}, http.StatusCreated).Num("id")
-	for key, eui := range map[string]string{"cs": csEUI, "tts": strings.ToUpper(ttsEUI)} {
-		e.id[key] = e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/applications/%d/tag", appID),
-			map[string]any{"name": "Node " + key, "deveui": eui}, http.StatusCreated).Num("id")
-	}
-	return e
-}
-
-func (e *env) must(t *testing.T, token, method, path string, body any, status int) kerneltest.Response {
-	t.Helper()
-	r := e.c.Call(t, method, path, token, body)
-	if r.Status != status {
-		t.Fatalf("%s %s: %d, want %d: %s", method, path, r.Status, status, r.Body)
-	}
-	return r
-}
-
-func (e *env) latest(t *testing.T, company int64, eui, key string) (tsdb.Point, bool) {
-	t.Helper()
-	p, ok, err := e.store.Latest(context.Background(), tsdb.Series{Company: company, DevEUI: eui, Key: key})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p, ok
-}
-
-// meta returns GET /api/tag/meta/{tagId}/tagdata as key to entry.
-func (e *env) meta(t *testing.T, tag int64) map[string]map[string]any {
-	t.Helper()
-	r := e.must(t, e.admin["acme"], "GET", fmt.Sprintf("/api/tag/meta/%d/tagdata", tag), nil, http.StatusOK)
-	out := map[string]map[string]any{}
-	for _, x := range r.List() {
-		m := x.(map[string]any)
-		out[m["key"].(string)] = m
-	}
-	return out
+	s := kerneltest.Companies(t, p.Client, p.App, kerneltest.CompanySpec{Key: "acme", Ingest: true, App: "Field", Nodes: []kerneltest.NodeSpec{
+		{Key: "cs", Name: "Node cs", DevEUI: csEUI}, {Key: "tts", Name: "Node tts", DevEUI: strings.ToUpper(ttsEUI)}}},
+		kerneltest.CompanySpec{Key: "beta", Ingest: true})
+	return &env{Tenants: s.Tenants(t), c: p.Client, store: p.App.Series()}
 }
 
 // refusing is a time-series store that refuses any write holding a point
@@ -127,12 +76,12 @@ func TestIngestBatchFailsOnlyTheFailingUplink(t *testing.T) {
 		t.Parallel()
 		r := &refusing{gate: make(chan struct{}), entered: make(chan struct{}, 1)}
 		e := newEnvWith(t, d, func(s tsdb.Store) tsdb.Store { r.Store = s; return r })
-		acme := e.id["acme"]
+		acme := e.ID["acme"]
 		at := func(i int) time.Time { return time.Date(2025, 4, 1, 12, 0, i, 0, time.UTC) }
 		post := func(eui string, i int, key string) int {
 			body := fmt.Sprintf(`{"devEui":%q,"time":%q,"values":{%q:%d}}`, eui, at(i).Format(time.RFC3339), key, i)
 			req, _ := http.NewRequest("POST", e.c.Base+"/api/ingest/generic", strings.NewReader(body))
-			req.Header.Set("Authorization", "Bearer "+e.token["acme"])
+			req.Header.Set("Authorization", "Bearer "+e.Token["acme"])
 			resp, err := http.DefaultClient.Do(req)
 			if err != nil {
 				t.Error(err)
@@ -180,18 +129,18 @@ func TestIngestBatchFailsOnlyTheFailingUplink(t *testing.T) {
 				t.Errorf("uplink %d: stored %v, %v", i, pts, err)
 			}
 		}
-		if _, ok := e.latest(t, acme, csEUI, "refused"); ok {
+		if _, ok := kerneltest.Latest(t, e.store, tsdb.Series{Company: acme, DevEUI: csEUI, Key: "refused"}); ok {
 			t.Error("the refused uplink was stored")
 		}
 		// Each node's state is its newest uplink's, however the batch held
 		// them.
 		for key, want := range map[string]string{"cs": "2025-04-01T12:00:06Z", "tts": "2025-04-01T12:00:05Z"} {
-			tag := e.must(t, e.admin["acme"], "GET", fmt.Sprintf("/api/tag/%d", e.id[key]), nil, http.StatusOK).Obj()
+			tag := e.c.Must(t, "GET", fmt.Sprintf("/api/tag/%d", e.ID[key]), e.Admin["acme"], nil, http.StatusOK).Obj()
 			if tag["latestTime"] != want {
 				t.Errorf("%s: latest time %v, want %s", key, tag["latestTime"], want)
 			}
 		}
-		if keys := e.meta(t, e.id["cs"]); keys["refused"] != nil || keys["level"]["value"] != 6.0 {
+		if keys := e.c.TagData(t, e.Admin["acme"], e.ID["cs"]); keys["refused"] != nil || keys["level"]["value"] != 6.0 {
 			t.Errorf("keys of cs: %v", keys)
 		}
 	})

@@ -21,15 +21,8 @@ func TestDecoderPageRedecodeSection(t *testing.T) {
 	ta := kerneltest.Start(t, db.SQLite, nil, app.Build)
 	root := ta.SuperAdmin(t)
 	acme := ta.EnglishCompany(t, root, "Acme AB", "acme.example")
-	application := ta.Call(t, "POST", fmt.Sprintf("/api/applications/%d", acme.CompanyID), acme.CompanyAdminToken, map[string]any{"name": "Field"})
-	if application.Status != http.StatusCreated {
-		t.Fatalf("create application: %d %s", application.Status, application.Body)
-	}
 	const deveui = "70B3D57ED005A1B9"
-	tag := ta.Call(t, "POST", fmt.Sprintf("/api/applications/%d/tag", application.Num("id")), acme.CompanyAdminToken, map[string]any{"name": "Tank", "deveui": deveui})
-	if tag.Status != http.StatusCreated {
-		t.Fatalf("create tag: %d %s", tag.Status, tag.Body)
-	}
+	node := ta.AppNode(t, acme.CompanyAdminToken, acme.CompanyID, "Field", "Tank", deveui)
 	r := ta.Call(t, "POST", fmt.Sprintf("/api/companies/%d/decoders", acme.CompanyID), acme.CompanyAdminToken,
 		map[string]any{"name": "Tank level", "source": "function decodeUplink(i) { return {data: {level: i.bytes[0]}} }"})
 	if r.Status != http.StatusCreated {
@@ -64,7 +57,7 @@ func TestDecoderPageRedecodeSection(t *testing.T) {
 		t.Errorf("a backwards window without htmx: %d %.500s", whole.Status, kerneltest.Main(whole.Body))
 	}
 	today := time.Now().UTC().Format(time.DateOnly)
-	if p := ta.Page(t, "POST", page+"/redecode", acme.CompanyAdminToken, url.Values{"tagId": {fmt.Sprint(tag.Num("id"))}, "from": {today}, "to": {today}}); p.Status != http.StatusSeeOther {
+	if p := ta.Page(t, "POST", page+"/redecode", acme.CompanyAdminToken, url.Values{"tagId": {fmt.Sprint(node.TagID)}, "from": {today}, "to": {today}}); p.Status != http.StatusSeeOther {
 		t.Fatalf("start a job: %d %.500s", p.Status, p.Body)
 	}
 	jobs := ta.Page(t, "GET", page+"/jobs", acme.CompanyAdminToken, nil, kerneltest.HTMX...)

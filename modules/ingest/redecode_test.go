@@ -12,7 +12,6 @@ import (
 	"github.com/fieldhub/fieldhub/app"
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
-	"github.com/fieldhub/fieldhub/kernel/tsdb"
 	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 )
@@ -25,122 +24,17 @@ const (
 )
 
 // decoderEnv is a running portal (app.Build) for the tests of decoding
-// again: two companies, acme and beta, each with a CompanyAdmin, an
-// application with a node, and an integration token; acme also has a
-// User. The companies make their own decoders.
+// again, with the companies of kerneltest.Devices: acme and beta, each with
+// a CompanyAdmin, an application with a node, and an integration token;
+// acme also has a User. The companies make their own decoders.
 type decoderEnv struct {
-	c     *kerneltest.Client
-	store tsdb.Store
-	tok   map[string]string // super, acmeAdmin, acmeUser, betaAdmin, acmeIngest, betaIngest
-	id    map[string]int64  // acme, beta (companies), acmeApp, betaApp, acmeNode, betaNode (tags)
-	eui   map[string]string // acmeNode, betaNode
+	*kerneltest.Devices
 }
 
 func newDecoderEnv(t *testing.T, d db.Dialect) *decoderEnv {
 	t.Helper()
 	p := kerneltest.Start(t, d, nil, app.Build)
-	e := &decoderEnv{c: p.Client, store: p.App.Series(),
-		tok: map[string]string{}, id: map[string]int64{}, eui: map[string]string{}}
-	if err := p.App.CreateSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
-		t.Fatal(err)
-	}
-	e.tok["super"] = e.c.Login(t, "super@fieldhub.test", "secret123")
-	for i, key := range []string{"acme", "beta"} {
-		r := e.must(t, "super", "POST", "/api/users/create/company", map[string]any{
-			"company": map[string]any{"name": key, "orgNumber": "556677-8899", "invoiceAdress": "a@" + key + ".se", "country": "SE"},
-			"user": map[string]any{"firstName": "Ada", "lastName": strings.ToUpper(key[:1]) + key[1:], "email": "admin@" + key + ".se",
-				"phoneNumber": "46701234567", "password": "secret123"},
-		}, http.StatusCreated)
-		e.id[key] = int64(r.Obj()["company"].(map[string]any)["companyId"].(float64))
-		e.tok[key+"Admin"] = e.c.Login(t, "admin@"+key+".se", "secret123")
-		e.tok[key+"Ingest"] = e.must(t, key+"Admin", "POST", fmt.Sprintf("/api/integration/tokens/%d", e.id[key]),
-			map[string]any{"label": "network server", "isCompany": true}, http.StatusCreated).Str("token")
-		e.id[key+"App"] = e.must(t, key+"Admin", "POST", fmt.Sprintf("/api/applications/%d", e.id[key]),
-			map[string]any{"name": "Field " + key}, http.StatusCreated).Num("id")
-		e.eui[key+"Node"] = fmt.Sprintf("70B3D57ED00000%02X", i+1)
-		e.id[key+"Node"] = e.must(t, key+"Admin", "POST", fmt.Sprintf("/api/applications/%d/tag", e.id[key+"App"]),
-			map[string]any{"name": "Node " + key, "deveui": e.eui[key+"Node"]}, http.StatusCreated).Num("id")
-	}
-	e.must(t, "acmeAdmin", "POST", "/api/users", map[string]any{"firstName": "U", "lastName": "S",
-		"email": "user@acme.se", "phoneNumber": "46701234568", "password": "secret123"}, http.StatusCreated)
-	e.tok["acmeUser"] = e.c.Login(t, "user@acme.se", "secret123")
-	return e
-}
-
-// call sends a request as who (a key of tok, or "" for a visitor).
-func (e *decoderEnv) call(t *testing.T, who, method, path string, body any) kerneltest.Response {
-	t.Helper()
-	return e.c.Call(t, method, path, e.tok[who], body)
-}
-
-// must sends a request as who and wants status.
-func (e *decoderEnv) must(t *testing.T, who, method, path string, body any, status int) kerneltest.Response {
-	t.Helper()
-	r := e.call(t, who, method, path, body)
-	if r.Status != status {
-		t.Fatalf("%s %s as %s: %d, want %d: %s", method, path, who, r.Status, status, r.Body)
-	}
-	return r
-}
-
-// createDecoder makes a JavaScript decoder of company as its admin and
-// returns its id.
-func (e *decoderEnv) createDecoder(t *testing.T, company, name, source string) int64 {
-	t.Helper()
-	return e.must(t, company+"Admin", "POST", fmt.Sprintf("/api/companies/%d/decoders", e.id[company]),
-		map[string]any{"name": name, "source": source}, http.StatusCreated).Num("id")
-}
-
-// useDecoder sets the decoder of company's node.
-func (e *decoderEnv) useDecoder(t *testing.T, company, key string) {
-	t.Helper()
-	e.must(t, company+"Admin", "PUT", "/api/tag/"+e.eui[company+"Node"], map[string]any{"decoder": key}, http.StatusOK)
-}
-
-// uplink posts a ChirpStack uplink of company's node with payload and
-// wants 200; it returns the answer.
-func (e *decoderEnv) uplink(t *testing.T, company string, at time.Time, fPort int, payload []byte) kerneltest.Response {
-	t.Helper()
-	r := e.postUplink(t, company, at, fPort, payload)
-	if r.Status != http.StatusOK {
-		t.Fatalf("uplink of %s: %d %s", company, r.Status, r.Body)
-	}
-	return r
-}
-
-func (e *decoderEnv) postUplink(t *testing.T, company string, at time.Time, fPort int, payload []byte) kerneltest.Response {
-	t.Helper()
-	return e.c.Call(t, "POST", "/api/ingest/chirpstack?event=up", e.tok[company+"Ingest"], map[string]any{
-		"time":       at.UTC().Format(time.RFC3339Nano),
-		"deviceInfo": map[string]any{"devEui": strings.ToLower(e.eui[company+"Node"])},
-		"fPort":      fPort,
-		"data":       payload,
-		"rxInfo":     []any{map[string]any{"gatewayId": "0016c001f153a14c", "rssi": -80, "snr": 7.25}},
-	})
-}
-
-// latest returns the newest stored point of a key of company's node.
-func (e *decoderEnv) latest(t *testing.T, company, key string) (tsdb.Point, bool) {
-	t.Helper()
-	p, ok, err := e.store.Latest(context.Background(), e.series(company, key))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p, ok
-}
-
-func (e *decoderEnv) series(company, key string) tsdb.Series {
-	return tsdb.Series{Company: e.id[company], DevEUI: strings.ToLower(e.eui[company+"Node"]), Key: key}
-}
-
-// points returns the stored points of a key of company's node in [from, to).
-func (e *decoderEnv) points(t *testing.T, company, key string, from, to time.Time) []tsdb.Point {
-	t.Helper()
-	pts, err := e.store.Range(context.Background(), e.series(company, key), from, to, 10_000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pts
+	return &decoderEnv{kerneltest.NewDevices(t, p.Client, p.App, p.App.Series())}
 }
 
 // TestUplinkRecord checks that every uplink with a payload is kept as it
@@ -152,10 +46,10 @@ func TestUplinkRecord(t *testing.T) {
 		t.Parallel()
 		e := newDecoderEnv(t, d)
 		at := time.Now().UTC().Add(-time.Hour).Truncate(time.Millisecond)
-		e.useDecoder(t, "acme", "elsys")
-		e.uplink(t, "acme", at, 5, []byte{0x01, 0x00, 0xe2, 0x02, 0x29})
-		e.uplink(t, "acme", at.Add(time.Second), 5, []byte{0x01, 0x00}) // cut short: elsys reports an error
-		pts := e.points(t, "acme", ingest.UplinkKey, at, at.Add(time.Minute))
+		e.UseDecoder(t, "acme", "elsys")
+		e.Uplink(t, "acme", at, 5, []byte{0x01, 0x00, 0xe2, 0x02, 0x29})
+		e.Uplink(t, "acme", at.Add(time.Second), 5, []byte{0x01, 0x00}) // cut short: elsys reports an error
+		pts := e.Points(t, "acme", ingest.UplinkKey, at, at.Add(time.Minute))
 		if len(pts) != 2 {
 			t.Fatalf("records: %v", pts)
 		}
@@ -167,14 +61,14 @@ func TestUplinkRecord(t *testing.T) {
 		if second.Payload != "0100" || len(second.Errors) == 0 {
 			t.Errorf("second record: %s", pts[1].Text)
 		}
-		if p, ok := e.latest(t, "acme", "temperature"); !ok || p.Value != 22.6 {
+		if p, ok := e.Latest(t, "acme", "temperature"); !ok || p.Value != 22.6 {
 			t.Errorf("temperature: %v, %v", p, ok)
 		}
-		keys := e.must(t, "acmeAdmin", "GET", fmt.Sprintf("/api/tag/%d/keys", e.id["acmeNode"]), nil, http.StatusOK)
+		keys := e.Must(t, "acmeAdmin", "GET", fmt.Sprintf("/api/tag/%d/keys", e.ID(t, "{acmeNode}")), nil, http.StatusOK)
 		if strings.Contains(string(keys.Body), ingest.UplinkKey) {
 			t.Errorf("the record is a key of the node: %s", keys.Body)
 		}
-		tag := e.must(t, "acmeAdmin", "GET", fmt.Sprintf("/api/tag/%d", e.id["acmeNode"]), nil, http.StatusOK)
+		tag := e.Must(t, "acmeAdmin", "GET", fmt.Sprintf("/api/tag/%d", e.ID(t, "{acmeNode}")), nil, http.StatusOK)
 		if strings.Contains(string(tag.Body), ingest.UplinkKey) {
 			t.Errorf("the record is in the node's data: %s", tag.Body)
 		}
@@ -189,19 +83,19 @@ func TestRedecode(t *testing.T) {
 	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
 		t.Parallel()
 		e := newDecoderEnv(t, d)
-		id := e.createDecoder(t, "acme", "Tank", codecV1)
+		id := e.CreateDecoder(t, "acme", "Tank", codecV1)
 		key := decoders.CustomKey(id)
-		e.useDecoder(t, "acme", key)
+		e.UseDecoder(t, "acme", key)
 		start := time.Now().UTC().Add(-2 * time.Hour).Truncate(time.Millisecond)
 		const n = 7
 		for i := range n {
-			e.uplink(t, "acme", start.Add(time.Duration(i)*time.Minute), 3, []byte{byte(i + 1)})
+			e.Uplink(t, "acme", start.Add(time.Duration(i)*time.Minute), 3, []byte{byte(i + 1)})
 		}
 		// An uplink outside the window stays as it was.
-		e.uplink(t, "acme", start.Add(-time.Hour), 3, []byte{9})
-		e.must(t, "acmeAdmin", "POST", fmt.Sprintf("/api/decoders/%d/versions", id), map[string]any{"source": codecV2}, http.StatusCreated)
+		e.Uplink(t, "acme", start.Add(-time.Hour), 3, []byte{9})
+		e.Must(t, "acmeAdmin", "POST", fmt.Sprintf("/api/decoders/%d/versions", id), map[string]any{"source": codecV2}, http.StatusCreated)
 
-		jobs := fmt.Sprintf("/api/companies/%d/redecode", e.id["acme"])
+		jobs := fmt.Sprintf("/api/companies/%d/redecode", e.ID(t, "{acme}"))
 		for _, bad := range []struct {
 			body  map[string]any
 			field string
@@ -209,15 +103,15 @@ func TestRedecode(t *testing.T) {
 			{map[string]any{"from": start, "to": start.Add(time.Hour)}, "decoder"},
 			{map[string]any{"decoder": "nope", "from": start, "to": start.Add(time.Hour)}, "decoder"},
 			{map[string]any{"decoder": "elsys", "from": start, "to": start.Add(time.Hour)}, "decoder"}, // no node uses it
-			{map[string]any{"decoder": key, "tagId": e.id["betaNode"], "from": start, "to": start.Add(time.Hour)}, "tagId"},
+			{map[string]any{"decoder": key, "tagId": e.ID(t, "{betaNode}"), "from": start, "to": start.Add(time.Hour)}, "tagId"},
 			{map[string]any{"decoder": key, "from": start.Add(time.Hour), "to": start}, "to"},
 			{map[string]any{"decoder": key, "to": start}, "from"},
 		} {
-			if r := e.call(t, "acmeAdmin", "POST", jobs, bad.body); r.Status != http.StatusBadRequest || r.FieldError(bad.field) == "" {
+			if r := e.Call(t, "acmeAdmin", "POST", jobs, bad.body); r.Status != http.StatusBadRequest || r.FieldError(bad.field) == "" {
 				t.Errorf("job %v: %d %s", bad.body, r.Status, r.Body)
 			}
 		}
-		r := e.must(t, "acmeAdmin", "POST", jobs, map[string]any{"decoder": key, "tagId": e.id["acmeNode"],
+		r := e.Must(t, "acmeAdmin", "POST", jobs, map[string]any{"decoder": key, "tagId": e.ID(t, "{acmeNode}"),
 			"from": start, "to": start.Add(time.Hour)}, http.StatusCreated)
 		if r.Str("status") != "queued" || r.Num("nodes") != 1 {
 			t.Errorf("queued job: %s", r.Body)
@@ -226,7 +120,7 @@ func TestRedecode(t *testing.T) {
 		if job["status"] != "done" || job["uplinks"] != float64(n) || job["failed"] != 0.0 || job["progress"] != 1.0 {
 			t.Errorf("finished job: %v", job)
 		}
-		pts := e.points(t, "acme", "level", start.Add(-2*time.Hour), start.Add(time.Hour))
+		pts := e.Points(t, "acme", "level", start.Add(-2*time.Hour), start.Add(time.Hour))
 		if len(pts) != n+1 || pts[0].Value != 9 {
 			t.Fatalf("levels: %v", pts)
 		}
@@ -235,26 +129,26 @@ func TestRedecode(t *testing.T) {
 				t.Errorf("level %d: %v, want %d", i, p.Value, (i+1)*10)
 			}
 		}
-		if got := e.points(t, "acme", "version", start.Add(-2*time.Hour), start.Add(time.Hour)); len(got) != n {
+		if got := e.Points(t, "acme", "version", start.Add(-2*time.Hour), start.Add(time.Hour)); len(got) != n {
 			t.Errorf("the new key: %v", got)
 		}
-		keys := e.must(t, "acmeAdmin", "GET", fmt.Sprintf("/api/tag/%d/keys", e.id["acmeNode"]), nil, http.StatusOK)
+		keys := e.Must(t, "acmeAdmin", "GET", fmt.Sprintf("/api/tag/%d/keys", e.ID(t, "{acmeNode}")), nil, http.StatusOK)
 		if !strings.Contains(string(keys.Body), `"version"`) {
 			t.Errorf("the new key is not registered: %s", keys.Body)
 		}
-		tag := e.must(t, "acmeAdmin", "GET", fmt.Sprintf("/api/tag/%d", e.id["acmeNode"]), nil, http.StatusOK).Obj()
+		tag := e.Must(t, "acmeAdmin", "GET", fmt.Sprintf("/api/tag/%d", e.ID(t, "{acmeNode}")), nil, http.StatusOK).Obj()
 		if data := tag["data"].(map[string]any); data["level"] != float64(n*10) || data["version"] != 2.0 {
 			t.Errorf("the node's state: %v", data)
 		}
-		list := e.must(t, "acmeAdmin", "GET", jobs+"?decoder="+key, nil, http.StatusOK).List()
+		list := e.Must(t, "acmeAdmin", "GET", jobs+"?decoder="+key, nil, http.StatusOK).List()
 		if len(list) != 1 {
 			t.Errorf("jobs: %v", list)
 		}
 		// Cancelling a finished job leaves it done.
-		if r := e.must(t, "acmeAdmin", "POST", fmt.Sprintf("/api/redecode/%d/cancel", r.Num("id")), nil, http.StatusOK); r.Str("status") != "done" {
+		if r := e.Must(t, "acmeAdmin", "POST", fmt.Sprintf("/api/redecode/%d/cancel", r.Num("id")), nil, http.StatusOK); r.Str("status") != "done" {
 			t.Errorf("cancel a finished job: %s", r.Body)
 		}
-		e.must(t, "betaAdmin", "GET", fmt.Sprintf("/api/redecode/%d", r.Num("id")), nil, http.StatusNotFound)
+		e.Must(t, "betaAdmin", "GET", fmt.Sprintf("/api/redecode/%d", r.Num("id")), nil, http.StatusNotFound)
 	})
 }
 
@@ -262,7 +156,7 @@ func TestRedecode(t *testing.T) {
 func waitJob(t *testing.T, e *decoderEnv, id int64) map[string]any {
 	t.Helper()
 	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		job := e.must(t, "acmeAdmin", "GET", fmt.Sprintf("/api/redecode/%d", id), nil, http.StatusOK).Obj()
+		job := e.Must(t, "acmeAdmin", "GET", fmt.Sprintf("/api/redecode/%d", id), nil, http.StatusOK).Obj()
 		if s := job["status"]; s != "queued" && s != "running" {
 			return job
 		}
@@ -298,11 +192,11 @@ func TestHostileCodecsInTheIngest(t *testing.T) {
 	euis := make([]string, len(hostile))
 	for i, h := range hostile {
 		euis[i] = fmt.Sprintf("A0B1C2D3E4F500%02X", i)
-		id := e.createDecoder(t, "acme", h.name, h.source)
-		e.must(t, "acmeAdmin", "POST", fmt.Sprintf("/api/applications/%d/tag", e.id["acmeApp"]),
+		id := e.CreateDecoder(t, "acme", h.name, h.source)
+		e.Must(t, "acmeAdmin", "POST", fmt.Sprintf("/api/applications/%d/tag", e.ID(t, "{acmeApp}")),
 			map[string]any{"name": h.name, "deveui": euis[i], "decoder": decoders.CustomKey(id)}, http.StatusCreated)
 	}
-	e.useDecoder(t, "beta", "elsys")
+	e.UseDecoder(t, "beta", "elsys")
 	start := time.Now().UTC().Add(-time.Hour).Truncate(time.Millisecond)
 
 	// The normal stream: beta's node, one uplink after another, until the
@@ -320,7 +214,7 @@ func TestHostileCodecsInTheIngest(t *testing.T) {
 			default:
 			}
 			temp := 200 + i
-			r := e.postUplink(t, "beta", start.Add(time.Duration(i)*time.Second), 5, []byte{0x01, byte(temp >> 8), byte(temp)})
+			r := e.PostUplink(t, "beta", start.Add(time.Duration(i)*time.Second), 5, []byte{0x01, byte(temp >> 8), byte(temp)})
 			if r.Status != http.StatusOK || r.Obj()["warnings"] != nil {
 				t.Errorf("normal uplink %d: %d %s", i, r.Status, r.Body)
 			}
@@ -333,7 +227,7 @@ func TestHostileCodecsInTheIngest(t *testing.T) {
 		for k := range 3 {
 			hw.Go(func() {
 				at := start.Add(time.Duration(k) * time.Second)
-				r := e.c.Call(t, "POST", "/api/ingest/chirpstack?event=up", e.tok["acmeIngest"], map[string]any{
+				r := e.Client.Call(t, "POST", "/api/ingest/chirpstack?event=up", e.Tokens["acmeIngest"], map[string]any{
 					"time": at.Format(time.RFC3339Nano), "deviceInfo": map[string]any{"devEui": strings.ToLower(euis[i])},
 					"fPort": 7, "data": []byte{0xde, 0xad, byte(k)},
 				})
@@ -348,9 +242,9 @@ func TestHostileCodecsInTheIngest(t *testing.T) {
 	wg.Wait()
 
 	for i, h := range hostile {
-		s := e.series("acme", ingest.UplinkKey)
+		s := e.Series(t, "acme", ingest.UplinkKey)
 		s.DevEUI = strings.ToLower(euis[i])
-		pts, err := e.store.Range(context.Background(), s, start.Add(-time.Second), start.Add(time.Minute), 10)
+		pts, err := e.Store.Range(context.Background(), s, start.Add(-time.Second), start.Add(time.Minute), 10)
 		if err != nil || len(pts) != 3 {
 			t.Errorf("%s: records %v, %v", h.name, pts, err)
 			continue
@@ -365,11 +259,11 @@ func TestHostileCodecsInTheIngest(t *testing.T) {
 			}
 		}
 		s.Key = "raw"
-		if pts, _ := e.store.Range(context.Background(), s, start.Add(-time.Second), start.Add(time.Minute), 10); len(pts) != 3 {
+		if pts, _ := e.Store.Range(context.Background(), s, start.Add(-time.Second), start.Add(time.Minute), 10); len(pts) != 3 {
 			t.Errorf("%s: the payloads were not kept raw: %v", h.name, pts)
 		}
 	}
-	stored := e.points(t, "beta", "temperature", start.Add(-time.Second), start.Add(time.Hour))
+	stored := e.Points(t, "beta", "temperature", start.Add(-time.Second), start.Add(time.Hour))
 	if len(stored) != len(normal) || len(normal) < 20 {
 		t.Fatalf("normal uplinks: %d sent, %d stored", len(normal), len(stored))
 	}

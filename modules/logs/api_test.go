@@ -27,7 +27,7 @@ func (e *env) record(t *testing.T, entries ...logs.Entry) {
 	if last.CompanyID != nil {
 		query = fmt.Sprintf("companyId=%d&", *last.CompanyID)
 	}
-	e.await(t, e.super, query+"limit=1000", func(en entry) bool { return has(en, "message", last.Message) })
+	e.await(t, e.Super, query+"limit=1000", func(en entry) bool { return has(en, "message", last.Message) })
 }
 
 func messages(entries []entry) string {
@@ -45,7 +45,7 @@ func TestList(t *testing.T) {
 	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
 		t.Parallel()
 		e := newEnv(t, d, nil)
-		acme := e.id["acme"]
+		acme := e.ID["acme"]
 		t0 := time.Now().UTC().Add(-time.Hour).Truncate(time.Second)
 		at := func(minutes int) time.Time { return t0.Add(time.Duration(minutes) * time.Minute) }
 		e.record(t,
@@ -67,7 +67,7 @@ func TestList(t *testing.T) {
 		}
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
-				got := e.list(t, e.user["acme"], tc.query)
+				got := e.list(t, e.User["acme"], tc.query)
 				var mine []entry
 				for _, en := range got {
 					if m := fmt.Sprint(en["message"]); len(m) == 2 && m[0] == 'e' {
@@ -81,7 +81,7 @@ func TestList(t *testing.T) {
 		}
 
 		t.Run("an entry as listed", func(t *testing.T) {
-			en := e.await(t, e.user["acme"], "type=WARNING", func(en entry) bool { return has(en, "message", "e3") })
+			en := e.await(t, e.User["acme"], "type=WARNING", func(en entry) bool { return has(en, "message", "e3") })
 			data, _ := en["data"].(map[string]any)
 			if en["id"] == nil || en["companyId"] != float64(acme) || en["userId"] != nil || en["deveui"] != devEUI["acme"] ||
 				en["createdAt"] != at(3).Format(time.RFC3339) || data["n"] != 3.0 {
@@ -102,7 +102,7 @@ func TestList(t *testing.T) {
 		}
 		for _, tc := range refusals {
 			t.Run("refuses "+tc.name, func(t *testing.T) {
-				r := e.c.Call(t, "GET", "/api/logs?"+tc.query, e.user["acme"], nil)
+				r := e.c.Call(t, "GET", "/api/logs?"+tc.query, e.User["acme"], nil)
 				if r.Status != http.StatusBadRequest || r.FieldError(tc.field) == "" {
 					t.Fatalf("%d %s; want 400 with an error on %s", r.Status, r.Body, tc.field)
 				}
@@ -116,7 +116,7 @@ func TestList(t *testing.T) {
 			long := strings.Repeat("é", logs.MaxMessage+10)
 			e.logs.Record(logs.Entry{CompanyID: &acme, Type: logs.TypeApp, Message: long, DevEUI: "not-a-deveui",
 				Data: map[string]any{"blob": strings.Repeat("x", logs.MaxData)}})
-			en := e.await(t, e.user["acme"], "", func(en entry) bool {
+			en := e.await(t, e.User["acme"], "", func(en entry) bool {
 				m, _ := en["message"].(string)
 				return strings.HasPrefix(m, "éé")
 			})
@@ -132,7 +132,7 @@ func TestList(t *testing.T) {
 			e.logs.Record(logs.Entry{CompanyID: &acme, Type: "DEBUG", Message: "unknown type"})
 			e.logs.Record(logs.Entry{CompanyID: &acme, Type: logs.TypeApp, Message: "  "})
 			e.record(t, logs.Entry{CompanyID: &acme, Type: logs.TypeApp, Message: "after the refused ones"})
-			for _, en := range e.list(t, e.admin["acme"], "limit=1000") {
+			for _, en := range e.list(t, e.Admin["acme"], "limit=1000") {
 				if en["message"] == "unknown type" || en["type"] == "DEBUG" || en["message"] == "  " {
 					t.Errorf("recorded %v", en)
 				}
@@ -149,13 +149,13 @@ func TestScope(t *testing.T) {
 	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
 		t.Parallel()
 		e := newEnv(t, d, nil)
-		acme, beta := e.id["acme"], e.id["beta"]
+		acme, beta := e.ID["acme"], e.ID["beta"]
 		e.record(t,
 			logs.Entry{CompanyID: &acme, Type: logs.TypeApp, Message: "of acme"},
 			logs.Entry{CompanyID: &beta, Type: logs.TypeApp, Message: "of beta"},
 			logs.Entry{Type: logs.TypeWarning, Message: "of the installation"},
 		)
-		e.must(t, "", "POST", "/api/users", person("loner@free.se"), http.StatusCreated)
+		e.c.Must(t, "POST", "/api/users", "", person("loner@free.se"), http.StatusCreated)
 		loner := e.c.Login(t, "loner@free.se", password)
 		cookie := []string{"Cookie", fmt.Sprintf("%s=%d", accounts.CompanyCookie, beta)}
 		cases := []struct {
@@ -165,11 +165,11 @@ func TestScope(t *testing.T) {
 			headers []string
 			want    string // the message of every entry listed, "" for none
 		}{
-			{"a User gets the company's", e.user["acme"], "", nil, "of acme"},
-			{"a CompanyAdmin naming the company gets it", e.admin["beta"], fmt.Sprintf("companyId=%d", beta), nil, "of beta"},
-			{"a SuperAdmin naming a company gets it", e.super, fmt.Sprintf("companyId=%d", acme), nil, "of acme"},
-			{"a SuperAdmin gets the chosen company's", e.super, "", cookie, "of beta"},
-			{"a SuperAdmin without a chosen company gets the installation's", e.super, "type=WARNING", nil, "of the installation"},
+			{"a User gets the company's", e.User["acme"], "", nil, "of acme"},
+			{"a CompanyAdmin naming the company gets it", e.Admin["beta"], fmt.Sprintf("companyId=%d", beta), nil, "of beta"},
+			{"a SuperAdmin naming a company gets it", e.Super, fmt.Sprintf("companyId=%d", acme), nil, "of acme"},
+			{"a SuperAdmin gets the chosen company's", e.Super, "", cookie, "of beta"},
+			{"a SuperAdmin without a chosen company gets the installation's", e.Super, "type=WARNING", nil, "of the installation"},
 			{"a user without a company gets none", loner, "", nil, ""},
 		}
 		for _, tc := range cases {
@@ -188,10 +188,10 @@ func TestScope(t *testing.T) {
 			name, token, query string
 			status             int
 		}{
-			{"another company's id", e.user["acme"], fmt.Sprintf("companyId=%d", beta), http.StatusNotFound},
-			{"another company's id, by an Admin", e.admin["acme"], fmt.Sprintf("companyId=%d", beta), http.StatusNotFound},
-			{"a company that does not exist", e.super, "companyId=999999", http.StatusNotFound},
-			{"a malformed company id", e.super, "companyId=x", http.StatusBadRequest},
+			{"another company's id", e.User["acme"], fmt.Sprintf("companyId=%d", beta), http.StatusNotFound},
+			{"another company's id, by an Admin", e.Admin["acme"], fmt.Sprintf("companyId=%d", beta), http.StatusNotFound},
+			{"a company that does not exist", e.Super, "companyId=999999", http.StatusNotFound},
+			{"a malformed company id", e.Super, "companyId=x", http.StatusBadRequest},
 			{"no session", "", "", http.StatusUnauthorized},
 		}
 		for _, tc := range refusals {
@@ -216,17 +216,17 @@ func TestActiveUsers(t *testing.T) {
 		t.Parallel()
 		e := newEnv(t, d, nil)
 		// Acme's CompanyAdmin and User signed in while the test was set up.
-		login := e.await(t, e.user["acme"], "type=LOGIN", func(en entry) bool { return has(en, "message", "Ada user signed in") })
-		if login["userId"] == nil || login["companyId"] != float64(e.id["acme"]) || login["messageId"] != "logs.entry.login" {
+		login := e.await(t, e.User["acme"], "type=LOGIN", func(en entry) bool { return has(en, "message", "Ada user signed in") })
+		if login["userId"] == nil || login["companyId"] != float64(e.ID["acme"]) || login["messageId"] != "logs.entry.login" {
 			t.Errorf("LOGIN entry %v", login)
 		}
 		if data, _ := login["data"].(map[string]any); data["user"] != "Ada user" || data["role"] != "User" {
 			t.Errorf("LOGIN data %v", login["data"])
 		}
 		for _, extra := range []string{"week", "month", "gone"} {
-			e.must(t, e.admin["acme"], "POST", "/api/users", person(extra+"@acme.se"), http.StatusCreated)
+			e.c.Must(t, "POST", "/api/users", e.Admin["acme"], person(extra+"@acme.se"), http.StatusCreated)
 			e.c.Login(t, extra+"@acme.se", password)
-			e.await(t, e.admin["acme"], "type=LOGIN", func(en entry) bool { return has(en, "message", "Ada "+extra+" signed in") })
+			e.await(t, e.Admin["acme"], "type=LOGIN", func(en entry) bool { return has(en, "message", "Ada "+extra+" signed in") })
 		}
 		bdb := e.p.Host().DB
 		age := func(email string, ago time.Duration) {
@@ -241,13 +241,13 @@ func TestActiveUsers(t *testing.T) {
 		age("month@acme.se", 20*24*time.Hour)
 		age("gone@acme.se", 40*24*time.Hour)
 		counts := func(token, query string) string {
-			r := e.must(t, token, "GET", "/api/logs/activeusers?"+query, nil, http.StatusOK)
+			r := e.c.Must(t, "GET", "/api/logs/activeusers?"+query, token, nil, http.StatusOK)
 			return fmt.Sprintf("%v/%v/%v", r.Obj()["last24Hours"], r.Obj()["last7Days"], r.Obj()["last30Days"])
 		}
-		if got := counts(e.user["acme"], ""); got != "1/3/4" {
+		if got := counts(e.User["acme"], ""); got != "1/3/4" {
 			t.Errorf("Acme: %s, want 1/3/4 (the CompanyAdmin today; the User and one more this week; one more this month)", got)
 		}
-		if got := counts(e.super, fmt.Sprintf("companyId=%d", e.id["beta"])); got != "2/2/2" {
+		if got := counts(e.Super, fmt.Sprintf("companyId=%d", e.ID["beta"])); got != "2/2/2" {
 			t.Errorf("Beta: %s, want 2/2/2", got)
 		}
 
@@ -255,32 +255,32 @@ func TestActiveUsers(t *testing.T) {
 		// The set-up's sign-in already made an entry with the same message,
 		// so wait for one newer than every entry there was.
 		var newest float64
-		for _, en := range e.list(t, e.admin["acme"], "type=LOGIN&limit=1000") {
+		for _, en := range e.list(t, e.Admin["acme"], "type=LOGIN&limit=1000") {
 			newest = max(newest, en["id"].(float64))
 		}
-		ans := e.must(t, "", "POST", "/api/users/authenticate", map[string]string{"email": "user@acme.se", "password": password}, http.StatusOK)
-		e.await(t, e.admin["acme"], "type=LOGIN", func(en entry) bool {
+		ans := e.c.Must(t, "POST", "/api/users/authenticate", "", map[string]string{"email": "user@acme.se", "password": password}, http.StatusOK)
+		e.await(t, e.Admin["acme"], "type=LOGIN", func(en entry) bool {
 			return has(en, "message", "Ada user signed in") && en["id"].(float64) > newest
 		})
-		logins := len(e.list(t, e.admin["acme"], "type=LOGIN&limit=1000"))
+		logins := len(e.list(t, e.Admin["acme"], "type=LOGIN&limit=1000"))
 		age("user@acme.se", 3*24*time.Hour)
-		e.must(t, "", "POST", "/api/users/refresh", map[string]string{"refreshToken": ans.Str("refreshToken")}, http.StatusOK)
+		e.c.Must(t, "POST", "/api/users/refresh", "", map[string]string{"refreshToken": ans.Str("refreshToken")}, http.StatusOK)
 		deadline := time.Now().Add(15 * time.Second)
-		for counts(e.user["acme"], "") != "2/3/4" {
+		for counts(e.User["acme"], "") != "2/3/4" {
 			if time.Now().After(deadline) {
-				t.Fatalf("after the renewal: %s, want 2/3/4", counts(e.user["acme"], ""))
+				t.Fatalf("after the renewal: %s, want 2/3/4", counts(e.User["acme"], ""))
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
-		if n := len(e.list(t, e.admin["acme"], "type=LOGIN&limit=1000")); n != logins {
+		if n := len(e.list(t, e.Admin["acme"], "type=LOGIN&limit=1000")); n != logins {
 			t.Errorf("%d LOGIN entries after a renewal, want %d", n, logins)
 		}
 
 		// The SuperAdmin's own sign-in belongs to the installation, which
 		// counts every user: today the SuperAdmin, Acme's CompanyAdmin and
 		// User and Beta's two; this week one more; this month another.
-		e.await(t, e.super, "type=LOGIN", func(en entry) bool { return en["companyId"] == nil })
-		if got := counts(e.super, ""); got != "5/6/7" {
+		e.await(t, e.Super, "type=LOGIN", func(en entry) bool { return en["companyId"] == nil })
+		if got := counts(e.Super, ""); got != "5/6/7" {
 			t.Errorf("installation: %s, want 5/6/7", got)
 		}
 	})
@@ -304,13 +304,13 @@ func TestDataPoints(t *testing.T) {
 			name, token, query string
 			total              float64
 		}{
-			{"Acme's User", e.user["acme"], "", 6},
-			{"Beta's CompanyAdmin", e.admin["beta"], "", 1},
-			{"a SuperAdmin naming Acme", e.super, fmt.Sprintf("companyId=%d", e.id["acme"]), 6},
+			{"Acme's User", e.User["acme"], "", 6},
+			{"Beta's CompanyAdmin", e.Admin["beta"], "", 1},
+			{"a SuperAdmin naming Acme", e.Super, fmt.Sprintf("companyId=%d", e.ID["acme"]), 6},
 		}
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
-				r := e.must(t, tc.token, "GET", "/api/logs/datapoints?"+tc.query, nil, http.StatusOK)
+				r := e.c.Must(t, "GET", "/api/logs/datapoints?"+tc.query, tc.token, nil, http.StatusOK)
 				o := r.Obj()
 				from, _ := time.Parse(time.RFC3339Nano, o["from"].(string))
 				to, _ := time.Parse(time.RFC3339Nano, o["to"].(string))
@@ -334,7 +334,7 @@ func TestDataPoints(t *testing.T) {
 			})
 		}
 		t.Run("the installation has no data points of its own", func(t *testing.T) {
-			r := e.c.Call(t, "GET", "/api/logs/datapoints", e.super, nil)
+			r := e.c.Call(t, "GET", "/api/logs/datapoints", e.Super, nil)
 			if r.Status != http.StatusBadRequest || r.Str("id") != "logs.company.required" {
 				t.Errorf("%d %s", r.Status, r.Body)
 			}
@@ -349,7 +349,7 @@ func TestRetentionJob(t *testing.T) {
 	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
 		t.Parallel()
 		e := newEnv(t, d, map[string]string{"FIELDHUB_LOG_RETENTION_DAYS": "30"})
-		acme := e.id["acme"]
+		acme := e.ID["acme"]
 		now := time.Now().UTC()
 		e.record(t,
 			logs.Entry{CompanyID: &acme, Type: logs.TypeApp, Message: "40 days old", CreatedAt: now.AddDate(0, 0, -40)},
@@ -363,7 +363,7 @@ func TestRetentionJob(t *testing.T) {
 		for {
 			var left []string
 			for _, q := range []string{"", fmt.Sprintf("companyId=%d", acme)} {
-				for _, en := range e.list(t, e.super, q+"&limit=1000") {
+				for _, en := range e.list(t, e.Super, q+"&limit=1000") {
 					if strings.Contains(fmt.Sprint(en["message"]), "days old") {
 						left = append(left, fmt.Sprint(en["message"]))
 					}
@@ -387,14 +387,14 @@ func TestBurst(t *testing.T) {
 	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
 		t.Parallel()
 		e := newEnv(t, d, nil)
-		acme := e.id["acme"]
+		acme := e.ID["acme"]
 		const n = 1500
 		var batch []logs.Entry
 		for i := range n {
 			batch = append(batch, logs.Entry{CompanyID: &acme, Type: logs.TypeUserEvent, Message: fmt.Sprintf("burst %04d", i)})
 		}
 		e.record(t, batch...)
-		got := e.list(t, e.admin["acme"], "type=USEREVENT&limit=1000")
+		got := e.list(t, e.Admin["acme"], "type=USEREVENT&limit=1000")
 		if len(got) != 1000 || got[0]["message"] != fmt.Sprintf("burst %04d", n-1) || got[999]["message"] != fmt.Sprintf("burst %04d", n-1000) {
 			t.Fatalf("%d entries from %v to %v", len(got), got[0]["message"], got[len(got)-1]["message"])
 		}

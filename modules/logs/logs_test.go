@@ -1,7 +1,6 @@
 package logs_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -18,66 +17,37 @@ import (
 // The DevEUIs of the two companies' nodes, as the tags store them.
 var devEUI = map[string]string{"acme": "70B3D57ED0000001", "beta": "70B3D57ED0000002"}
 
-const password = "secret123"
+const password = kerneltest.FixturePassword
 
 // env is a portal with the companies Acme and Beta, each with a
 // CompanyAdmin, a User, a node and an integration token, and a SuperAdmin.
 type env struct {
-	p     *kerneltest.Portal[*app.App]
-	c     *kerneltest.Client
-	logs  logs.Service
-	super string
-	admin map[string]string // company key to its CompanyAdmin's access token
-	user  map[string]string // company key to its User's access token
-	token map[string]string // company key to its integration token
-	id    map[string]int64  // company key to its id
-	tag   map[string]int64  // company key to its node's id
+	// Tenants' ID also holds the nodes' ids ("acmeNode").
+	*kerneltest.Tenants
+	p    *kerneltest.Portal[*app.App]
+	c    *kerneltest.Client
+	logs logs.Service
 }
 
 func newEnv(t *testing.T, d db.Dialect, vars map[string]string) *env {
 	t.Helper()
 	p := kerneltest.Start(t, d, vars, app.Build)
-	e := &env{p: p, c: p.Client, logs: p.App.Logs(),
-		admin: map[string]string{}, user: map[string]string{}, token: map[string]string{}, id: map[string]int64{}, tag: map[string]int64{}}
-	if err := p.App.CreateSuperAdmin(context.Background(), "super@fieldhub.test", password); err != nil {
-		t.Fatal(err)
-	}
-	e.super = e.c.Login(t, "super@fieldhub.test", password)
+	var specs []kerneltest.CompanySpec
 	for _, key := range []string{"acme", "beta"} {
-		r := e.must(t, e.super, "POST", "/api/users/create/company", map[string]any{
-			"company": map[string]any{"name": key, "orgNumber": "556677-8899", "invoiceAdress": "a@" + key + ".se", "country": "SE"},
-			"user":    person("admin@" + key + ".se"),
-		}, http.StatusCreated)
-		e.id[key] = int64(r.Obj()["company"].(map[string]any)["companyId"].(float64))
-		e.admin[key] = e.c.Login(t, "admin@"+key+".se", password)
-		e.must(t, e.admin[key], "POST", "/api/users", person("user@"+key+".se"), http.StatusCreated)
-		e.user[key] = e.c.Login(t, "user@"+key+".se", password)
-		e.token[key] = e.must(t, e.admin[key], "POST", fmt.Sprintf("/api/integration/tokens/%d", e.id[key]),
-			map[string]any{"label": "network server", "isCompany": true}, http.StatusCreated).Str("token")
-		appID := e.must(t, e.admin[key], "POST", fmt.Sprintf("/api/applications/%d", e.id[key]), map[string]any{"name": "Field"}, http.StatusCreated).Num("id")
-		e.tag[key] = e.must(t, e.admin[key], "POST", fmt.Sprintf("/api/applications/%d/tag", appID),
-			map[string]any{"name": "Node of " + key, "deveui": devEUI[key]}, http.StatusCreated).Num("id")
+		specs = append(specs, kerneltest.CompanySpec{Key: key, Admin: person("admin@" + key + ".se"), User: true, UserBody: person("user@" + key + ".se"),
+			Ingest: true, App: "Field", Nodes: []kerneltest.NodeSpec{{Key: key + "Node", Name: "Node of " + key, DevEUI: devEUI[key]}}})
 	}
-	return e
+	return &env{p: p, c: p.Client, logs: p.App.Logs(), Tenants: kerneltest.Companies(t, p.Client, p.App, specs...).Tenants(t)}
 }
 
 func person(email string) map[string]any {
 	return map[string]any{"firstName": "Ada", "lastName": strings.Split(email, "@")[0], "email": email, "phoneNumber": "46701234567", "password": password}
 }
 
-func (e *env) must(t *testing.T, token, method, path string, body any, status int) kerneltest.Response {
-	t.Helper()
-	r := e.c.Call(t, method, path, token, body)
-	if r.Status != status {
-		t.Fatalf("%s %s: %d, want %d: %s", method, path, r.Status, status, r.Body)
-	}
-	return r
-}
-
 // post sends a body to an ingest route with company's integration token.
 func (e *env) post(t *testing.T, company, path string, body string) {
 	t.Helper()
-	r := e.c.Call(t, "POST", path, e.token[company], body)
+	r := e.c.Call(t, "POST", path, e.Token[company], body)
 	if r.Status >= 300 {
 		t.Fatalf("%s: %d %s", path, r.Status, r.Body)
 	}
@@ -128,7 +98,7 @@ func (e *env) settle(t *testing.T, company string) {
 	code := fmt.Sprintf("MARKER_%d", time.Now().UnixNano())
 	e.post(t, company, "/api/ingest/chirpstack?event=log",
 		`{"deviceInfo":{"devEui":"`+devEUI[company]+`"},"level":"INFO","code":"`+code+`","description":"settled"}`)
-	e.await(t, e.admin[company], "", func(en entry) bool { return has(en, "message", code+": settled") })
+	e.await(t, e.Admin[company], "", func(en entry) bool { return has(en, "message", code+": settled") })
 }
 
 // TestDeviceEvents checks that what the ingest reports about a company's
@@ -164,9 +134,9 @@ func TestDeviceEvents(t *testing.T) {
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
 				e.post(t, "acme", tc.path, tc.body)
-				got := e.await(t, e.user["acme"], "", func(en entry) bool { return has(en, "message", tc.message) })
-				if got["type"] != tc.typ || got["deveui"] != tc.deveui || got["companyId"] != float64(e.id["acme"]) || got["userId"] != nil {
-					t.Errorf("entry %v, want type %s about %s in company %d", got, tc.typ, tc.deveui, e.id["acme"])
+				got := e.await(t, e.User["acme"], "", func(en entry) bool { return has(en, "message", tc.message) })
+				if got["type"] != tc.typ || got["deveui"] != tc.deveui || got["companyId"] != float64(e.ID["acme"]) || got["userId"] != nil {
+					t.Errorf("entry %v, want type %s about %s in company %d", got, tc.typ, tc.deveui, e.ID["acme"])
 				}
 				if id, _ := got["messageId"].(string); id != tc.messageID {
 					t.Errorf("messageId %q, want %q", id, tc.messageID)
@@ -180,7 +150,7 @@ func TestDeviceEvents(t *testing.T) {
 			}
 			e.settle(t, "acme")
 			n := 0
-			for _, en := range e.list(t, e.user["acme"], "deveui=B1B2B3B4B5B6B7B8") {
+			for _, en := range e.list(t, e.User["acme"], "deveui=B1B2B3B4B5B6B7B8") {
 				if has(en, "messageId", "logs.entry.pool") {
 					n++
 				}
@@ -195,9 +165,9 @@ func TestDeviceEvents(t *testing.T) {
 			e.post(t, "acme", "/api/ingest/chirpstack?event=log", `{`+foreign+`,"level":"ERROR","code":"PLANTED","description":"planted"}`)
 			e.post(t, "acme", "/api/ingest/chirpstack?event=status", `{`+foreign+`,"margin":1,"batteryLevel":1}`)
 			e.settle(t, "acme")
-			for _, who := range []string{e.super + "|acme", e.super + "|beta"} {
+			for _, who := range []string{e.Super + "|acme", e.Super + "|beta"} {
 				token, company, _ := strings.Cut(who, "|")
-				for _, en := range e.list(t, token, "companyId="+fmt.Sprint(e.id[company])) {
+				for _, en := range e.list(t, token, "companyId="+fmt.Sprint(e.ID[company])) {
 					if strings.Contains(fmt.Sprint(en["message"]), "PLANTED") || en["deveui"] == devEUI["beta"] {
 						t.Errorf("%s has the planted entry %v", company, en)
 					}
@@ -207,7 +177,7 @@ func TestDeviceEvents(t *testing.T) {
 
 		t.Run("what becomes of a downlink", func(t *testing.T) {
 			queue := func() int64 {
-				return e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/downlink/%d", e.tag["acme"]),
+				return e.c.Must(t, "POST", fmt.Sprintf("/api/downlink/%d", e.ID["acmeNode"]), e.Admin["acme"],
 					map[string]any{"port": 10, "payload": "01", "payloadType": "hex", "confirmed": true}, http.StatusCreated).Num("id")
 			}
 			report := func(company, event string, id int64, extra string) {
@@ -223,7 +193,7 @@ func TestDeviceEvents(t *testing.T) {
 			report("acme", "ack", second, ``)                    // not acknowledged: failed
 			e.settle(t, "acme")
 			var got []string
-			for _, en := range e.list(t, e.admin["acme"], "deveui="+devEUI["acme"]) {
+			for _, en := range e.list(t, e.Admin["acme"], "deveui="+devEUI["acme"]) {
 				if id, _ := en["messageId"].(string); strings.HasPrefix(id, "logs.entry.downlink.") {
 					got = append(got, fmt.Sprintf("%s %s", en["type"], en["message"]))
 				}
@@ -239,9 +209,9 @@ func TestDeviceEvents(t *testing.T) {
 		})
 
 		t.Run("a company's entries stay its own", func(t *testing.T) {
-			for _, token := range []string{e.admin["beta"], e.user["beta"]} {
+			for _, token := range []string{e.Admin["beta"], e.User["beta"]} {
 				for _, en := range e.list(t, token, "limit=1000") {
-					if en["companyId"] != float64(e.id["beta"]) {
+					if en["companyId"] != float64(e.ID["beta"]) {
 						t.Errorf("Beta sees %v", en)
 					}
 				}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/fieldhub/fieldhub/kernel/errs"
+	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 	"github.com/fieldhub/fieldhub/modules/netservers"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 )
@@ -30,18 +31,18 @@ func TestDownlinkDelivery(t *testing.T) {
 		return out
 	}
 	steps := append(tagSteps[:len(tagSteps):len(tagSteps)], []step{
-		{name: "Acme names a ChirpStack application", as: "acmeAdmin", method: "POST", path: "/api/applications/{acme}",
-			body: `{"name":"Barn","networkServer":"chirpstack","chirpstackApplicationId":"` + csID + `"}`, status: 201, save: map[string]string{"{cs}": "id"}},
-		{name: "so does Beta, later", as: "betaAdmin", method: "POST", path: "/api/applications/{beta}",
-			body: `{"name":"Copy","networkServer":"chirpstack","chirpstackApplicationId":"5C1E0F3A-8D6B-4C1F-9A2E-0B7D3E4F5A6B"}`, status: 201,
-			save: map[string]string{"{betaCs}": "id"},
-			then: func(t *testing.T, e *queueEnv, _ any) {
+		{Name: "Acme names a ChirpStack application", As: "acmeAdmin", Method: "POST", Path: "/api/applications/{acme}",
+			Body: `{"name":"Barn","networkServer":"chirpstack","chirpstackApplicationId":"` + csID + `"}`, Status: 201, Save: map[string]string{"{cs}": "id"}},
+		{Name: "so does Beta, later", As: "betaAdmin", Method: "POST", Path: "/api/applications/{beta}",
+			Body: `{"name":"Copy","networkServer":"chirpstack","chirpstackApplicationId":"5C1E0F3A-8D6B-4C1F-9A2E-0B7D3E4F5A6B"}`, Status: 201,
+			Save: map[string]string{"{betaCs}": "id"},
+			Then: func(t *testing.T, e *queueEnv, _ any) {
 				cases := []struct {
 					name, id string
 					want     []int64
 				}{
-					{"lower case", csID, []int64{e.id(t, "{cs}"), e.id(t, "{betaCs}")}},
-					{"upper case, padded", " 5C1E0F3A-8D6B-4C1F-9A2E-0B7D3E4F5A6B ", []int64{e.id(t, "{cs}"), e.id(t, "{betaCs}")}},
+					{"lower case", csID, []int64{e.ID(t, "{cs}"), e.ID(t, "{betaCs}")}},
+					{"upper case, padded", " 5C1E0F3A-8D6B-4C1F-9A2E-0B7D3E4F5A6B ", []int64{e.ID(t, "{cs}"), e.ID(t, "{betaCs}")}},
 					{"unknown", "00000000-0000-4000-8000-000000000000", nil},
 					{"empty", "", nil},
 				}
@@ -56,20 +57,20 @@ func TestDownlinkDelivery(t *testing.T) {
 								t.Errorf("item %d: %+v", i, a)
 							}
 						}
-						if len(list) == 2 && (list[0].CompanyID != e.id(t, "{acme}") || list[1].CompanyID != e.id(t, "{beta}")) {
+						if len(list) == 2 && (list[0].CompanyID != e.ID(t, "{acme}") || list[1].CompanyID != e.ID(t, "{beta}")) {
 							t.Errorf("companies %d, %d", list[0].CompanyID, list[1].CompanyID)
 						}
 					})
 				}
 			}},
-		{name: "queue one", as: "acmeAdmin", method: "POST", path: "/api/downlink/{tag}", body: `{"port":10,"payload":"01","payloadType":"hex"}`,
-			status: 201, want: map[string]any{"attempts": 0.0, "retryAt": nil}, save: map[string]string{"{dl}": "id"},
-			then: func(t *testing.T, e *queueEnv, _ any) {
-				id := e.id(t, "{dl}")
-				waitFor(t, func() bool {
-					for _, ev := range e.published() {
+		{Name: "queue one", As: "acmeAdmin", Method: "POST", Path: "/api/downlink/{tag}", Body: `{"port":10,"payload":"01","payloadType":"hex"}`,
+			Status: 201, Want: map[string]any{"attempts": 0.0, "retryAt": nil}, Save: map[string]string{"{dl}": "id"},
+			Then: func(t *testing.T, e *queueEnv, _ any) {
+				id := e.ID(t, "{dl}")
+				kerneltest.WaitFor(t, 10*time.Second, func() bool {
+					for _, ev := range e.events.Events() {
 						if c, ok := ev.(netservers.DownlinkCreated); ok && c.DownlinkID == id {
-							return c.TagID == e.id(t, "{tag}") && c.CompanyID == e.id(t, "{acme}") && c.ApplicationID == e.id(t, "{app}")
+							return c.TagID == e.ID(t, "{tag}") && c.CompanyID == e.ID(t, "{acme}") && c.ApplicationID == e.ID(t, "{app}")
 						}
 					}
 					return false
@@ -87,26 +88,26 @@ func TestDownlinkDelivery(t *testing.T) {
 					}
 				}
 			}},
-		{name: "a failed try waits for its retry", as: "acmeUser", method: "GET", path: "/api/downlink/tag/{tag}", status: 200, list: true, items: 1,
-			before: func(t *testing.T, e *queueEnv) {
-				err := e.queue.RecordDownlinkAttempt(ctx, e.id(t, "{dl}"), netservers.DownlinkAttempt{Status: netservers.DownlinkQueued,
+		{Name: "a failed try waits for its retry", As: "acmeUser", Method: "GET", Path: "/api/downlink/tag/{tag}", Status: 200, List: true, Items: 1,
+			Before: func(t *testing.T, e *queueEnv) {
+				err := e.queue.RecordDownlinkAttempt(ctx, e.ID(t, "{dl}"), netservers.DownlinkAttempt{Status: netservers.DownlinkQueued,
 					Detail: "broker unreachable", RetryAt: time.Now().Add(time.Hour)})
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, ok := queued(t, e)[e.id(t, "{dl}")]; ok {
+				if _, ok := queued(t, e)[e.ID(t, "{dl}")]; ok {
 					t.Error("due before its retry time")
 				}
 			},
-			then: func(t *testing.T, e *queueEnv, got any) {
+			Then: func(t *testing.T, e *queueEnv, got any) {
 				d := got.([]any)[0].(map[string]any)
 				if d["status"] != "queued" || d["attempts"] != 1.0 || d["detail"] != "broker unreachable" || d["retryAt"] == nil {
 					t.Errorf("downlink %v", d)
 				}
 			}},
-		{name: "due again, then sent", as: "acmeUser", method: "GET", path: "/api/downlink/tag/{tag}", status: 200, list: true, items: 1,
-			before: func(t *testing.T, e *queueEnv) {
-				id := e.id(t, "{dl}")
+		{Name: "due again, then sent", As: "acmeUser", Method: "GET", Path: "/api/downlink/tag/{tag}", Status: 200, List: true, Items: 1,
+			Before: func(t *testing.T, e *queueEnv) {
+				id := e.ID(t, "{dl}")
 				err := e.queue.RecordDownlinkAttempt(ctx, id, netservers.DownlinkAttempt{Status: netservers.DownlinkQueued, Detail: "timeout", RetryAt: time.Now().Add(-time.Second)})
 				if err != nil {
 					t.Fatal(err)
@@ -118,38 +119,38 @@ func TestDownlinkDelivery(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			then: func(t *testing.T, e *queueEnv, got any) {
+			Then: func(t *testing.T, e *queueEnv, got any) {
 				d := got.([]any)[0].(map[string]any)
 				if d["status"] != "sent" || d["attempts"] != 3.0 || d["detail"] != "" || d["retryAt"] != nil {
 					t.Errorf("downlink %v", d)
 				}
 			}},
-		{name: "a later try does not undo a report", as: "acmeUser", method: "GET", path: "/api/downlink/tag/{tag}", status: 200, list: true, items: 1,
-			before: func(t *testing.T, e *queueEnv) {
-				id := e.id(t, "{dl}")
+		{Name: "a later try does not undo a report", As: "acmeUser", Method: "GET", Path: "/api/downlink/tag/{tag}", Status: 200, List: true, Items: 1,
+			Before: func(t *testing.T, e *queueEnv) {
+				id := e.ID(t, "{dl}")
 				if err := e.queue.SetDownlinkStatus(ctx, id, netservers.DownlinkAcknowledged, ""); err != nil {
 					t.Fatal(err)
 				}
 				if err := e.queue.RecordDownlinkAttempt(ctx, id, netservers.DownlinkAttempt{Status: netservers.DownlinkFailed, Detail: "late"}); err != nil {
 					t.Fatal(err)
 				}
-				if err := e.queue.RecordDownlinkAttempt(ctx, id, netservers.DownlinkAttempt{Status: netservers.DownlinkAcknowledged}); kindOf(err) != errs.Invalid {
+				if err := e.queue.RecordDownlinkAttempt(ctx, id, netservers.DownlinkAttempt{Status: netservers.DownlinkAcknowledged}); errs.KindOf(err) != errs.Invalid {
 					t.Errorf("the worker may not acknowledge: %v", err)
 				}
-				if err := e.queue.RecordDownlinkAttempt(ctx, 999999, netservers.DownlinkAttempt{Status: netservers.DownlinkSent}); kindOf(err) != errs.NotFound {
+				if err := e.queue.RecordDownlinkAttempt(ctx, 999999, netservers.DownlinkAttempt{Status: netservers.DownlinkSent}); errs.KindOf(err) != errs.NotFound {
 					t.Errorf("unknown downlink: %v", err)
 				}
 			},
-			want: nil,
-			then: func(t *testing.T, e *queueEnv, got any) {
+			Want: nil,
+			Then: func(t *testing.T, e *queueEnv, got any) {
 				d := got.([]any)[0].(map[string]any)
 				if d["status"] != "acknowledged" || d["attempts"] != 4.0 || d["detail"] != "" {
 					t.Errorf("downlink %v", d)
 				}
 			}},
-		{name: "queued again starts over", as: "acmeUser", method: "GET", path: "/api/downlink/tag/{tag}", status: 200, list: true, items: 1,
-			before: func(t *testing.T, e *queueEnv) {
-				id := e.id(t, "{dl}")
+		{Name: "queued again starts over", As: "acmeUser", Method: "GET", Path: "/api/downlink/tag/{tag}", Status: 200, List: true, Items: 1,
+			Before: func(t *testing.T, e *queueEnv) {
+				id := e.ID(t, "{dl}")
 				if err := e.queue.SetDownlinkStatus(ctx, id, netservers.DownlinkQueued, ""); err != nil {
 					t.Fatal(err)
 				}

@@ -12,7 +12,6 @@ import (
 	"github.com/fieldhub/fieldhub/app"
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/kernel/db"
-	"github.com/fieldhub/fieldhub/kernel/events"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
 	"github.com/fieldhub/fieldhub/modules/ingest"
@@ -27,74 +26,35 @@ const (
 )
 
 // env is a running portal with two companies, Acme and Beta. Acme has a
-// node for each fixture's DevEUI; both have an integration token.
+// node for each fixture's DevEUI ("cs", "tts"); both have an integration
+// token.
 type env struct {
+	*kerneltest.Tenants
 	k      *kernel.Kernel
 	c      *kerneltest.Client
 	store  tsdb.Store
-	super  string
-	admin  map[string]string // company key to its CompanyAdmin's session token
-	token  map[string]string // company key to its integration token
-	id     map[string]int64  // company keys, "cs" and "tts" (tags) to ids
-	mu     sync.Mutex
-	events []ingest.UplinkReceived
+	events *kerneltest.Recorder
 }
 
 func newEnv(t *testing.T, d db.Dialect) *env {
 	t.Helper()
-	e := &env{admin: map[string]string{}, token: map[string]string{}, id: map[string]int64{}}
 	p := kerneltest.Start(t, d, nil, app.Build)
-	e.k, e.c, e.store = p.App.Kernel(), p.Client, p.App.Series()
-	createSuperAdmin := p.App.CreateSuperAdmin
-	e.k.Host().Bus.Subscribe(ingest.UplinkReceived{}.Topic(), func(_ context.Context, ev events.Event) {
-		e.mu.Lock()
-		e.events = append(e.events, ev.(ingest.UplinkReceived))
-		e.mu.Unlock()
-	})
-	if err := createSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
-		t.Fatal(err)
-	}
-	e.super = e.c.Login(t, "super@fieldhub.test", "secret123")
-	for _, key := range []string{"acme", "beta"} {
-		r := e.must(t, e.super, "POST", "/api/users/create/company", map[string]any{
-			"company": map[string]any{"name": key, "orgNumber": "556677-8899", "invoiceAdress": "a@" + key + ".se", "country": "SE"},
-			"user":    map[string]any{"firstName": "A", "lastName": "B", "email": "admin@" + key + ".se", "phoneNumber": "46701234567", "password": "secret123"},
-		}, http.StatusCreated)
-		e.id[key] = int64(r.Obj()["company"].(map[string]any)["companyId"].(float64))
-		e.admin[key] = e.c.Login(t, "admin@"+key+".se", "secret123")
-		e.token[key] = e.must(t, e.admin[key], "POST", fmt.Sprintf("/api/integration/tokens/%d", e.id[key]),
-			map[string]any{"label": "network server", "isCompany": true}, http.StatusCreated).Str("token")
-	}
-	appID := e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/applications/%d", e.id["acme"]), map[string]any{"name": "Field"}, http.StatusCreated).Num("id")
-	for key, eui := range map[string]string{"cs": csEUI, "tts": strings.ToUpper(ttsEUI)} {
-		e.id[key] = e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/applications/%d/tag", appID),
-			map[string]any{"name": "Node " + key, "deveui": eui}, http.StatusCreated).Num("id")
-	}
+	e := &env{k: p.App.Kernel(), c: p.Client, store: p.App.Series(), events: kerneltest.Record(p.Host().Bus, ingest.UplinkReceived{}.Topic())}
+	e.Tenants = kerneltest.Companies(t, p.Client, p.App, kerneltest.CompanySpec{Key: "acme", Ingest: true, App: "Field", Nodes: []kerneltest.NodeSpec{
+		{Key: "cs", Name: "Node cs", DevEUI: csEUI}, {Key: "tts", Name: "Node tts", DevEUI: strings.ToUpper(ttsEUI)}}},
+		kerneltest.CompanySpec{Key: "beta", Ingest: true}).Tenants(t)
 	return e
-}
-
-func (e *env) must(t *testing.T, token, method, path string, body any, status int) kerneltest.Response {
-	t.Helper()
-	r := e.c.Call(t, method, path, token, body)
-	if r.Status != status {
-		t.Fatalf("%s %s: %d, want %d: %s", method, path, r.Status, status, r.Body)
-	}
-	return r
 }
 
 // post sends a raw body to an ingest route with an integration token.
 func (e *env) post(t *testing.T, company, path string, body []byte) kerneltest.Response {
 	t.Helper()
-	return e.c.Call(t, "POST", path, e.token[company], body, "Content-Type", "application/json")
+	return e.c.Call(t, "POST", path, e.Token[company], body, "Content-Type", "application/json")
 }
 
 func (e *env) latest(t *testing.T, company int64, eui, key string) (tsdb.Point, bool) {
 	t.Helper()
-	p, ok, err := e.store.Latest(context.Background(), tsdb.Series{Company: company, DevEUI: eui, Key: key})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p, ok
+	return kerneltest.Latest(t, e.store, tsdb.Series{Company: company, DevEUI: eui, Key: key})
 }
 
 // count is how many points a company has in all.
@@ -109,32 +69,17 @@ func (e *env) count(t *testing.T, company int64) int64 {
 
 func (e *env) published(t *testing.T, ok func(ingest.UplinkReceived) bool) ingest.UplinkReceived {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		e.mu.Lock()
-		for _, ev := range e.events {
-			if ok(ev) {
-				e.mu.Unlock()
-				return ev
+	var found ingest.UplinkReceived
+	kerneltest.WaitFor(t, 5*time.Second, func() bool {
+		for _, ev := range e.events.Events() {
+			if ev, is := ev.(ingest.UplinkReceived); is && ok(ev) {
+				found = ev
+				return true
 			}
 		}
-		e.mu.Unlock()
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("no such UplinkReceived among %+v", e.events)
-	return ingest.UplinkReceived{}
-}
-
-// meta returns GET /api/tag/meta/{tagId}/tagdata as key to entry.
-func (e *env) meta(t *testing.T, tag int64) map[string]map[string]any {
-	t.Helper()
-	r := e.must(t, e.admin["acme"], "GET", fmt.Sprintf("/api/tag/meta/%d/tagdata", tag), nil, http.StatusOK)
-	out := map[string]map[string]any{}
-	for _, x := range r.List() {
-		m := x.(map[string]any)
-		out[m["key"].(string)] = m
-	}
-	return out
+		return false
+	}, func() string { return fmt.Sprintf("no such UplinkReceived among %+v", e.events.Events()) })
+	return found
 }
 
 func TestIngest(t *testing.T) {
@@ -142,12 +87,12 @@ func TestIngest(t *testing.T) {
 	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
 		t.Parallel()
 		e := newEnv(t, d)
-		acme, beta := e.id["acme"], e.id["beta"]
+		acme, beta := e.ID["acme"], e.ID["beta"]
 		csAt := time.Date(2022, 7, 18, 9, 34, 15, 775023000, time.UTC)
 
 		t.Run("the ChirpStack fixture is stored", func(t *testing.T) {
 			r := e.post(t, "acme", "/api/ingest/chirpstack?event=up", fixture(t, "chirpstack_v4_up.json"))
-			if r.Status != http.StatusOK || r.Num("tagId") != e.id["cs"] || r.Str("devEui") != csEUI {
+			if r.Status != http.StatusOK || r.Num("tagId") != e.ID["cs"] || r.Str("devEui") != csEUI {
 				t.Fatalf("%d %s", r.Status, r.Body)
 			}
 			want := map[string]any{"raw": "aa", "length": 1.0, "rssi": -36.0, "snr": 10.5}
@@ -161,18 +106,18 @@ func TestIngest(t *testing.T) {
 					t.Errorf("series %s: %+v, %v; want %v at %v", key, p, ok, v, csAt)
 				}
 			}
-			meta := e.meta(t, e.id["cs"])
+			meta := e.c.TagData(t, e.Admin["acme"], e.ID["cs"])
 			for key, v := range want {
 				if meta[key] == nil || meta[key]["value"] != v || meta[key]["time"] != "2022-07-18T09:34:15.775023Z" {
 					t.Errorf("tagdata %s: %v", key, meta[key])
 				}
 			}
-			tag := e.must(t, e.admin["acme"], "GET", fmt.Sprintf("/api/tag/%d", e.id["cs"]), nil, http.StatusOK).Obj()
+			tag := e.c.Must(t, "GET", fmt.Sprintf("/api/tag/%d", e.ID["cs"]), e.Admin["acme"], nil, http.StatusOK).Obj()
 			if tag["rssi"] != -36.0 || tag["latestTime"] != "2022-07-18T09:34:15.775023Z" || tag["data"].(map[string]any)["raw"] != "aa" {
 				t.Errorf("tag %v", tag)
 			}
 			ev := e.published(t, func(ev ingest.UplinkReceived) bool { return ev.DevEUI == csEUI })
-			if ev.CompanyID != acme || ev.TagID != e.id["cs"] || ev.Name != "Node cs" || !ev.Time.Equal(csAt) || ev.Data["raw"] != "aa" || ev.Data["rssi"] != -36.0 {
+			if ev.CompanyID != acme || ev.TagID != e.ID["cs"] || ev.Name != "Node cs" || !ev.Time.Equal(csAt) || ev.Data["raw"] != "aa" || ev.Data["rssi"] != -36.0 {
 				t.Errorf("event %+v", ev)
 			}
 		})
@@ -189,7 +134,7 @@ func TestIngest(t *testing.T) {
 
 		t.Run("the TTS fixture is stored with its decoded payload", func(t *testing.T) {
 			r := e.post(t, "acme", "/api/ingest/tts", fixture(t, "tts_v3_uplink.json"))
-			if r.Status != http.StatusOK || r.Num("tagId") != e.id["tts"] {
+			if r.Status != http.StatusOK || r.Num("tagId") != e.ID["tts"] {
 				t.Fatalf("%d %s", r.Status, r.Body)
 			}
 			at := time.Date(2021, 7, 7, 10, 50, 0, 384736000, time.UTC)
@@ -201,7 +146,7 @@ func TestIngest(t *testing.T) {
 			if _, ok := e.latest(t, acme, ttsEUI, "raw"); ok {
 				t.Error("the raw payload was stored beside the decoded one")
 			}
-			if m := e.meta(t, e.id["tts"]); m["bytes.0"]["value"] != 1.0 || m["rssi"]["value"] != -89.0 {
+			if m := e.c.TagData(t, e.Admin["acme"], e.ID["tts"]); m["bytes.0"]["value"] != 1.0 || m["rssi"]["value"] != -89.0 {
 				t.Errorf("tagdata %v", m)
 			}
 			e.published(t, func(ev ingest.UplinkReceived) bool { return ev.DevEUI == ttsEUI && ev.Data["bytes.0"] == 1.0 })
@@ -215,7 +160,7 @@ func TestIngest(t *testing.T) {
 			if r := e.post(t, "acme", "/api/ingest/chirpstack?event=up", body); r.Status != http.StatusOK {
 				t.Fatalf("%d %s", r.Status, r.Body)
 			}
-			tag := e.must(t, e.admin["acme"], "GET", fmt.Sprintf("/api/tag/%d", e.id["cs"]), nil, http.StatusOK).Obj()
+			tag := e.c.Must(t, "GET", fmt.Sprintf("/api/tag/%d", e.ID["cs"]), e.Admin["acme"], nil, http.StatusOK).Obj()
 			data := tag["data"].(map[string]any)
 			if tag["battery"] != 3.61 || tag["vdd"] != 3.61 || tag["latestTime"] != "2022-07-18T10:00:00Z" ||
 				data["temperature"] != 21.5 || data["door.open"] != 1.0 || data["state"] != "ok" || data["raw"] != nil {
@@ -225,7 +170,7 @@ func TestIngest(t *testing.T) {
 				t.Errorf("text series: %+v", p)
 			}
 			var keys []string
-			for _, k := range e.must(t, e.admin["acme"], "GET", fmt.Sprintf("/api/tag/%d/keys", e.id["cs"]), nil, http.StatusOK).List() {
+			for _, k := range e.c.Must(t, "GET", fmt.Sprintf("/api/tag/%d/keys", e.ID["cs"]), e.Admin["acme"], nil, http.StatusOK).List() {
 				keys = append(keys, k.(map[string]any)["key"].(string))
 			}
 			if strings.Join(keys, " ") != "batteryVoltage door.open length raw rssi snr state temperature" {
@@ -245,7 +190,7 @@ func TestIngest(t *testing.T) {
 			if err != nil || len(pts) != 2 || pts[0].Value != 19 || pts[1].Value != 21.5 {
 				t.Errorf("temperature %+v, %v", pts, err)
 			}
-			if m := e.meta(t, e.id["cs"]); m["temperature"]["value"] != 21.5 || m["temperature"]["time"] != "2022-07-18T10:00:00Z" {
+			if m := e.c.TagData(t, e.Admin["acme"], e.ID["cs"]); m["temperature"]["value"] != 21.5 || m["temperature"]["time"] != "2022-07-18T10:00:00Z" {
 				t.Errorf("latest temperature %v", m["temperature"])
 			}
 		})
@@ -256,7 +201,7 @@ func TestIngest(t *testing.T) {
 			if r.Status != http.StatusOK {
 				t.Fatalf("%d %s", r.Status, r.Body)
 			}
-			tag := e.must(t, e.admin["acme"], "GET", fmt.Sprintf("/api/tag/%d", e.id["tts"]), nil, http.StatusOK).Obj()
+			tag := e.c.Must(t, "GET", fmt.Sprintf("/api/tag/%d", e.ID["tts"]), e.Admin["acme"], nil, http.StatusOK).Obj()
 			data := tag["data"].(map[string]any)
 			if tag["battery"] != 3.3 || tag["rssi"] != -70.0 || data["humidity"] != 40.0 || data["raw"] != "0102" || data["length"] != 2.0 {
 				t.Errorf("tag %v", tag)
@@ -275,7 +220,7 @@ func TestIngest(t *testing.T) {
 				t.Errorf("margin %+v", p)
 			}
 			// The node's uplinks report a battery of their own, which stays.
-			if tag := e.must(t, e.admin["acme"], "GET", fmt.Sprintf("/api/tag/%d", e.id["tts"]), nil, http.StatusOK).Obj(); tag["battery"] != 3.3 {
+			if tag := e.c.Must(t, "GET", fmt.Sprintf("/api/tag/%d", e.ID["tts"]), e.Admin["acme"], nil, http.StatusOK).Obj(); tag["battery"] != 3.3 {
 				t.Errorf("battery %v", tag["battery"])
 			}
 		})
@@ -292,7 +237,7 @@ func TestIngest(t *testing.T) {
 			})); r.Status != http.StatusAccepted {
 				t.Fatalf("%d %s", r.Status, r.Body)
 			}
-			pool := e.must(t, e.super, "GET", "/api/tag/pool", nil, http.StatusOK).List()
+			pool := e.c.Must(t, "GET", "/api/tag/pool", e.Super, nil, http.StatusOK).List()
 			sources := map[string]any{}
 			for _, p := range pool {
 				sources[p.(map[string]any)["deveui"].(string)] = p.(map[string]any)["source"]
@@ -306,7 +251,7 @@ func TestIngest(t *testing.T) {
 		})
 
 		t.Run("another company's token cannot write to this company's node", func(t *testing.T) {
-			before := e.meta(t, e.id["cs"])
+			before := e.c.TagData(t, e.Admin["acme"], e.ID["cs"])
 			body := variant(t, "chirpstack_v4_up.json", func(m map[string]any) {
 				m["time"] = "2022-07-18T11:00:00Z"
 				m["object"] = map[string]any{"temperature": -40}
@@ -321,10 +266,10 @@ func TestIngest(t *testing.T) {
 			if p, _ := e.latest(t, acme, csEUI, "temperature"); p.Value != 21.5 {
 				t.Errorf("acme's temperature became %v", p.Value)
 			}
-			if after := e.meta(t, e.id["cs"]); fmt.Sprint(after) != fmt.Sprint(before) {
+			if after := e.c.TagData(t, e.Admin["acme"], e.ID["cs"]); fmt.Sprint(after) != fmt.Sprint(before) {
 				t.Errorf("acme's tag changed:\n%v\n%v", before, after)
 			}
-			for _, p := range e.must(t, e.super, "GET", "/api/tag/pool?status=all", nil, http.StatusOK).List() {
+			for _, p := range e.c.Must(t, "GET", "/api/tag/pool?status=all", e.Super, nil, http.StatusOK).List() {
 				if p.(map[string]any)["deveui"] == strings.ToUpper(csEUI) {
 					t.Errorf("a tagged DevEUI went to the pool: %v", p)
 				}
@@ -334,15 +279,15 @@ func TestIngest(t *testing.T) {
 		t.Run("tokens", func(t *testing.T) {
 			body := fixture(t, "chirpstack_v4_up.json")
 			for name, token := range map[string]string{
-				"none": "", "unknown": "fh_" + strings.Repeat("x", 40), "a session token": e.admin["acme"],
-				"a truncated token": e.token["acme"][:10],
+				"none": "", "unknown": "fh_" + strings.Repeat("x", 40), "a session token": e.Admin["acme"],
+				"a truncated token": e.Token["acme"][:10],
 			} {
 				r := e.c.Call(t, "POST", "/api/ingest/chirpstack?event=up", token, body)
 				if r.Status != http.StatusUnauthorized || r.Str("id") != "nodes.token.invalid" || r.Str("message") != "The integration token is not valid" {
 					t.Errorf("%s: %d %s", name, r.Status, r.Body)
 				}
 			}
-			r := e.c.Call(t, "POST", "/api/ingest/generic", "", []byte(`{"devEui":"0101010101010101"}`), "Authorization", "Basic "+e.token["acme"])
+			r := e.c.Call(t, "POST", "/api/ingest/generic", "", []byte(`{"devEui":"0101010101010101"}`), "Authorization", "Basic "+e.Token["acme"])
 			if r.Status != http.StatusUnauthorized {
 				t.Errorf("basic scheme: %d %s", r.Status, r.Body)
 			}
@@ -350,8 +295,8 @@ func TestIngest(t *testing.T) {
 
 		t.Run("malformed bodies change nothing", func(t *testing.T) {
 			before := e.count(t, acme)
-			poolBefore := len(e.must(t, e.super, "GET", "/api/tag/pool?status=all", nil, http.StatusOK).List())
-			tagBefore := e.meta(t, e.id["cs"])
+			poolBefore := len(e.c.Must(t, "GET", "/api/tag/pool?status=all", e.Super, nil, http.StatusOK).List())
+			tagBefore := e.c.TagData(t, e.Admin["acme"], e.ID["cs"])
 			cases := []struct {
 				name, path string
 				body       []byte
@@ -386,10 +331,10 @@ func TestIngest(t *testing.T) {
 			if after := e.count(t, acme); after != before {
 				t.Errorf("%d points became %d", before, after)
 			}
-			if n := len(e.must(t, e.super, "GET", "/api/tag/pool?status=all", nil, http.StatusOK).List()); n != poolBefore {
+			if n := len(e.c.Must(t, "GET", "/api/tag/pool?status=all", e.Super, nil, http.StatusOK).List()); n != poolBefore {
 				t.Errorf("pool of %d became %d", poolBefore, n)
 			}
-			if after := e.meta(t, e.id["cs"]); fmt.Sprint(after) != fmt.Sprint(tagBefore) {
+			if after := e.c.TagData(t, e.Admin["acme"], e.ID["cs"]); fmt.Sprint(after) != fmt.Sprint(tagBefore) {
 				t.Errorf("the tag changed")
 			}
 		})
@@ -408,7 +353,7 @@ func TestIngest(t *testing.T) {
 						at := when.Format(time.RFC3339)
 						body := `{"devEui":"` + csEUI + `","time":"` + at + `","values":{"level":` + fmt.Sprint(p*each+i) + `,"flow":1.5}}`
 						req, _ := http.NewRequest("POST", e.c.Base+"/api/ingest/generic", strings.NewReader(body))
-						req.Header.Set("Authorization", "Bearer "+e.token["acme"])
+						req.Header.Set("Authorization", "Bearer "+e.Token["acme"])
 						resp, err := http.DefaultClient.Do(req)
 						if err != nil {
 							failures <- err.Error()
@@ -454,7 +399,7 @@ func TestIngest(t *testing.T) {
 				t.Errorf("join of an unknown device: %d %s", r.Status, r.Body)
 			}
 			found := false
-			for _, p := range e.must(t, e.super, "GET", "/api/tag/pool", nil, http.StatusOK).List() {
+			for _, p := range e.c.Must(t, "GET", "/api/tag/pool", e.Super, nil, http.StatusOK).List() {
 				found = found || p.(map[string]any)["deveui"] == "C1C2C3C4C5C6C7C8"
 			}
 			if !found {
@@ -464,11 +409,11 @@ func TestIngest(t *testing.T) {
 
 		t.Run("downlink reports", func(t *testing.T) {
 			queue := func() int64 {
-				return e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/downlink/%d", e.id["cs"]),
+				return e.c.Must(t, "POST", fmt.Sprintf("/api/downlink/%d", e.ID["cs"]), e.Admin["acme"],
 					map[string]any{"port": 10, "payload": "01", "payloadType": "hex", "confirmed": true}, http.StatusCreated).Num("id")
 			}
 			status := func(id int64) string {
-				for _, d := range e.must(t, e.admin["acme"], "GET", fmt.Sprintf("/api/downlink/tag/%d", e.id["cs"]), nil, http.StatusOK).List() {
+				for _, d := range e.c.Must(t, "GET", fmt.Sprintf("/api/downlink/tag/%d", e.ID["cs"]), e.Admin["acme"], nil, http.StatusOK).List() {
 					if d.(map[string]any)["id"] == float64(id) {
 						return d.(map[string]any)["status"].(string)
 					}

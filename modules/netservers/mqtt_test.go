@@ -170,7 +170,7 @@ func (c *mqttClient) publish(t *testing.T, topic string, payload []byte) {
 func (c *mqttClient) await(t *testing.T, ok func(*paho.Publish) bool) *paho.Publish {
 	t.Helper()
 	var found *paho.Publish
-	eventually(t, func() bool {
+	kerneltest.WaitFor(t, waitLimit, func() bool {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		for _, p := range c.got {
@@ -182,18 +182,6 @@ func (c *mqttClient) await(t *testing.T, ok func(*paho.Publish) bool) *paho.Publ
 		return false
 	}, func() string { return fmt.Sprintf("no such MQTT message among %d received", len(c.got)) })
 	return found
-}
-
-// eventually waits for ok, which the portal's background work makes true.
-func eventually(t *testing.T, ok func() bool, msg func() string) {
-	t.Helper()
-	deadline := time.Now().Add(waitLimit)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatal(msg())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 // mqttEnv is a portal with MQTT_URL set, on a database that outlives a
@@ -221,19 +209,9 @@ func newMQTTEnv(t *testing.T, d db.Dialect) *mqttEnv {
 		"FIELDHUB_OUTBOUND_PRIVATE": "true"})
 	forgetSession(t, e.broker, clientID) // registered first, so it runs after the portal has stopped
 	acc := e.start(t)
-	if err := acc.CreateSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
-		t.Fatal(err)
-	}
-	e.super = e.c.Login(t, "super@fieldhub.test", "secret123")
-	r := e.must(t, e.super, "POST", "/api/users/create/company", map[string]any{
-		"company": map[string]any{"name": "acme", "orgNumber": "556677-8899", "invoiceAdress": "a@acme.se", "country": "SE"},
-		"user":    map[string]any{"firstName": "A", "lastName": "B", "email": "admin@acme.se", "phoneNumber": "46701234567", "password": "secret123"},
-	}, http.StatusCreated)
-	e.company = int64(r.Obj()["company"].(map[string]any)["companyId"].(float64))
-	e.admin = e.c.Login(t, "admin@acme.se", "secret123")
-	e.token = e.must(t, e.admin, "POST", fmt.Sprintf("/api/integration/tokens/%d", e.company),
-		map[string]any{"label": "network server", "isCompany": true}, http.StatusCreated).Str("token")
-	e.app = e.must(t, e.admin, "POST", fmt.Sprintf("/api/applications/%d", e.company),
+	s := kerneltest.Companies(t, e.c, acc, kerneltest.CompanySpec{Key: "acme", Ingest: true})
+	e.super, e.admin, e.token, e.company = s.Tokens["super"], s.Tokens["acmeAdmin"], s.Tokens["acmeIngest"], s.ID(t, "{acme}")
+	e.app = e.c.Must(t, "POST", fmt.Sprintf("/api/applications/%d", e.company), e.admin,
 		map[string]any{"name": "Barn", "networkServer": "chirpstack", "chirpstackApplicationId": e.csApp}, http.StatusCreated).Num("id")
 	e.tag = e.addTag(t, e.app, e.devEUI)
 	return e
@@ -268,18 +246,9 @@ func (e *mqttEnv) start(t *testing.T) accounts.Module {
 	return a.Accounts()
 }
 
-func (e *mqttEnv) must(t *testing.T, token, method, path string, body any, status int) kerneltest.Response {
-	t.Helper()
-	r := e.c.Call(t, method, path, token, body)
-	if r.Status != status {
-		t.Fatalf("%s %s: %d, want %d: %s", method, path, r.Status, status, r.Body)
-	}
-	return r
-}
-
 func (e *mqttEnv) addTag(t *testing.T, app int64, devEUI string) int64 {
 	t.Helper()
-	return e.must(t, e.admin, "POST", fmt.Sprintf("/api/applications/%d/tag", app),
+	return e.c.Must(t, "POST", fmt.Sprintf("/api/applications/%d/tag", app), e.admin,
 		map[string]any{"name": "Node " + devEUI, "deveui": devEUI}, http.StatusCreated).Num("id")
 }
 
@@ -330,7 +299,7 @@ func (e *mqttEnv) awaitSubscribed(t *testing.T, c *mqttClient) {
 // downlink returns a downlink of tag as the API lists it.
 func (e *mqttEnv) downlink(t *testing.T, tag, id int64) map[string]any {
 	t.Helper()
-	for _, d := range e.must(t, e.admin, "GET", fmt.Sprintf("/api/downlink/tag/%d", tag), nil, http.StatusOK).List() {
+	for _, d := range e.c.Must(t, "GET", fmt.Sprintf("/api/downlink/tag/%d", tag), e.admin, nil, http.StatusOK).List() {
 		if d.(map[string]any)["id"] == float64(id) {
 			return d.(map[string]any)
 		}
@@ -343,7 +312,7 @@ func (e *mqttEnv) downlink(t *testing.T, tag, id int64) map[string]any {
 func (e *mqttEnv) awaitStatus(t *testing.T, tag, id int64, status string) map[string]any {
 	t.Helper()
 	var d map[string]any
-	eventually(t, func() bool {
+	kerneltest.WaitFor(t, waitLimit, func() bool {
 		d = e.downlink(t, tag, id)
 		return d["status"] == status
 	}, func() string { return fmt.Sprintf("downlink %d is %v, want %s", id, d, status) })
@@ -352,7 +321,7 @@ func (e *mqttEnv) awaitStatus(t *testing.T, tag, id int64, status string) map[st
 
 func (e *mqttEnv) queue(t *testing.T, tag int64, body map[string]any) int64 {
 	t.Helper()
-	return e.must(t, e.admin, "POST", fmt.Sprintf("/api/downlink/%d", tag), body, http.StatusCreated).Num("id")
+	return e.c.Must(t, "POST", fmt.Sprintf("/api/downlink/%d", tag), e.admin, body, http.StatusCreated).Num("id")
 }
 
 func TestMQTTUplinksAndDownlinks(t *testing.T) {
@@ -367,7 +336,7 @@ func TestMQTTUplinksAndDownlinks(t *testing.T) {
 			cs.publish(t, e.topic("up"), uplink(t, e.csApp, e.devEUI, time.Date(2022, 7, 18, 9, 34, 15, 775023242, time.UTC), nil))
 			at := time.Date(2022, 7, 18, 9, 34, 15, 775023000, time.UTC)
 			want := map[string]any{"raw": "aa", "length": 1.0, "rssi": -36.0, "snr": 10.5}
-			eventually(t, func() bool { return len(e.points(t, "raw")) == 1 }, func() string { return "the uplink was not stored" })
+			kerneltest.WaitFor(t, waitLimit, func() bool { return len(e.points(t, "raw")) == 1 }, func() string { return "the uplink was not stored" })
 			for key, v := range want {
 				var got []any
 				for _, p := range e.points(t, key) {
@@ -386,8 +355,8 @@ func TestMQTTUplinksAndDownlinks(t *testing.T) {
 		t.Run("an uplink of a ChirpStack application no application names goes to the pool", func(t *testing.T) {
 			stranger := randomHex(8)
 			cs.publish(t, "application/"+uuid.NewString()+"/device/"+stranger+"/event/up", uplink(t, uuid.NewString(), stranger, time.Now(), nil))
-			eventually(t, func() bool {
-				for _, p := range e.must(t, e.super, "GET", "/api/tag/pool", nil, http.StatusOK).List() {
+			kerneltest.WaitFor(t, waitLimit, func() bool {
+				for _, p := range e.c.Must(t, "GET", "/api/tag/pool", e.super, nil, http.StatusOK).List() {
 					if p.(map[string]any)["deveui"] == strings.ToUpper(stranger) {
 						return p.(map[string]any)["source"] == "chirpstack"
 					}
@@ -399,7 +368,7 @@ func TestMQTTUplinksAndDownlinks(t *testing.T) {
 		t.Run("a device status on the status topic", func(t *testing.T) {
 			body := `{"time":"2024-01-01T01:00:00Z","deviceInfo":{"devEui":"` + e.devEUI + `","applicationId":"` + e.csApp + `"},"margin":7,"batteryLevel":55.5}`
 			cs.publish(t, e.topic("status"), []byte(body))
-			eventually(t, func() bool { p := e.points(t, "batteryLevel"); return len(p) == 1 && p[0].Value == 55.5 },
+			kerneltest.WaitFor(t, waitLimit, func() bool { p := e.points(t, "batteryLevel"); return len(p) == 1 && p[0].Value == 55.5 },
 				func() string { return "no batteryLevel stored" })
 		})
 
@@ -407,8 +376,8 @@ func TestMQTTUplinksAndDownlinks(t *testing.T) {
 			cs.publish(t, e.topic("up"), []byte(`{"deviceInfo":`))
 			cs.publish(t, e.topic("up"), uplink(t, e.csApp, strings.Repeat("ab", 8), time.Now(), nil)) // another DevEUI than the topic's
 			cs.publish(t, e.topic("up"), uplink(t, e.csApp, e.devEUI, time.Now().Add(-2*time.Minute), map[string]any{"after": 1}))
-			eventually(t, func() bool { return len(e.points(t, "after")) == 1 }, func() string { return "the good event after the bad ones was not stored" })
-			for _, p := range e.must(t, e.super, "GET", "/api/tag/pool", nil, http.StatusOK).List() {
+			kerneltest.WaitFor(t, waitLimit, func() bool { return len(e.points(t, "after")) == 1 }, func() string { return "the good event after the bad ones was not stored" })
+			for _, p := range e.c.Must(t, "GET", "/api/tag/pool", e.super, nil, http.StatusOK).List() {
 				if p.(map[string]any)["deveui"] == strings.Repeat("AB", 8) {
 					t.Errorf("an event whose DevEUI is not its topic's was taken: %v", p)
 				}
@@ -417,20 +386,20 @@ func TestMQTTUplinksAndDownlinks(t *testing.T) {
 
 		t.Run("another company naming the same ChirpStack application takes nothing", func(t *testing.T) {
 			shared, dev := uuid.NewString(), randomHex(8)
-			r := e.must(t, e.super, "POST", "/api/users/create/company", map[string]any{
+			r := e.c.Must(t, "POST", "/api/users/create/company", e.super, map[string]any{
 				"company": map[string]any{"name": "beta", "orgNumber": "556677-8899", "invoiceAdress": "a@beta.se", "country": "SE"},
 				"user":    map[string]any{"firstName": "A", "lastName": "B", "email": "admin@beta.se", "phoneNumber": "46701234567", "password": "secret123"},
 			}, http.StatusCreated)
 			beta := int64(r.Obj()["company"].(map[string]any)["companyId"].(float64))
 			betaAdmin := e.c.Login(t, "admin@beta.se", "secret123")
 			// Beta names the id first, so its application is the older one.
-			e.must(t, betaAdmin, "POST", fmt.Sprintf("/api/applications/%d", beta),
+			e.c.Must(t, "POST", fmt.Sprintf("/api/applications/%d", beta), betaAdmin,
 				map[string]any{"name": "Squat", "networkServer": "chirpstack", "chirpstackApplicationId": shared}, http.StatusCreated)
-			app := e.must(t, e.admin, "POST", fmt.Sprintf("/api/applications/%d", e.company),
+			app := e.c.Must(t, "POST", fmt.Sprintf("/api/applications/%d", e.company), e.admin,
 				map[string]any{"name": "Shared", "networkServer": "chirpstack", "chirpstackApplicationId": shared}, http.StatusCreated).Num("id")
 			e.addTag(t, app, dev)
 			cs.publish(t, "application/"+shared+"/device/"+dev+"/event/up", uplink(t, shared, dev, time.Now(), map[string]any{"shared": 7}))
-			eventually(t, func() bool {
+			kerneltest.WaitFor(t, waitLimit, func() bool {
 				pts, err := e.store.Range(context.Background(), tsdb.Series{Company: e.company, DevEUI: dev, Key: "shared"}, tsdb.MinTime, time.Now().Add(time.Hour), 10)
 				return err == nil && len(pts) == 1 && pts[0].Value == 7
 			}, func() string { return "the uplink was not stored for the node's company" })
@@ -463,7 +432,7 @@ func TestMQTTUplinksAndDownlinks(t *testing.T) {
 			}
 			txack := `{"deviceInfo":{"devEui":"` + e.devEUI + `"},"queueItemId":"` + netservers.DownlinkRef(id) + `","gatewayId":"0016c001f153a14c","fCntDown":3}`
 			cs.publish(t, e.topic("txack"), []byte(txack))
-			eventually(t, func() bool { return e.downlink(t, e.tag, id)["detail"] == "transmitted by gateway 0016c001f153a14c" },
+			kerneltest.WaitFor(t, waitLimit, func() bool { return e.downlink(t, e.tag, id)["detail"] == "transmitted by gateway 0016c001f153a14c" },
 				func() string { return fmt.Sprintf("txack by MQTT: %v", e.downlink(t, e.tag, id)) })
 			ack := `{"deviceInfo":{"devEui":"` + e.devEUI + `"},"queueItemId":"` + netservers.DownlinkRef(id) + `","acknowledged":true,"fCntDown":3}`
 			if r := e.c.Call(t, "POST", "/api/ingest/chirpstack?event=ack", e.token, []byte(ack), "Content-Type", "application/json"); r.Status != http.StatusNoContent {
@@ -476,7 +445,7 @@ func TestMQTTUplinksAndDownlinks(t *testing.T) {
 
 		tts := newFakeTTS(t)
 		ttsDev := randomHex(8)
-		ttsApp := e.must(t, e.admin, "POST", fmt.Sprintf("/api/applications/%d", e.company), map[string]any{
+		ttsApp := e.c.Must(t, "POST", fmt.Sprintf("/api/applications/%d", e.company), e.admin, map[string]any{
 			"name": "Stable", "networkServer": "tts", "ttsApiKey": fakeTTSKey,
 			"ttsDownlinkUrl": tts.URL + "/api/v3/as/applications/acme-app/webhooks/fieldhub/devices/{devId}/down/push",
 		}, http.StatusCreated).Num("id")
@@ -519,7 +488,7 @@ func TestMQTTUplinksAndDownlinks(t *testing.T) {
 		t.Run("an outage of The Things Stack is retried later", func(t *testing.T) {
 			id := e.queue(t, ttsTag, map[string]any{"port": unavailablePort, "payload": "02", "payloadType": "hex"})
 			var dl map[string]any
-			eventually(t, func() bool { dl = e.downlink(t, ttsTag, id); return dl["attempts"] == 1.0 },
+			kerneltest.WaitFor(t, waitLimit, func() bool { dl = e.downlink(t, ttsTag, id); return dl["attempts"] == 1.0 },
 				func() string { return fmt.Sprintf("no attempt: %v", dl) })
 			detail, _ := dl["detail"].(string)
 			if dl["status"] != "queued" || dl["retryAt"] == nil || !strings.Contains(detail, "503") || !strings.Contains(detail, "attempt 1 of") {
@@ -556,7 +525,7 @@ func TestMQTTPersistentSession(t *testing.T) {
 
 		e.start(t)
 		var got []float64
-		eventually(t, func() bool {
+		kerneltest.WaitFor(t, waitLimit, func() bool {
 			got = got[:0]
 			for _, p := range e.points(t, "seq") {
 				got = append(got, p.Value)
@@ -676,29 +645,29 @@ func (f *fakeTTS) request(t *testing.T, ref string) ttsRequest {
 func TestChirpStackDownlinkWithoutBroker(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, db.SQLite)
-	acme := e.id["acme"]
-	app := e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/applications/%d", acme),
+	acme := e.ID["acme"]
+	app := e.c.Must(t, "POST", fmt.Sprintf("/api/applications/%d", acme), e.Admin["acme"],
 		map[string]any{"name": "Barn", "networkServer": "chirpstack", "chirpstackApplicationId": uuid.NewString()}, http.StatusCreated).Num("id")
-	tag := e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/applications/%d/tag", app),
+	tag := e.c.Must(t, "POST", fmt.Sprintf("/api/applications/%d/tag", app), e.Admin["acme"],
 		map[string]any{"name": "Gate", "deveui": randomHex(8)}, http.StatusCreated).Num("id")
 	status := func(tag, id int64) map[string]any {
-		for _, d := range e.must(t, e.admin["acme"], "GET", fmt.Sprintf("/api/downlink/tag/%d", tag), nil, http.StatusOK).List() {
+		for _, d := range e.c.Must(t, "GET", fmt.Sprintf("/api/downlink/tag/%d", tag), e.Admin["acme"], nil, http.StatusOK).List() {
 			if d.(map[string]any)["id"] == float64(id) {
 				return d.(map[string]any)
 			}
 		}
 		return nil
 	}
-	generic := e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/downlink/%d", e.id["cs"]),
+	generic := e.c.Must(t, "POST", fmt.Sprintf("/api/downlink/%d", e.ID["cs"]), e.Admin["acme"],
 		map[string]any{"port": 1, "payload": "01", "payloadType": "hex"}, http.StatusCreated).Num("id")
-	id := e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/downlink/%d", tag),
+	id := e.c.Must(t, "POST", fmt.Sprintf("/api/downlink/%d", tag), e.Admin["acme"],
 		map[string]any{"port": 1, "payload": "01", "payloadType": "hex"}, http.StatusCreated).Num("id")
 	var dl map[string]any
-	eventually(t, func() bool { dl = status(tag, id); return dl["status"] == "failed" }, func() string { return fmt.Sprint(dl) })
+	kerneltest.WaitFor(t, waitLimit, func() bool { dl = status(tag, id); return dl["status"] == "failed" }, func() string { return fmt.Sprint(dl) })
 	if detail, _ := dl["detail"].(string); !strings.Contains(detail, "MQTT_URL") || dl["attempts"] != 1.0 {
 		t.Errorf("downlink %v", dl)
 	}
-	if g := status(e.id["cs"], generic); g["status"] != "queued" || g["attempts"] != 0.0 || g["detail"] != "" {
+	if g := status(e.ID["cs"], generic); g["status"] != "queued" || g["attempts"] != 0.0 || g["detail"] != "" {
 		t.Errorf("the generic application's downlink was touched: %v", g)
 	}
 }
@@ -713,28 +682,28 @@ func TestTTSDownlinkToPrivateAddress(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, db.SQLite)
 	tts := newFakeTTS(t)
-	acme := e.id["acme"]
+	acme := e.ID["acme"]
 	private := tts.URL + "/api/v3/as/applications/acme-app/webhooks/fieldhub/devices/{devId}/down/push"
-	fields := e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/applications/%d", acme), map[string]any{
+	fields := e.c.Must(t, "POST", fmt.Sprintf("/api/applications/%d", acme), e.Admin["acme"], map[string]any{
 		"name": "Stable", "networkServer": "tts", "ttsApiKey": fakeTTSKey, "ttsDownlinkUrl": private,
 	}, http.StatusBadRequest).Body
 	if !strings.Contains(string(fields), "not on the public internet") {
 		t.Errorf("saving a loopback downlink URL: %s", fields)
 	}
-	app := e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/applications/%d", acme), map[string]any{
+	app := e.c.Must(t, "POST", fmt.Sprintf("/api/applications/%d", acme), e.Admin["acme"], map[string]any{
 		"name": "Stable", "networkServer": "tts", "ttsApiKey": fakeTTSKey,
 		"ttsDownlinkUrl": "https://eu1.cloud.thethings.network/api/v3/as/applications/acme-app/webhooks/fieldhub/devices/{devId}/down/push",
 	}, http.StatusCreated).Num("id")
 	if _, err := e.k.Host().DB.NewRaw("UPDATE applications SET tts_downlink_url = ? WHERE id = ?", private, app).Exec(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	tag := e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/applications/%d/tag", app),
+	tag := e.c.Must(t, "POST", fmt.Sprintf("/api/applications/%d/tag", app), e.Admin["acme"],
 		map[string]any{"name": "Gate", "deveui": randomHex(8)}, http.StatusCreated).Num("id")
-	id := e.must(t, e.admin["acme"], "POST", fmt.Sprintf("/api/downlink/%d", tag),
+	id := e.c.Must(t, "POST", fmt.Sprintf("/api/downlink/%d", tag), e.Admin["acme"],
 		map[string]any{"port": 1, "payload": "01", "payloadType": "hex"}, http.StatusCreated).Num("id")
 	var dl map[string]any
-	eventually(t, func() bool {
-		for _, d := range e.must(t, e.admin["acme"], "GET", fmt.Sprintf("/api/downlink/tag/%d", tag), nil, http.StatusOK).List() {
+	kerneltest.WaitFor(t, waitLimit, func() bool {
+		for _, d := range e.c.Must(t, "GET", fmt.Sprintf("/api/downlink/tag/%d", tag), e.Admin["acme"], nil, http.StatusOK).List() {
 			if d.(map[string]any)["id"] == float64(id) {
 				dl = d.(map[string]any)
 			}

@@ -19,53 +19,13 @@ import (
 // /tag, /tag/create, /tagdetails/{deveui}, /tag/pool, /company/tokens),
 // driven as a browser without JavaScript and as htmx.
 
-// nodeFixture is one company's application and node, made through the API.
-type nodeFixture struct {
-	appID, tagID int64
-	deveui       string
-}
-
-// newNodeFixture makes an application of companyID and, unless tagName is
-// empty, a node in it, through the API as token's owner.
-func newNodeFixture(t *testing.T, ta *kerneltest.Portal[*app.App], token string, companyID int64, appName, tagName, deveui string) nodeFixture {
-	t.Helper()
-	application := ta.Call(t, "POST", fmt.Sprintf("/api/applications/%d", companyID), token, map[string]any{"name": appName})
-	if application.Status != http.StatusCreated {
-		t.Fatalf("create application: %d %s", application.Status, application.Body)
-	}
-	f := nodeFixture{appID: application.Num("id"), deveui: deveui}
-	if tagName != "" {
-		tag := ta.Call(t, "POST", fmt.Sprintf("/api/applications/%d/tag", f.appID), token, map[string]any{"name": tagName, "deveui": deveui})
-		if tag.Status != http.StatusCreated {
-			t.Fatalf("create tag: %d %s", tag.Status, tag.Body)
-		}
-		f.tagID = tag.Num("id")
-	}
-	return f
-}
-
-// contains reports what of want a page lacks and what of not it shows.
-func contains(t *testing.T, body string, want, not []string) {
-	t.Helper()
-	for _, w := range want {
-		if !strings.Contains(body, w) {
-			t.Errorf("lacks %q", w)
-		}
-	}
-	for _, n := range not {
-		if strings.Contains(body, n) {
-			t.Errorf("shows %q", n)
-		}
-	}
-}
-
 func TestNodePageGuards(t *testing.T) {
 	ta := kerneltest.Start(t, db.SQLite, nil, app.Build)
 	root := ta.SuperAdmin(t)
 	acme := ta.EnglishCompany(t, root, "Acme AB", "acme.example")
-	f := newNodeFixture(t, ta, acme.CompanyAdminToken, acme.CompanyID, "Field", "Door", "70B3D57ED005A1B2")
-	appPath := fmt.Sprintf("/application/%d", f.appID)
-	details := "/tagdetails/" + f.deveui
+	f := ta.AppNode(t, acme.CompanyAdminToken, acme.CompanyID, "Field", "Door", "70B3D57ED005A1B2")
+	appPath := fmt.Sprintf("/application/%d", f.AppID)
+	details := "/tagdetails/" + f.DevEUI
 	refused := []struct {
 		name, method, path, token string
 		headers                   []string
@@ -104,7 +64,7 @@ func TestNodePageGuards(t *testing.T) {
 			}
 		})
 	}
-	if r := ta.Call(t, "GET", fmt.Sprintf("/api/tag/%d", f.tagID), root, nil); r.Status != http.StatusOK {
+	if r := ta.Call(t, "GET", fmt.Sprintf("/api/tag/%d", f.TagID), root, nil); r.Status != http.StatusOK {
 		t.Errorf("a refused delete removed the node: %d", r.Status)
 	}
 	allowed := []struct{ name, path, token string }{
@@ -139,7 +99,7 @@ func TestNodePageGuards(t *testing.T) {
 		t.Run("menu of "+tc.name, func(t *testing.T) {
 			p := ta.Page(t, "GET", "/company", tc.token, nil)
 			menu := p.Body[strings.Index(p.Body, `id="side-menu"`):strings.Index(p.Body, `<main id="main"`)]
-			contains(t, menu, tc.want, tc.not)
+			kerneltest.Contains(t, menu, tc.want, tc.not)
 		})
 	}
 	order := ta.Page(t, "GET", "/company", root, nil).Body
@@ -153,7 +113,7 @@ func TestApplicationPages(t *testing.T) {
 	root := ta.SuperAdmin(t)
 	acme := ta.EnglishCompany(t, root, "Acme AB", "acme.example")
 	other := ta.EnglishCompany(t, root, "Other AB", "other.example")
-	foreign := newNodeFixture(t, ta, other.CompanyAdminToken, other.CompanyID, "Other field", "", "")
+	foreign := ta.AppNode(t, other.CompanyAdminToken, other.CompanyID, "Other field", "", "")
 
 	if p := ta.Page(t, "GET", "/application", acme.CompanyAdminToken, nil); !strings.Contains(p.Body, "There are no applications yet.") || !strings.Contains(p.Body, `href="/application/create"`) {
 		t.Errorf("empty list: %.500s", kerneltest.Main(p.Body))
@@ -209,7 +169,7 @@ func TestApplicationPages(t *testing.T) {
 	if path != fmt.Sprintf("/application/%d", appID) {
 		t.Errorf("went to %q", path)
 	}
-	newNodeFixture(t, ta, acme.CompanyAdminToken, acme.CompanyID, "Spare", "", "") // an application without nodes
+	ta.AppNode(t, acme.CompanyAdminToken, acme.CompanyID, "Spare", "", "") // an application without nodes
 	tag := ta.Call(t, "POST", fmt.Sprintf("/api/applications/%d/tag", appID), acme.CompanyAdminToken, map[string]any{"name": "Vent sensor", "deveui": "0004A30B001C1452"})
 	if tag.Status != http.StatusCreated {
 		t.Fatalf("tag: %d %s", tag.Status, tag.Body)
@@ -231,17 +191,17 @@ func TestApplicationPages(t *testing.T) {
 			if p.Status != http.StatusOK {
 				t.Fatalf("status %d", p.Status)
 			}
-			contains(t, kerneltest.Main(p.Body), tc.want, tc.not)
+			kerneltest.Contains(t, kerneltest.Main(p.Body), tc.want, tc.not)
 		})
 	}
 
 	edit := ta.Page(t, "GET", path, acme.AdminToken, nil)
-	contains(t, kerneltest.Main(edit.Body), []string{`value="Greenhouse"`, "A key is stored. Leave this empty to keep it.", "Remove the stored API key", "Vent sensor", `href="/tagdetails/0004A30B001C1452"`, `href="` + path + `/delete"`},
+	kerneltest.Contains(t, kerneltest.Main(edit.Body), []string{`value="Greenhouse"`, "A key is stored. Leave this empty to keep it.", "Remove the stored API key", "Vent sensor", `href="/tagdetails/0004A30B001C1452"`, `href="` + path + `/delete"`},
 		[]string{"NNSXS.SECRET"})
-	if p := ta.Page(t, "GET", fmt.Sprintf("/application/%d", foreign.appID), acme.CompanyAdminToken, nil); p.Status != http.StatusNotFound {
+	if p := ta.Page(t, "GET", fmt.Sprintf("/application/%d", foreign.AppID), acme.CompanyAdminToken, nil); p.Status != http.StatusNotFound {
 		t.Errorf("another company's application: %d", p.Status)
 	}
-	if p := ta.Page(t, "POST", fmt.Sprintf("/application/%d", foreign.appID), acme.CompanyAdminToken, form("name", "Taken over")); p.Status != http.StatusNotFound {
+	if p := ta.Page(t, "POST", fmt.Sprintf("/application/%d", foreign.AppID), acme.CompanyAdminToken, form("name", "Taken over")); p.Status != http.StatusNotFound {
 		t.Errorf("edit another company's application: %d", p.Status)
 	}
 	if p := ta.Page(t, "GET", "/application/abc", acme.CompanyAdminToken, nil); p.Status != http.StatusBadRequest {
@@ -338,7 +298,7 @@ func TestTagPages(t *testing.T) {
 	root := ta.SuperAdmin(t)
 	acme := ta.EnglishCompany(t, root, "Acme AB", "acme.example")
 	other := ta.EnglishCompany(t, root, "Other AB", "other.example")
-	foreign := newNodeFixture(t, ta, other.CompanyAdminToken, other.CompanyID, "Other field", "Other door", "1111111111111111")
+	foreign := ta.AppNode(t, other.CompanyAdminToken, other.CompanyID, "Other field", "Other door", "1111111111111111")
 
 	if p := ta.Page(t, "GET", "/tag/create", acme.CompanyAdminToken, nil); !strings.Contains(p.Body, "A node belongs to an application. Create an application first.") {
 		t.Errorf("node form without applications: %.300s", kerneltest.Main(p.Body))
@@ -346,8 +306,8 @@ func TestTagPages(t *testing.T) {
 	if p := ta.Page(t, "GET", "/tag", acme.CompanyAdminToken, nil); !strings.Contains(p.Body, "There are no nodes yet.") {
 		t.Errorf("empty node list: %.300s", kerneltest.Main(p.Body))
 	}
-	f := newNodeFixture(t, ta, acme.CompanyAdminToken, acme.CompanyID, "Field", "", "")
-	appID := fmt.Sprint(f.appID)
+	f := ta.AppNode(t, acme.CompanyAdminToken, acme.CompanyID, "Field", "", "")
+	appID := fmt.Sprint(f.AppID)
 	form := func(pairs ...string) url.Values {
 		v := url.Values{"name": {"Door sensor"}, "deveui": {"70-b3-d5-7e-d0-05-a1-b2"}, "applicationId": {appID}, "decoder": {""},
 			"appKey": {""}, "appEui": {""}, "profile": {"Class A"}, "lat": {"57,7"}, "long": {"11.97"}, "location": {"Gate"}, "type": {"door"}}
@@ -357,7 +317,7 @@ func TestTagPages(t *testing.T) {
 		return v
 	}
 	blank := ta.Page(t, "GET", "/tag/create", acme.CompanyAdminToken, nil)
-	contains(t, blank.Body, []string{`<option value="raw">`, `<option value="` + appID + `">Field</option>`, `for="f-deveui"`, `for="f-decoder"`}, []string{"Could not fetch decoders"})
+	kerneltest.Contains(t, blank.Body, []string{`<option value="raw">`, `<option value="` + appID + `">Field</option>`, `for="f-deveui"`, `for="f-decoder"`}, []string{"Could not fetch decoders"})
 
 	refused := []struct {
 		name    string
@@ -370,7 +330,7 @@ func TestTagPages(t *testing.T) {
 		{"name required", form("name", ""), nil, 400, "name", "This field must be filled in"},
 		{"DevEUI format, htmx", form("deveui", "12345"), kerneltest.HTMX, 400, "deveui", "A DevEUI is 16 hexadecimal digits"},
 		{"application required", form("applicationId", ""), nil, 400, "applicationId", "This field must be filled in"},
-		{"another company's application", form("applicationId", fmt.Sprint(foreign.appID)), kerneltest.HTMX, 400, "applicationId", "Choose one of your applications"},
+		{"another company's application", form("applicationId", fmt.Sprint(foreign.AppID)), kerneltest.HTMX, 400, "applicationId", "Choose one of your applications"},
 		{"unknown decoder", form("decoder", "no_such_decoder"), nil, 400, "decoder", "Choose a decoder from the list"},
 		{"latitude", form("lat", "north"), kerneltest.HTMX, 400, "lat", "Latitude must be between -90 and 90"},
 		{"DevEUI of another company's node", form("deveui", "1111111111111111"), nil, 400, "deveui", "Node with this DevEUI already exists on this server"},
@@ -413,7 +373,7 @@ func TestTagPages(t *testing.T) {
 		t.Errorf("created tag: %v", tag)
 	}
 	tagID := int64(tag["id"].(float64))
-	ta.Call(t, "POST", fmt.Sprintf("/api/applications/%d/tag", f.appID), acme.CompanyAdminToken, map[string]any{"name": "Boiler", "deveui": "0004A30B001C1452"})
+	ta.Call(t, "POST", fmt.Sprintf("/api/applications/%d/tag", f.AppID), acme.CompanyAdminToken, map[string]any{"name": "Boiler", "deveui": "0004A30B001C1452"})
 
 	lists := []struct {
 		name, query, token string
@@ -435,15 +395,15 @@ func TestTagPages(t *testing.T) {
 			if p.Status != 200 || p.FullPage() == tc.fragment {
 				t.Fatalf("status %d, full page %v: %.300s", p.Status, p.FullPage(), p.Body)
 			}
-			contains(t, kerneltest.Main(p.Body), tc.want, tc.not)
+			kerneltest.Contains(t, kerneltest.Main(p.Body), tc.want, tc.not)
 		})
 	}
 
 	details := "/tagdetails/70B3D57ED005A1B2"
-	if p := ta.Page(t, "GET", "/tagdetails/"+foreign.deveui, acme.CompanyAdminToken, nil); p.Status != http.StatusNotFound {
+	if p := ta.Page(t, "GET", "/tagdetails/"+foreign.DevEUI, acme.CompanyAdminToken, nil); p.Status != http.StatusNotFound {
 		t.Errorf("another company's node: %d", p.Status)
 	}
-	if p := ta.Page(t, "POST", "/tagdetails/"+foreign.deveui+"/delete", acme.CompanyAdminToken, url.Values{}); p.Status != http.StatusNotFound {
+	if p := ta.Page(t, "POST", "/tagdetails/"+foreign.DevEUI+"/delete", acme.CompanyAdminToken, url.Values{}); p.Status != http.StatusNotFound {
 		t.Errorf("delete another company's node: %d", p.Status)
 	}
 	if p := ta.Page(t, "GET", "/tagdetails/not-a-deveui", acme.CompanyAdminToken, nil); p.Status != http.StatusNotFound {
@@ -492,7 +452,7 @@ func TestTagPages(t *testing.T) {
 		t.Fatalf("details: %d %.300s", page.Status, page.Body)
 	}
 	body := kerneltest.Main(page.Body)
-	contains(t, body, []string{"Front door", "Identity and decoder", `value="Front door"`, "Battery and signal", "-71 dBm", "7.5 dB", "Latest values",
+	kerneltest.Contains(t, body, []string{"Front door", "Identity and decoder", `value="Front door"`, "Battery and signal", "-71 dBm", "7.5 dB", "Latest values",
 		"<code>temperature</code>", "21.25", "Stored data", "Latest uplinks: 2", "<td>20.5</td>", "<td>open</td>",
 		"Keys", "Label of temperature", "Make default", "Downlinks", "No downlinks have been queued for this node.", "Queue downlink",
 		"Picture", "The node has no picture.", `href="` + details + `/delete"`, "Sending data",
@@ -544,11 +504,11 @@ func TestTagPages(t *testing.T) {
 	}
 	dl := fmt.Sprintf("%s/downlinks/%d/delete", details, int64(dls[0].(map[string]any)["id"].(float64)))
 	page = ta.Page(t, "GET", details, acme.CompanyAdminToken, nil)
-	contains(t, kerneltest.Main(page.Body), []string{"Air temperature", `value="°C"`, "21.25 °C", `<span class="pill info">Default</span>`, "<code class=\"payload\">01FF</code>", "Queued", `href="` + dl + `"`}, nil)
+	kerneltest.Contains(t, kerneltest.Main(page.Body), []string{"Air temperature", `value="°C"`, "21.25 °C", `<span class="pill info">Default</span>`, "<code class=\"payload\">01FF</code>", "Queued", `href="` + dl + `"`}, nil)
 	if p := ta.Page(t, "GET", dl, acme.CompanyAdminToken, nil, kerneltest.HTMX...); p.FullPage() || !strings.Contains(p.Body, "Take back the downlink 01FF on port 10 for Front door?") {
 		t.Errorf("downlink confirmation: %d %.300s", p.Status, p.Body)
 	}
-	if p := ta.Page(t, "POST", fmt.Sprintf("/tagdetails/%s/downlinks/%d/delete", foreign.deveui, int64(dls[0].(map[string]any)["id"].(float64))), other.CompanyAdminToken, url.Values{}); p.Status != http.StatusNotFound {
+	if p := ta.Page(t, "POST", fmt.Sprintf("/tagdetails/%s/downlinks/%d/delete", foreign.DevEUI, int64(dls[0].(map[string]any)["id"].(float64))), other.CompanyAdminToken, url.Values{}); p.Status != http.StatusNotFound {
 		t.Errorf("a downlink under another node: %d", p.Status)
 	}
 	if p := ta.Page(t, "POST", dl, acme.CompanyAdminToken, url.Values{}); p.Redirect() != details || !strings.Contains(p.Toast(), "The downlink has been removed") {
@@ -596,7 +556,7 @@ func TestPoolPage(t *testing.T) {
 	entries := ta.Call(t, "GET", "/api/tag/pool", root, nil).List()
 	first := int64(entries[0].(map[string]any)["id"].(float64))
 	p := ta.Page(t, "GET", "/tag/pool", root, nil, en...)
-	contains(t, kerneltest.Main(p.Body), []string{"2 DevEUIs", "A1B2C3D4E5F60718", "chirpstack", `href="/tag/create/A1B2C3D4E5F60718"`, "Hide", "Mark taken", fmt.Sprintf(`action="/tag/pool/%d"`, first)}, nil)
+	kerneltest.Contains(t, kerneltest.Main(p.Body), []string{"2 DevEUIs", "A1B2C3D4E5F60718", "chirpstack", `href="/tag/create/A1B2C3D4E5F60718"`, "Hide", "Mark taken", fmt.Sprintf(`action="/tag/pool/%d"`, first)}, nil)
 
 	hidden := ta.Page(t, "POST", fmt.Sprintf("/tag/pool/%d", first), root, url.Values{"status": {"hidden"}, "from": {"shown"}}, append(en, kerneltest.HTMX...)...)
 	if hidden.Redirect() != "/tag/pool" || !strings.Contains(hidden.Toast(), "A1B2C3D4E5F60718 is now Hidden") {
@@ -620,7 +580,7 @@ func TestPoolPage(t *testing.T) {
 			if p.Status != tc.status {
 				t.Fatalf("status %d", p.Status)
 			}
-			contains(t, kerneltest.Main(p.Body), tc.want, tc.not)
+			kerneltest.Contains(t, kerneltest.Main(p.Body), tc.want, tc.not)
 		})
 	}
 	if p := ta.Page(t, "POST", fmt.Sprintf("/tag/pool/%d", first), root, url.Values{"status": {"gone"}}, en...); p.Status != http.StatusBadRequest {
@@ -671,7 +631,7 @@ func TestTokenPages(t *testing.T) {
 		t.Fatalf("create without htmx: %d %.300s", personal.Status, kerneltest.Main(personal.Body))
 	}
 	list := ta.Page(t, "GET", "/company/tokens", acme.CompanyAdminToken, nil)
-	contains(t, kerneltest.Main(list.Body), []string{"ChirpStack", m[1][:7] + "…", "Company", "Mine", "Personal"}, []string{m[1], `id="new-token"`, "Theirs"})
+	kerneltest.Contains(t, kerneltest.Main(list.Body), []string{"ChirpStack", m[1][:7] + "…", "Company", "Mine", "Personal"}, []string{m[1], `id="new-token"`, "Theirs"})
 
 	tokens := ta.Call(t, "GET", fmt.Sprintf("/api/integration/tokens/%d", acme.CompanyID), acme.CompanyAdminToken, nil).List()
 	var id int64
@@ -700,7 +660,7 @@ func TestSwedishNodePages(t *testing.T) {
 	ta := kerneltest.Start(t, db.SQLite, nil, app.Build)
 	root := ta.SuperAdmin(t)
 	acme := ta.Company(t, root, "Acme AB", "acme.example")
-	f := newNodeFixture(t, ta, acme.CompanyAdminToken, acme.CompanyID, "Fält", "Dörr", "70B3D57ED005A1B2")
+	f := ta.AppNode(t, acme.CompanyAdminToken, acme.CompanyID, "Fält", "Dörr", "70B3D57ED005A1B2")
 	cases := []struct {
 		name, method, path, token string
 		form                      url.Values
@@ -711,9 +671,9 @@ func TestSwedishNodePages(t *testing.T) {
 		{"application messages", "POST", "/application/create", acme.CompanyAdminToken, url.Values{"name": {""}}, kerneltest.HTMX, []string{"Din applikation måste ha ett namn", "Skapa applikation"}},
 		{"node list", "GET", "/tag", acme.UserToken, nil, nil, []string{"Filtrera på namn eller DevEUI", "Senaste data", "Aldrig"}},
 		{"node form", "GET", "/tag/create", acme.CompanyAdminToken, nil, nil, []string{"Avkodare", "Standard (rå nyttolast)", "Välj en applikation", "Skapa nod"}},
-		{"node messages", "POST", "/tag/create", acme.CompanyAdminToken, url.Values{"name": {"X"}, "deveui": {"70B3D57ED005A1B2"}, "applicationId": {fmt.Sprint(f.appID)}}, kerneltest.HTMX, []string{"En nod med denna DevEUI finns redan på servern"}},
-		{"details", "GET", "/tagdetails/" + f.deveui, acme.CompanyAdminToken, nil, nil, []string{"Identitet och avkodare", "Batteri och signal", "Nedlänkar", "Köa nedlänk", "Ta bort noden"}},
-		{"downlink messages", "POST", "/tagdetails/" + f.deveui + "/downlinks", acme.CompanyAdminToken, url.Values{"port": {"0"}, "payload": {"01"}, "payloadType": {"hex"}}, kerneltest.HTMX, []string{"Porten måste vara större än 0"}},
+		{"node messages", "POST", "/tag/create", acme.CompanyAdminToken, url.Values{"name": {"X"}, "deveui": {"70B3D57ED005A1B2"}, "applicationId": {fmt.Sprint(f.AppID)}}, kerneltest.HTMX, []string{"En nod med denna DevEUI finns redan på servern"}},
+		{"details", "GET", "/tagdetails/" + f.DevEUI, acme.CompanyAdminToken, nil, nil, []string{"Identitet och avkodare", "Batteri och signal", "Nedlänkar", "Köa nedlänk", "Ta bort noden"}},
+		{"downlink messages", "POST", "/tagdetails/" + f.DevEUI + "/downlinks", acme.CompanyAdminToken, url.Values{"port": {"0"}, "payload": {"01"}, "payloadType": {"hex"}}, kerneltest.HTMX, []string{"Porten måste vara större än 0"}},
 		{"tokens", "GET", "/company/tokens", acme.CompanyAdminToken, nil, nil, []string{"Integrationsnycklar", "Skapa nyckel", "Företagsnyckel"}},
 		{"pool", "GET", "/tag/pool", root, nil, []string{"Accept-Language", "sv"}, []string{"Nodpool", "Inga okända DevEUI:n har hörts."}},
 	}
@@ -723,7 +683,7 @@ func TestSwedishNodePages(t *testing.T) {
 			if p.Status >= 500 {
 				t.Fatalf("status %d", p.Status)
 			}
-			contains(t, p.Body, tc.want, nil)
+			kerneltest.Contains(t, p.Body, tc.want, nil)
 		})
 	}
 }

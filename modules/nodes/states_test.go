@@ -25,14 +25,14 @@ func TestConcurrentStatesOfSharedTags(t *testing.T) {
 		var app struct {
 			ID int64 `json:"id"`
 		}
-		e.mustDo(t, "acmeAdmin", "POST", "/api/applications/{acme}", `{"name":"Shared"}`, 201, &app)
+		e.MustDo(t, "acmeAdmin", "POST", "/api/applications/{acme}", `{"name":"Shared"}`, 201, &app)
 		const tags, writers, rounds = 8, 6, 15
 		ids := make([]int64, tags)
 		for i := range ids {
 			var tag struct {
 				ID int64 `json:"id"`
 			}
-			e.mustDo(t, "acmeAdmin", "POST", fmt.Sprintf("/api/applications/%d/tag", app.ID),
+			e.MustDo(t, "acmeAdmin", "POST", fmt.Sprintf("/api/applications/%d/tag", app.ID),
 				fmt.Sprintf(`{"name":"T%d","deveui":"00000000000000%02X"}`, i, i), 201, &tag)
 			ids[i] = tag.ID
 		}

@@ -39,21 +39,21 @@ func TestCachedTagsFollowEveryChange(t *testing.T) {
 	f := func(v float64) *float64 { return &v }
 	at := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
 	steps := append(tagSteps[:len(tagSteps):len(tagSteps)], []step{
-		{name: "kept without state or secrets", as: "acmeAdmin", method: "PUT", path: "/api/tag/" + devEUI, status: 200,
-			body: `{"appKey":"00112233445566778899aabbccddeeff"}`,
-			then: func(t *testing.T, e *env, _ any) {
+		{Name: "kept without state or secrets", As: "acmeAdmin", Method: "PUT", Path: "/api/tag/" + devEUI, Status: 200,
+			Body: `{"appKey":"00112233445566778899aabbccddeeff"}`,
+			Then: func(t *testing.T, e *env, _ any) {
 				tag := cached(t, e, devEUI)
-				if tag == nil || tag.ID != e.id(t, "{tag}") || tag.CompanyID != e.id(t, "{acme}") || tag.Name != "Door" || tag.Decoder != "raw" {
+				if tag == nil || tag.ID != e.ID(t, "{tag}") || tag.CompanyID != e.ID(t, "{acme}") || tag.Name != "Door" || tag.Decoder != "raw" {
 					t.Fatalf("cached tag %+v", tag)
 				}
 				if tag.AppKey != "" || tag.SealedAppKey != "" || tag.Data != nil || tag.LatestTime != nil || tag.Battery != nil {
 					t.Errorf("the cached tag keeps state or secrets: %+v", tag)
 				}
 			}},
-		{name: "an uplink's state leaves the generation alone", as: "acmeUser", method: "GET", path: "/api/tag/{tag}", status: 200,
-			before: func(t *testing.T, e *env) {
+		{Name: "an uplink's state leaves the generation alone", As: "acmeUser", Method: "GET", Path: "/api/tag/{tag}", Status: 200,
+			Before: func(t *testing.T, e *env) {
 				before := e.value(t, "SELECT n FROM tag_generation")
-				err := e.nodes.UpdateStates(ctx, []nodes.TagState{{TagID: e.id(t, "{tag}"),
+				err := e.nodes.UpdateStates(ctx, []nodes.TagState{{TagID: e.ID(t, "{tag}"),
 					State: nodes.State{Time: &at, Data: map[string]any{"temperature": 21.5}, Battery: f(3.6)}}})
 				if err != nil {
 					t.Fatal(err)
@@ -62,56 +62,56 @@ func TestCachedTagsFollowEveryChange(t *testing.T) {
 					t.Errorf("a state raised the generation from %s to %s", before, after)
 				}
 			},
-			want: map[string]any{"battery": 3.6}, then: named("Door")},
-		{name: "renamed through the API", as: "acmeAdmin", method: "PUT", path: "/api/tag/" + devEUI, body: `{"name":"Front door"}`, status: 200,
-			then: named("Front door")},
-		{name: "renamed by another instance", as: "acmeUser", method: "GET", path: "/api/tag/{tag}", status: 200,
-			before: func(t *testing.T, e *env) {
+			Want: map[string]any{"battery": 3.6}, Then: named("Door")},
+		{Name: "renamed through the API", As: "acmeAdmin", Method: "PUT", Path: "/api/tag/" + devEUI, Body: `{"name":"Front door"}`, Status: 200,
+			Then: named("Front door")},
+		{Name: "renamed by another instance", As: "acmeUser", Method: "GET", Path: "/api/tag/{tag}", Status: 200,
+			Before: func(t *testing.T, e *env) {
 				cached(t, e, devEUI)
-				e.exec(t, "UPDATE tags SET name = 'Back door' WHERE id = ?", e.id(t, "{tag}"))
+				e.exec(t, "UPDATE tags SET name = 'Back door' WHERE id = ?", e.ID(t, "{tag}"))
 			},
-			then: named("Back door")},
-		{name: "keys", as: "acmeUser", method: "GET", path: "/api/tag/{tag}", status: 200,
-			before: func(t *testing.T, e *env) {
+			Then: named("Back door")},
+		{Name: "keys", As: "acmeUser", Method: "GET", Path: "/api/tag/{tag}", Status: 200,
+			Before: func(t *testing.T, e *env) {
 				cached(t, e, devEUI)
-				if err := e.nodes.EnsureKeysOfTags(ctx, map[int64][]string{e.id(t, "{tag}"): {"temperature"}}); err != nil {
+				if err := e.nodes.EnsureKeysOfTags(ctx, map[int64][]string{e.ID(t, "{tag}"): {"temperature"}}); err != nil {
 					t.Fatal(err)
 				}
 			},
-			then: func(t *testing.T, e *env, _ any) {
+			Then: func(t *testing.T, e *env, _ any) {
 				if tag := cached(t, e, devEUI); tag == nil || len(tag.Keys) != 1 || tag.Keys[0] != "temperature" {
 					t.Errorf("cached tag %+v, want the key temperature", tag)
 				}
-				e.exec(t, "DELETE FROM tag_keys WHERE tag_id = ?", e.id(t, "{tag}"))
+				e.exec(t, "DELETE FROM tag_keys WHERE tag_id = ?", e.ID(t, "{tag}"))
 				if tag := cached(t, e, devEUI); tag == nil || len(tag.Keys) != 0 {
 					t.Errorf("cached tag %+v, want no keys after another instance removed them", tag)
 				}
 			}},
-		{name: "moved to another company by another instance", as: "acmeUser", method: "GET", path: "/api/tag/{tag}", status: 404,
-			before: func(t *testing.T, e *env) {
+		{Name: "moved to another company by another instance", As: "acmeUser", Method: "GET", Path: "/api/tag/{tag}", Status: 404,
+			Before: func(t *testing.T, e *env) {
 				cached(t, e, devEUI)
-				e.exec(t, "UPDATE tags SET company_id = ?, application_id = ? WHERE id = ?", e.id(t, "{beta}"), e.id(t, "{betaApp}"), e.id(t, "{tag}"))
+				e.exec(t, "UPDATE tags SET company_id = ?, application_id = ? WHERE id = ?", e.ID(t, "{beta}"), e.ID(t, "{betaApp}"), e.ID(t, "{tag}"))
 			},
-			then: func(t *testing.T, e *env, _ any) {
-				if tag := cached(t, e, devEUI); tag == nil || tag.CompanyID != e.id(t, "{beta}") {
+			Then: func(t *testing.T, e *env, _ any) {
+				if tag := cached(t, e, devEUI); tag == nil || tag.CompanyID != e.ID(t, "{beta}") {
 					t.Errorf("cached tag %+v, want Beta's", tag)
 				}
-				e.exec(t, "UPDATE tags SET company_id = ?, application_id = ? WHERE id = ?", e.id(t, "{acme}"), e.id(t, "{app}"), e.id(t, "{tag}"))
+				e.exec(t, "UPDATE tags SET company_id = ?, application_id = ? WHERE id = ?", e.ID(t, "{acme}"), e.ID(t, "{app}"), e.ID(t, "{tag}"))
 			}},
-		{name: "deleted", as: "acmeAdmin", method: "DELETE", path: "/api/tag/{tag}", status: 204,
-			before: func(t *testing.T, e *env) { cached(t, e, devEUI) },
-			then: func(t *testing.T, e *env, _ any) {
+		{Name: "deleted", As: "acmeAdmin", Method: "DELETE", Path: "/api/tag/{tag}", Status: 204,
+			Before: func(t *testing.T, e *env) { cached(t, e, devEUI) },
+			Then: func(t *testing.T, e *env, _ any) {
 				if tag := cached(t, e, devEUI); tag != nil {
 					t.Errorf("a deleted tag is still found: %+v", tag)
 				}
 			}},
-		{name: "gone with its company", as: "super", method: "DELETE", path: "/api/companies/{beta}", status: 204,
-			before: func(t *testing.T, e *env) {
+		{Name: "gone with its company", As: "super", Method: "DELETE", Path: "/api/companies/{beta}", Status: 204,
+			Before: func(t *testing.T, e *env) {
 				if cached(t, e, betaDevEUI) == nil {
 					t.Fatal("Beta's tag is not found")
 				}
 			},
-			then: func(t *testing.T, e *env, _ any) {
+			Then: func(t *testing.T, e *env, _ any) {
 				if tag := cached(t, e, betaDevEUI); tag != nil {
 					t.Errorf("the tag of a deleted company is still found: %+v", tag)
 				}

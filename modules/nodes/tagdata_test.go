@@ -41,31 +41,12 @@ type dataEnv struct {
 func newDataEnv(t *testing.T, d db.Dialect) *dataEnv {
 	t.Helper()
 	p := kerneltest.Start(t, d, nil, app.Build)
-	e := &dataEnv{c: p.Client, store: p.App.Series(), tok: map[string]string{}, id: map[string]int64{}}
-	if err := p.App.CreateSuperAdmin(context.Background(), "super@fieldhub.test", "secret123"); err != nil {
-		t.Fatal(err)
-	}
-	super := e.c.Login(t, "super@fieldhub.test", "secret123")
-	for _, key := range []string{"acme", "beta"} {
-		r := e.must(t, super, "POST", "/api/users/create/company", map[string]any{
-			"company": map[string]any{"name": key, "orgNumber": "556677-8899", "invoiceAdress": "a@" + key + ".se", "country": "SE"},
-			"user":    map[string]any{"firstName": "A", "lastName": "B", "email": "admin@" + key + ".se", "phoneNumber": "46701234567", "password": "secret123"},
-		}, http.StatusCreated)
-		e.id[key] = int64(r.Obj()["company"].(map[string]any)["companyId"].(float64))
-		e.tok[key+"Admin"] = e.c.Login(t, "admin@"+key+".se", "secret123")
-		e.tok[key+"Ingest"] = e.must(t, e.tok[key+"Admin"], "POST", fmt.Sprintf("/api/integration/tokens/%d", e.id[key]),
-			map[string]any{"label": "network server", "isCompany": true}, http.StatusCreated).Str("token")
-	}
-	e.must(t, e.tok["acmeAdmin"], "POST", "/api/users", map[string]any{"firstName": "U", "lastName": "S",
-		"email": "user@acme.se", "phoneNumber": "46701234568", "password": "secret123"}, http.StatusCreated)
-	e.tok["acmeUser"] = e.c.Login(t, "user@acme.se", "secret123")
+	s := kerneltest.Companies(t, p.Client, p.App, kerneltest.CompanySpec{Key: "acme", Ingest: true, User: true}, kerneltest.CompanySpec{Key: "beta", Ingest: true})
+	e := &dataEnv{c: p.Client, store: p.App.Series(), tok: s.Tokens, id: s.Tenants(t).ID}
 	for _, n := range []struct{ company, key, name, eui string }{
 		{"acme", "sensor", "Sensor", sensorEUI}, {"acme", "quiet", "Quiet", quietEUI}, {"beta", "foreign", "Foreign", betaEUI},
 	} {
-		appID := e.must(t, e.tok[n.company+"Admin"], "POST", fmt.Sprintf("/api/applications/%d", e.id[n.company]),
-			map[string]any{"name": "Field " + n.key}, http.StatusCreated).Num("id")
-		e.id[n.key] = e.must(t, e.tok[n.company+"Admin"], "POST", fmt.Sprintf("/api/applications/%d/tag", appID),
-			map[string]any{"name": n.name, "deveui": n.eui}, http.StatusCreated).Num("id")
+		e.id[n.key] = e.c.AppNode(t, e.tok[n.company+"Admin"], e.id[n.company], "Field "+n.key, n.name, n.eui).TagID
 	}
 	// Uplinks through the ingest: one 30 hours ago (outside the default
 	// window) and three in the last hours, each with five keys.
@@ -89,19 +70,10 @@ func newDataEnv(t *testing.T, d db.Dialect) *dataEnv {
 	return e
 }
 
-func (e *dataEnv) must(t *testing.T, token, method, path string, body any, status int) kerneltest.Response {
-	t.Helper()
-	r := e.c.Call(t, method, path, token, body)
-	if r.Status != status {
-		t.Fatalf("%s %s: %d, want %d: %s", method, path, r.Status, status, r.Body)
-	}
-	return r
-}
-
 // get calls a GET route as who and wants 200.
 func (e *dataEnv) get(t *testing.T, who, path string) kerneltest.Response {
 	t.Helper()
-	return e.must(t, e.tok[who], "GET", path, nil, http.StatusOK)
+	return e.c.Must(t, "GET", path, e.tok[who], nil, http.StatusOK)
 }
 
 // write stores points of Acme's sensor directly, as a long history would
@@ -170,7 +142,7 @@ func TestTagData(t *testing.T) {
 			if r.Status != http.StatusBadRequest || r.Obj()["errorIds"].(map[string]any)["key"].([]any)[0] != "nodes.tagdata.noKey" {
 				t.Fatalf("without a default key: %d %s", r.Status, r.Body)
 			}
-			e.must(t, e.tok["acmeAdmin"], "POST", "/api/tag/key/update", map[string]any{"tagId": sensor, "key": "temperature",
+			e.c.Must(t, "POST", "/api/tag/key/update", e.tok["acmeAdmin"], map[string]any{"tagId": sensor, "key": "temperature",
 				"label": "Temperature", "unit": "°C", "defaultKey": true}, http.StatusOK)
 			got := objects(t, e.get(t, "acmeUser", fmt.Sprintf("/api/tag/tagdata?tagId=%d", sensor)))
 			if len(got) != 3 || got[2]["key"] != "temperature" || got[2]["label"] != "Temperature" || got[2]["unit"] != "°C" || got[2]["defaultKey"] != true {
@@ -268,7 +240,7 @@ func TestTagData(t *testing.T) {
 				}
 			}
 			// Only "trend" is a view of a tag's key.
-			e.must(t, e.tok["acmeUser"], "GET", fmt.Sprintf("/api/tag/%d/bogus/flow", sensor), nil, http.StatusNotFound)
+			e.c.Must(t, "GET", fmt.Sprintf("/api/tag/%d/bogus/flow", sensor), e.tok["acmeUser"], nil, http.StatusNotFound)
 		})
 
 		t.Run("latest and currents", func(t *testing.T) {
