@@ -188,16 +188,24 @@ func (d *Directory) EditUser(ctx context.Context, c auth.Caller, u *accounts.Use
 		u.PasswordHash = hash
 		columns = append(columns, "password_hash")
 	}
-	return d.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	var ended []string
+	err := d.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if err := store.UpdateUser(ctx, tx, u, columns...); err != nil {
 			return err
 		}
 		if passwordChanged {
 			// Other sessions end; the caller's own goes on.
-			return store.DeleteOtherSessions(ctx, tx, u.ID, c.SessionID)
+			var err error
+			ended, err = store.EndOtherSessions(ctx, tx, u.ID, c.SessionID)
+			return err
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	d.signin.SessionsEnded(ended)
+	return nil
 }
 
 // RemoveUser deletes u, a user c may see, if c may edit them and they are
@@ -209,9 +217,18 @@ func (d *Directory) RemoveUser(ctx context.Context, c auth.Caller, u *accounts.U
 	if !MayEdit(c, u) {
 		return errs.New(errs.Forbidden, errs.IDForbidden)
 	}
-	if err := store.DeleteUser(ctx, d.db, u.ID); err != nil {
+	var ended []string
+	err := d.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		var err error
+		if ended, err = store.EndSessionsOf(ctx, tx, u.ID); err != nil {
+			return err
+		}
+		return store.DeleteUser(ctx, tx, u.ID)
+	})
+	if err != nil {
 		return err
 	}
+	d.signin.SessionsEnded(ended)
 	d.host.Bus.Publish(ctx, accounts.UserDeleted{UserID: u.ID, CompanyID: u.Company()})
 	return nil
 }
@@ -231,10 +248,18 @@ func (d *Directory) SetRole(ctx context.Context, c auth.Caller, u *accounts.User
 		return errs.New(errs.Forbidden, accounts.MsgRoleNotAllowed)
 	}
 	u.Role = role
-	return d.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	var ended []string
+	err := d.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if err := store.UpdateUser(ctx, tx, u, "role"); err != nil {
 			return err
 		}
-		return store.DeleteSessionsOf(ctx, tx, u.ID)
+		var err error
+		ended, err = store.EndSessionsOf(ctx, tx, u.ID)
+		return err
 	})
+	if err != nil {
+		return err
+	}
+	d.signin.SessionsEnded(ended)
+	return nil
 }
