@@ -292,20 +292,24 @@ func TestSessionCookie(t *testing.T) {
 	}
 }
 
-// TestLoginRateLimit checks that repeated failures lock the account for a
-// while, also for the right password.
+// TestLoginRateLimit checks that repeated failures from one client make it
+// wait, also with the right password, and that the answer says how long.
 func TestLoginRateLimit(t *testing.T) {
 	ta := kerneltest.Start(t, db.SQLite, nil, app.Build)
 	root := ta.SuperAdmin(t)
 	ta.Company(t, root, "Acme AB", "acme.example")
-	for i := 0; i < 10; i++ {
+	for i := 0; i < 5; i++ {
 		if r := ta.Call(t, "POST", "/api/users/authenticate", "", map[string]any{"email": "worker@acme.example", "password": "wrong"}); r.Status != http.StatusUnauthorized {
 			t.Fatalf("failure %d: %d", i, r.Status)
 		}
 	}
 	r := ta.Call(t, "POST", "/api/users/authenticate", "", map[string]any{"email": "worker@acme.example", "password": kerneltest.Password})
-	if r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" {
-		t.Errorf("11th attempt: %d %s", r.Status, r.Body)
+	if r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" || r.Str("id") != "accounts.login.tooMany" {
+		t.Errorf("6th attempt: %d %s", r.Status, r.Body)
+	}
+	sv := ta.Call(t, "POST", "/api/users/authenticate", "", map[string]any{"email": "worker@acme.example", "password": "wrong"}, "Accept-Language", "sv")
+	if want := "För många misslyckade inloggningar härifrån; försök igen om " + sv.Header.Get("Retry-After") + " s"; sv.Str("message") != want {
+		t.Errorf("Swedish: %q, want %q", sv.Str("message"), want)
 	}
 }
 
