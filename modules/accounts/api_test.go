@@ -367,8 +367,11 @@ func TestInvite(t *testing.T) {
 		t.Errorf("invite unregistered: %d %s", r.Status, r.Body)
 	}
 	reg := ta.Call(t, "POST", "/api/users", "", kerneltest.UserBody("stranger@example.com"))
-	if reg.Status != http.StatusCreated || reg.Obj()["companyId"] != nil || reg.Str("role") != "User" {
+	if reg.Status != http.StatusCreated || reg.Str("id") != "accounts.register.done" {
 		t.Fatalf("register: %d %s", reg.Status, reg.Body)
+	}
+	if me := ta.Call(t, "GET", "/api/users", ta.Login(t, "stranger@example.com", kerneltest.Password), nil); me.Obj()["companyId"] != nil || me.Str("role") != "User" {
+		t.Fatalf("a registered user is a User without a company: %s", me.Body)
 	}
 	r = ta.Call(t, "POST", invite, acme.CompanyAdminToken, map[string]any{"email": "Stranger@example.com"})
 	if r.Status != 200 || r.Str("message") != "Invitation sent" {

@@ -78,23 +78,24 @@ func (d *Directory) MayCreateUser(c auth.Caller) error {
 	return nil
 }
 
-// AddUser validates and stores a new user on behalf of c. Without a
-// session it is registration: a User without a company, to be invited into
-// one. An Admin or CompanyAdmin creates a user in their own company, a
+// AddUser validates and stores a new user on behalf of c, an administrator:
+// an Admin or CompanyAdmin creates a user in their own company, a
 // SuperAdmin in the company in names; they may set a role they could
-// grant. The API and the /company/usercreate page both use it.
+// grant, and are told when the address is taken. The API and the
+// /company/usercreate page both use it; a visitor registers with RegisterUser.
 func (d *Directory) AddUser(ctx context.Context, c auth.Caller, in UserInput) (*accounts.User, error) {
 	if err := d.MayCreateUser(c); err != nil {
 		return nil, err
+	}
+	if !c.SignedIn() {
+		return nil, errs.New(errs.Forbidden, errs.IDForbidden)
 	}
 	u, err := newUser(in)
 	if err != nil {
 		return nil, err
 	}
-	if c.SignedIn() {
-		if err := d.placeNewUser(ctx, c, u, in); err != nil {
-			return nil, err
-		}
+	if err := d.placeNewUser(ctx, c, u, in); err != nil {
+		return nil, err
 	}
 	if err := store.InsertUser(ctx, d.db, u); err != nil {
 		return nil, err
