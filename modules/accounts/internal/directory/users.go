@@ -236,7 +236,7 @@ func (d *Directory) RemoveUser(ctx context.Context, c auth.Caller, u *accounts.U
 
 // SetRole gives u, a user c may see, the role named name, and ends u's
 // sessions so that the new role applies at once. Nobody changes their own
-// role.
+// role; who may change whose, to what, MayChangeRoleOf and MayGrant say.
 func (d *Directory) SetRole(ctx context.Context, c auth.Caller, u *accounts.User, name string) error {
 	role, ok := auth.ParseRole(name)
 	if !ok {
@@ -245,7 +245,7 @@ func (d *Directory) SetRole(ctx context.Context, c auth.Caller, u *accounts.User
 	if u.ID == c.UserID {
 		return errs.New(errs.Invalid, accounts.MsgOwnRole)
 	}
-	if !MayEdit(c, u) || !MayGrant(c, role) {
+	if !MayChangeRoleOf(c, u) || !MayGrant(c, role) {
 		return errs.New(errs.Forbidden, accounts.MsgRoleNotAllowed)
 	}
 	u.Role = role
