@@ -86,6 +86,14 @@ func TestEndedSessionsRefuseTheirAccessTokens(t *testing.T) {
 			ta.Must(t, "DELETE", fmt.Sprintf("/api/users/%d", id), acme.CompanyAdminToken, nil, http.StatusNoContent)
 			refused(t, token, "the user's deletion")
 		})
+		t.Run("made SuperAdmin with a new password from the command line", func(t *testing.T) {
+			token := ta.Login(t, "admin@acme.example", kerneltest.Password)
+			accepted(t, token)
+			if err := ta.App.CreateSuperAdmin(t.Context(), "admin@acme.example", "the operator's new one"); err != nil {
+				t.Fatal(err)
+			}
+			refused(t, token, "a new password and role from the command line")
+		})
 		t.Run("company deleted", func(t *testing.T) {
 			token := ta.Login(t, "boss@other.example", kerneltest.Password)
 			accepted(t, token)

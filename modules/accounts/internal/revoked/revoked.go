@@ -8,8 +8,8 @@
 // PostgreSQL every instance LISTENs for the ids that the others announce
 // when a session ends (store.EndedChannel), reading the table again
 // whenever its listening connection is (re)made, so that nothing announced
-// while it was down is missed. The instance that ends a session adds it
-// itself, at once.
+// while it was down is missed, and every minute besides. The instance that
+// ends a session adds it itself, at once.
 package revoked
 
 import (
@@ -131,8 +131,10 @@ func (l *List) load(ctx context.Context) error {
 	return nil
 }
 
-// sweep drops, every minute until ctx ends, the sessions whose access
-// tokens have all lapsed.
+// sweep, every minute until ctx ends, drops the sessions whose access
+// tokens have all lapsed and reads the table again: what a command run
+// beside the server ended (on SQLite, where nothing is announced), or an
+// announcement lost with a connection, is known within the minute.
 func (l *List) sweep(ctx context.Context) {
 	t := time.NewTicker(sweepEvery)
 	defer t.Stop()
@@ -142,6 +144,9 @@ func (l *List) sweep(ctx context.Context) {
 			return
 		case <-t.C:
 			l.drop(l.now().UTC().Add(-l.keep))
+			if err := l.load(ctx); err != nil && ctx.Err() == nil {
+				l.log.Warn("ended sessions not read again", "err", err)
+			}
 		}
 	}
 }
