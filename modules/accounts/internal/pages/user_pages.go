@@ -29,7 +29,6 @@ func (p *Pages) pageUser(r *http.Request) (*accounts.User, error) {
 	return p.dir.VisibleUser(r.Context(), id)
 }
 
-
 // mayDelete tells whether c gets the delete button for u; nobody deletes
 // themselves.
 func mayDelete(c auth.Caller, u *accounts.User) bool {
