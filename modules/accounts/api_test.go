@@ -303,10 +303,12 @@ func TestLoginRateLimit(t *testing.T) {
 			t.Fatalf("failure %d: %d", i, r.Status)
 		}
 	}
+	failedJustNow(t, ta.Host().DB, "127.0.0.1")
 	r := ta.Call(t, "POST", "/api/users/authenticate", "", map[string]any{"email": "worker@acme.example", "password": kerneltest.Password})
 	if r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" || r.Str("id") != "accounts.login.tooMany" {
 		t.Errorf("6th attempt: %d %s", r.Status, r.Body)
 	}
+	failedJustNow(t, ta.Host().DB, "127.0.0.1")
 	sv := ta.Call(t, "POST", "/api/users/authenticate", "", map[string]any{"email": "worker@acme.example", "password": "wrong"}, "Accept-Language", "sv")
 	if want := "För många misslyckade inloggningar härifrån; försök igen om " + sv.Header.Get("Retry-After") + " s"; sv.Str("message") != want {
 		t.Errorf("Swedish: %q, want %q", sv.Str("message"), want)
