@@ -94,6 +94,17 @@ type Store interface {
 	// DeleteNode removes every series (and point) of one node of a company.
 	DeleteNode(ctx context.Context, company int64, devEUI string) error
 
+	// MoveNode hands every series of a node from one company to another:
+	// the points of (from, devEUI, key) are written to (to, devEUI, key),
+	// as Write writes them (a point at a time the target already holds is
+	// replaced), and then the node's series of from are deleted, as
+	// DeleteNode deletes them. It returns how many points it moved. It is
+	// not one transaction: a move that fails midway may leave points in
+	// both companies, and calling it again completes it. Points written to
+	// the source while it runs may stay there, so the caller first stops
+	// the node's writes under from (and may call it again after).
+	MoveNode(ctx context.Context, from, to int64, devEUI string) (int64, error)
+
 	// Prune removes every point older than before, of every company, and
 	// returns how many it removed; the retention job calls it.
 	Prune(ctx context.Context, before time.Time) (int64, error)
@@ -341,6 +352,22 @@ func ValidateNode(company int64, devEUI string) error {
 	var v errs.Validation
 	if company <= 0 {
 		v.Add("company", IDCompanyInvalid)
+	}
+	if !ValidDevEUI(devEUI) {
+		v.Add("devEui", IDDevEUIInvalid)
+	}
+	return v.Err()
+}
+
+// ValidateMove checks the arguments of MoveNode: two companies, not the
+// same, and a DevEUI.
+func ValidateMove(from, to int64, devEUI string) error {
+	var v errs.Validation
+	if from <= 0 {
+		v.Add("from", IDCompanyInvalid)
+	}
+	if to <= 0 || to == from {
+		v.Add("to", IDCompanyInvalid)
 	}
 	if !ValidDevEUI(devEUI) {
 		v.Add("devEui", IDDevEUIInvalid)

@@ -114,13 +114,20 @@ type Options struct {
 	// hourly summaries; tests set it low to exercise the summaries on
 	// small data.
 	RawLimit int
+	// MoveBatch is how many points MoveNode reads and writes at a time
+	// (DefaultMoveBatch when zero); tests set it low.
+	MoveBatch int
 }
+
+// DefaultMoveBatch is Options.MoveBatch when it is zero.
+const DefaultMoveBatch = 5_000
 
 // Store is the SQL time-series store. It implements tsdb.Store.
 type Store struct {
-	db       *sql.DB
-	pg       bool
-	rawLimit int
+	db        *sql.DB
+	pg        bool
+	rawLimit  int
+	moveBatch int
 	// rereads counts the hours that writes summarised by reading their
 	// points back, for the tests of the incremental path.
 	rereads atomic.Int64
@@ -141,7 +148,10 @@ func New(bdb *bun.DB, opts Options) *Store {
 	if opts.RawLimit <= 0 {
 		opts.RawLimit = DefaultRawLimit
 	}
-	return &Store{db: bdb.DB, pg: db.DialectOf(bdb) == db.Postgres, rawLimit: opts.RawLimit}
+	if opts.MoveBatch <= 0 {
+		opts.MoveBatch = DefaultMoveBatch
+	}
+	return &Store{db: bdb.DB, pg: db.DialectOf(bdb) == db.Postgres, rawLimit: opts.RawLimit, moveBatch: opts.MoveBatch}
 }
 
 // Close does nothing: the database belongs to the caller.
