@@ -94,16 +94,15 @@ type Store interface {
 	// DeleteNode removes every series (and point) of one node of a company.
 	DeleteNode(ctx context.Context, company int64, devEUI string) error
 
-	// MoveNode hands every series of a node from one company to another:
+	// CopyNode copies every series of a node from one company to another:
 	// the points of (from, devEUI, key) are written to (to, devEUI, key),
-	// as Write writes them (a point at a time the target already holds is
-	// replaced), and then the node's series of from are deleted, as
-	// DeleteNode deletes them. It returns how many points it moved. It is
-	// not one transaction: a move that fails midway may leave points in
-	// both companies, and calling it again completes it. Points written to
-	// the source while it runs may stay there, so the caller first stops
-	// the node's writes under from (and may call it again after).
-	MoveNode(ctx context.Context, from, to int64, devEUI string) (int64, error)
+	// as Write writes them, so a point at a time the target already holds
+	// is replaced and copying again changes nothing. It returns how many
+	// points it copied. It is not one transaction: a copy that fails midway
+	// may have copied part of the points, and calling it again completes
+	// it. Moving a node to another company is CopyNode, then DeleteNode of
+	// the source.
+	CopyNode(ctx context.Context, from, to int64, devEUI string) (int64, error)
 
 	// Prune removes every point older than before, of every company, and
 	// returns how many it removed; the retention job calls it.
@@ -359,9 +358,9 @@ func ValidateNode(company int64, devEUI string) error {
 	return v.Err()
 }
 
-// ValidateMove checks the arguments of MoveNode: two companies, not the
+// ValidateCopy checks the arguments of CopyNode: two companies, not the
 // same, and a DevEUI.
-func ValidateMove(from, to int64, devEUI string) error {
+func ValidateCopy(from, to int64, devEUI string) error {
 	var v errs.Validation
 	if from <= 0 {
 		v.Add("from", IDCompanyInvalid)

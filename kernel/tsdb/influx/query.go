@@ -431,51 +431,48 @@ func (s *Store) dropDatabase(ctx context.Context) error {
 	return err
 }
 
-// MoveNode hands the series of a node to another company; see tsdb.Store
+// CopyNode copies the series of a node to another company; see tsdb.Store
 // and the package doc.
-func (s *Store) MoveNode(ctx context.Context, from, to int64, devEUI string) (int64, error) {
-	if err := tsdb.ValidateMove(from, to, devEUI); err != nil {
+func (s *Store) CopyNode(ctx context.Context, from, to int64, devEUI string) (int64, error) {
+	if err := tsdb.ValidateCopy(from, to, devEUI); err != nil {
 		return 0, err
 	}
 	node := `"company" = ` + literal(strconv.FormatInt(from, 10)) + ` AND "deveui" = ` + literal(devEUI)
 	rows, err := s.selectOne(ctx, `SHOW TAG VALUES FROM `+ident(s.measurement)+` WITH KEY = "key" WHERE `+node)
 	if err != nil {
-		return 0, fmt.Errorf("move node %s: keys: %w", devEUI, err)
+		return 0, fmt.Errorf("copy node %s: keys: %w", devEUI, err)
 	}
-	var moved int64
+	var copied int64
 	for _, row := range rows {
 		var key string
 		if len(row) < 2 || json.Unmarshal(row[1], &key) != nil {
-			return moved, fmt.Errorf("move node %s: influx key row %s", devEUI, row)
+			return copied, fmt.Errorf("copy node %s: influx key row %s", devEUI, row)
 		}
 		src := tsdb.Series{Company: from, DevEUI: devEUI, Key: key}
 		target := tsdb.Series{Company: to, DevEUI: devEUI, Key: key}
 		cond := "time >= " + micros(tsdb.Micros(tsdb.MinTime))
 		for {
 			page, err := s.selectOne(ctx, `SELECT "value", "text"`+s.from()+s.tags(src)+" AND "+cond+
-				" ORDER BY time ASC LIMIT "+strconv.Itoa(s.moveBatch))
+				" ORDER BY time ASC LIMIT "+strconv.Itoa(s.copyBatch))
 			if err != nil {
-				return moved, fmt.Errorf("move node %s: read %s: %w", devEUI, src, err)
+				return copied, fmt.Errorf("copy node %s: read %s: %w", devEUI, src, err)
 			}
 			pts, err := points(target, page)
 			if err != nil {
-				return moved, fmt.Errorf("move node %s: %w", devEUI, err)
+				return copied, fmt.Errorf("copy node %s: %w", devEUI, err)
 			}
 			if len(pts) == 0 {
 				break
 			}
 			if err := s.Write(ctx, pts); err != nil {
-				return moved, fmt.Errorf("move node %s: %w", devEUI, err)
+				return copied, fmt.Errorf("copy node %s: %w", devEUI, err)
 			}
-			moved += int64(len(pts))
-			if len(pts) < s.moveBatch {
+			copied += int64(len(pts))
+			if len(pts) < s.copyBatch {
 				break
 			}
 			cond = "time > " + micros(tsdb.Micros(pts[len(pts)-1].Time))
 		}
 	}
-	if err := s.DeleteNode(ctx, from, devEUI); err != nil {
-		return moved, err
-	}
-	return moved, nil
+	return copied, nil
 }
