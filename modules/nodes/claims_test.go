@@ -420,30 +420,33 @@ func TestMovePage(t *testing.T) {
 	p := e.p.Page(t, "GET", details, e.Tokens["acmeAdmin"], nil)
 	kerneltest.Contains(t, kerneltest.Main(p.Body), []string{"Delete node"}, []string{"Move to another company", `id="tag-move"`})
 	p = e.p.Page(t, "GET", details, e.Tokens["super"], nil)
-	kerneltest.Contains(t, kerneltest.Main(p.Body), []string{"Move to another company", `<option value="` + betaApp + `">Beta · Field beta</option>`},
-		[]string{"Acme · Field acme"})
+	kerneltest.Contains(t, kerneltest.Main(p.Body), []string{"Move to another company", `<option value="` + betaApp + `">Beta · Field beta</option>`,
+		`id="f-moveApplicationId"`, `id="f-moveAppKey"`}, []string{"Acme · Field acme"})
+	if n := strings.Count(p.Body, `id="f-appKey"`); n != 1 {
+		t.Errorf("%d elements with the id f-appKey", n)
+	}
 	p = e.p.Page(t, "GET", details, e.Tokens["super"], nil, "Accept-Language", "sv")
 	kerneltest.Contains(t, kerneltest.Main(p.Body), []string{"Flytta till ett annat företag", "Jag har kontrollerat det andra företagets ägarskap på annat sätt"}, nil)
 	for _, who := range []string{"acmeAdmin", "betaAdmin"} {
-		p := e.p.Page(t, "POST", details+"/move", e.Tokens[who], url.Values{"applicationId": {betaApp}, "appKey": {claimedKey}, "confirm": {"yes"}})
+		p := e.p.Page(t, "POST", details+"/move", e.Tokens[who], url.Values{"moveApplicationId": {betaApp}, "moveAppKey": {claimedKey}, "confirm": {"yes"}})
 		if p.Status != http.StatusSeeOther || p.Redirect() != "/" {
 			t.Errorf("%s posts the move: %d to %q", who, p.Status, p.Redirect())
 		}
 	}
 
 	// Without proof the form says what is missing, and keeps what was chosen.
-	p = e.p.Page(t, "POST", details+"/move", e.Tokens["super"], url.Values{"applicationId": {betaApp}}, kerneltest.HTMX...)
-	if p.Status != http.StatusBadRequest || !strings.Contains(p.Body, `<span class="error" id="e-appKey">Give the node's AppKey as proof of ownership, or confirm that you have checked the ownership otherwise</span>`) ||
+	p = e.p.Page(t, "POST", details+"/move", e.Tokens["super"], url.Values{"moveApplicationId": {betaApp}}, kerneltest.HTMX...)
+	if p.Status != http.StatusBadRequest || !strings.Contains(p.Body, `<span class="error" id="e-moveAppKey">Give the node's AppKey as proof of ownership, or confirm that you have checked the ownership otherwise</span>`) ||
 		!strings.Contains(p.Body, `<option value="`+betaApp+`" selected>`) {
 		t.Fatalf("no proof: %d %.1500s", p.Status, p.Body)
 	}
-	p = e.p.Page(t, "POST", details+"/move", e.Tokens["super"], url.Values{"applicationId": {betaApp}, "appKey": {"00000000000000000000000000000000"}})
+	p = e.p.Page(t, "POST", details+"/move", e.Tokens["super"], url.Values{"moveApplicationId": {betaApp}, "moveAppKey": {"00000000000000000000000000000000"}})
 	if p.Status != http.StatusBadRequest || !p.FullPage() || !strings.Contains(p.Body, "The AppKey does not match the node's") {
 		t.Fatalf("another AppKey, without htmx: %d %.600s", p.Status, kerneltest.Main(p.Body))
 	}
 
 	// With proof it asks first, and moves on the confirmation.
-	form := url.Values{"applicationId": {betaApp}, "appKey": {claimedKey}}
+	form := url.Values{"moveApplicationId": {betaApp}, "moveAppKey": {claimedKey}}
 	p = e.p.Page(t, "POST", details+"/move", e.Tokens["super"], form, kerneltest.HTMX...)
 	kerneltest.Contains(t, p.Body, []string{`role="alertdialog"`, "Move the node Gate (" + claimedEUI + ") from Acme to the application Field beta of Beta?",
 		"The AppKey matches the node's", `name="confirm" value="yes"`, "Yes, move"}, nil)

@@ -337,11 +337,26 @@ type moveSummary struct {
 	Proven                bool
 }
 
+// moveFields are the move form's names of the fields of the move's body.
+var moveFields = map[string]string{"applicationId": "moveApplicationId", "appKey": "moveAppKey", "ownershipVerified": "moveOwnershipVerified"}
+
+// moveFormErrors puts the messages of a refused move on the form's fields.
+func moveFormErrors(fe ui.FormErrors) ui.FormErrors {
+	out := ui.FormErrors{Form: fe.Form, Fields: map[string]string{}}
+	for field, msg := range fe.Fields {
+		if name, ok := moveFields[field]; ok {
+			field = name
+		}
+		out.Fields[field] = msg
+	}
+	return out
+}
+
 // moveInputFrom reads the move form; an application that is not an id is
 // a field error.
 func moveInputFrom(vals url.Values) (registry.MoveInput, error) {
-	in := registry.MoveInput{AppKey: web.FormValue(vals, "appKey"), OwnershipVerified: vals.Get("ownershipVerified") == "true"}
-	if raw := strings.TrimSpace(vals.Get("applicationId")); raw != "" {
+	in := registry.MoveInput{AppKey: web.FormValue(vals, "moveAppKey"), OwnershipVerified: vals.Get("moveOwnershipVerified") == "true"}
+	if raw := strings.TrimSpace(vals.Get("moveApplicationId")); raw != "" {
 		id, err := strconv.ParseInt(raw, 10, 64)
 		if err != nil || id <= 0 {
 			return in, registry.AddField(nil, "applicationId", nodes.IDMoveApplication)
@@ -385,7 +400,7 @@ func (pg *Pages) tagMoveSubmit(w http.ResponseWriter, r *http.Request) error {
 			return terr
 		}
 		return pg.failed(w, r, &shown, err, func(fe ui.FormErrors) templ.Component {
-			return tagMoveSection(&shown, targets, vals, fe)
+			return tagMoveSection(&shown, targets, vals, moveFormErrors(fe))
 		}, func(d *tagDetails, c templ.Component) { d.Move = c })
 	}
 	sum := moveSummary{From: pg.reg.CompanyName(ctx, t.CompanyID), To: pg.reg.CompanyName(ctx, m.To.CompanyID),
