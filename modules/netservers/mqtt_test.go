@@ -128,32 +128,40 @@ func newMQTTClient(t *testing.T, brokerURL string, topics ...string) *mqttClient
 	return c
 }
 
-// forgetSession makes the broker drop the session of clientID when the test
-// is over, by connecting with a clean start and no session expiry: a
-// session no one comes back for would collect a week of other tests'
-// events at the broker.
+// forgetSession makes the broker drop the sessions of clientID
+// (netservers.MQTTSessionIDs) when the test is over, by connecting with a
+// clean start and no session expiry: a session no one comes back for would
+// collect a week of other tests' events at the broker.
 func forgetSession(t *testing.T, brokerURL, clientID string) {
 	t.Cleanup(func() {
-		u, _ := url.Parse(brokerURL)
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		cfg := autopaho.ClientConfig{ServerUrls: []*url.URL{u}, CleanStartOnInitialConnection: true, KeepAlive: 30,
-			ClientConfig: paho.ClientConfig{ClientID: clientID}}
-		if u.User != nil {
-			cfg.ConnectUsername = u.User.Username()
-			p, _ := u.User.Password()
-			cfg.ConnectPassword = []byte(p)
+		var wg sync.WaitGroup
+		for _, id := range netservers.MQTTSessionIDs(clientID) {
+			wg.Go(func() { dropSession(brokerURL, id) })
 		}
-		cm, err := autopaho.NewConnection(ctx, cfg)
-		if err != nil {
-			return
-		}
-		if cm.AwaitConnection(ctx) == nil {
-			_ = cm.Disconnect(ctx)
-		}
-		cancel()
-		<-cm.Done()
+		wg.Wait()
 	})
+}
+
+func dropSession(brokerURL, clientID string) {
+	u, _ := url.Parse(brokerURL)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cfg := autopaho.ClientConfig{ServerUrls: []*url.URL{u}, CleanStartOnInitialConnection: true, KeepAlive: 30,
+		ClientConfig: paho.ClientConfig{ClientID: clientID}}
+	if u.User != nil {
+		cfg.ConnectUsername = u.User.Username()
+		p, _ := u.User.Password()
+		cfg.ConnectPassword = []byte(p)
+	}
+	cm, err := autopaho.NewConnection(ctx, cfg)
+	if err != nil {
+		return
+	}
+	if cm.AwaitConnection(ctx) == nil {
+		_ = cm.Disconnect(ctx)
+	}
+	cancel()
+	<-cm.Done()
 }
 
 // publish sends with QoS 1 and waits for the broker's PUBACK.
