@@ -97,7 +97,7 @@ bench-tsdb *ARGS:
 clean-test-dbs:
     psql -h 127.0.0.1 -U postgres -Atc "SELECT datname FROM pg_database WHERE datname LIKE 'fieldhub_t%'" | while read -r db; do psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS \"$db\" WITH (FORCE)"; done
 
-# ingest benchmark: HTTP uplinks on PostgreSQL against a COPY of the same rows (extra flags go to bench/ingest, e.g. -c 16 -d 30s); results go in docs/performance.md
+# ingest benchmark: HTTP uplinks on PostgreSQL against a COPY of the same rows (extra flags go to bench/ingest, e.g. -c 16 -d 30s; -via mqtt or -via compare for MQTT beside HTTP); results go in docs/performance.md
 bench-ingest *ARGS: assets
     scripts/ensure-services.sh
     go run ./bench/ingest {{ARGS}}
