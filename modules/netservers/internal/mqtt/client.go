@@ -58,7 +58,7 @@ type Client struct {
 
 // metrics are the subscriber's Prometheus metrics.
 type metrics struct {
-	sessions prometheus.Gauge   // sessions this instance holds
+	sessions prometheus.Gauge   // sessions this instance holds and has subscribed
 	inHand   prometheus.Gauge   // events received and not through yet
 	received prometheus.Counter // events received
 	acked    prometheus.Counter // events acknowledged
@@ -70,7 +70,7 @@ func New(host *kernel.Host, deps Deps) *Client {
 	c := &Client{host: host, log: host.Logger("netservers"), deps: deps, now: time.Now}
 	c.metrics = metrics{
 		sessions: prometheus.NewGauge(prometheus.GaugeOpts{Name: "fieldhub_mqtt_sessions",
-			Help: "MQTT sessions of the shared subscription of ChirpStack events that this instance holds."}),
+			Help: "MQTT sessions of the shared subscription of ChirpStack events that this instance holds, connected and subscribed."}),
 		inHand: prometheus.NewGauge(prometheus.GaugeOpts{Name: "fieldhub_mqtt_events_in_hand",
 			Help: "ChirpStack events received over MQTT that are not through yet."}),
 		received: prometheus.NewCounter(prometheus.CounterOpts{Name: "fieldhub_mqtt_events_received_total",

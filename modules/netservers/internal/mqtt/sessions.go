@@ -58,10 +58,8 @@ func (c *Client) runSessions(ctx context.Context, cfg *mqttConfig) {
 		for i, id := range ids {
 			held[i] = c.startSession(cfg, i, id)
 		}
-		c.metrics.sessions.Set(float64(len(held)))
 		<-ctx.Done()
 		stopSessions(held, shutdownWait)
-		c.metrics.sessions.Set(0)
 		return
 	}
 	b := &balancer{c: c, cfg: cfg, ids: ids, held: make([]*session, len(ids)),
@@ -114,7 +112,6 @@ func (b *balancer) run(ctx context.Context) {
 		case <-ctx.Done():
 			stopSessions(b.held, shutdownWait)
 			b.closeConn()
-			b.c.metrics.sessions.Set(0)
 			return
 		case <-next.C:
 		}
@@ -146,7 +143,6 @@ func (b *balancer) step(ctx context.Context) {
 			b.c.log.Warn("MQTT subscriber lost its lock connection to the database; letting go of its sessions", "err", err)
 			stopSessions(b.held, 0) // their locks are gone: another instance may take them now
 			clear(b.held)
-			b.c.metrics.sessions.Set(0)
 			b.closeConn()
 		}
 	}
@@ -193,7 +189,6 @@ func (b *balancer) step(ctx context.Context) {
 		}
 	}
 	held := b.count()
-	b.c.metrics.sessions.Set(float64(held))
 	if now := [2]int{held, instances}; now != b.shown {
 		b.shown = now
 		b.c.log.Info("MQTT subscriber holds its share of the sessions", "sessions", held, "of", len(b.ids), "instances", instances)

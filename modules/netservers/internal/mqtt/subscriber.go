@@ -40,9 +40,26 @@ type session struct {
 	slots                  chan struct{} // bounds the events in hand, QoS 0 ones too
 	done                   chan struct{} // closed once the connection has ended
 
-	mu        sync.Mutex
-	accepting bool
-	inHand    sync.WaitGroup
+	mu         sync.Mutex
+	accepting  bool
+	subscribed bool // connected, and the subscription acknowledged (metrics.sessions)
+	inHand     sync.WaitGroup
+}
+
+// setSubscribed records whether the session is connected and subscribed.
+func (s *session) setSubscribed(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if on && s.conn.Err() != nil {
+		return // stopped meanwhile
+	}
+	switch {
+	case on && !s.subscribed:
+		s.c.metrics.sessions.Inc()
+	case !on && s.subscribed:
+		s.c.metrics.sessions.Dec()
+	}
+	s.subscribed = on
 }
 
 // startSession connects session slot under client id and subscribes it.
@@ -68,7 +85,10 @@ func (c *Client) startSession(cfg *mqttConfig, slot int, id string) *session {
 		state.up(ca, cfg.server.String())
 		go s.subscribe(cm, cfg.clientID) // OnConnectionUp must not block
 	}
-	cc.OnConnectionDown = state.lost
+	cc.OnConnectionDown = func() bool {
+		s.setSubscribed(false)
+		return state.lost()
+	}
 	cc.OnConnectError = state.failed
 	cc.OnPublishReceived = []func(paho.PublishReceived) (bool, error){s.received}
 	cm, err := autopaho.NewConnection(s.conn, cc)
@@ -142,6 +162,7 @@ func (s *session) stop(wait time.Duration) {
 	s.cancelConn()
 	<-s.done
 	s.cancelWork()
+	s.setSubscribed(false)
 }
 
 // subscribe (re)subscribes on every connection: a resumed session keeps
@@ -165,6 +186,7 @@ func (s *session) subscribe(cm *autopaho.ConnectionManager, group string) {
 		return
 	}
 	s.c.log.Debug("MQTT subscribed", "client_id", s.id, "topic", topic, "qos", 1)
+	s.setSubscribed(true)
 	if s.slot == 0 {
 		// The broker answers "no subscription existed" (0x11) when there
 		// was none: nothing to do either way.
