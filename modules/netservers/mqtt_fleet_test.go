@@ -140,7 +140,9 @@ func metricOf(t *testing.T, reg prometheus.Gatherer, name string) float64 {
 func (e *mqttEnv) awaitSessions(t *testing.T, n int) {
 	t.Helper()
 	kerneltest.WaitFor(t, waitLimit, func() bool { return e.metric(t, "fieldhub_mqtt_sessions") == float64(n) },
-		func() string { return fmt.Sprintf("the portal holds %v MQTT sessions, want %d", e.metric(t, "fieldhub_mqtt_sessions"), n) })
+		func() string {
+			return fmt.Sprintf("the portal holds %v MQTT sessions, want %d", e.metric(t, "fieldhub_mqtt_sessions"), n)
+		})
 }
 
 // addTags adds n nodes to the env's ChirpStack application and returns
@@ -304,7 +306,9 @@ func TestMQTTSessionsSharedBetweenInstances(t *testing.T) {
 
 	other.stop()
 	kerneltest.WaitFor(t, 2*balanceLimit, func() bool { return e.metric(t, "fieldhub_mqtt_sessions") == netservers.MQTTSessions },
-		func() string { return fmt.Sprintf("the instance left holds %v sessions", e.metric(t, "fieldhub_mqtt_sessions")) })
+		func() string {
+			return fmt.Sprintf("the instance left holds %v sessions", e.metric(t, "fieldhub_mqtt_sessions"))
+		})
 	base = base.Add(time.Hour)
 	cs.publishAll(t, n, e.numbered(euis, base))
 	e.awaitStored(t, base, n)
@@ -386,7 +390,9 @@ func (e *mqttEnv) awaitHandled(t *testing.T, n float64) {
 	t.Helper()
 	kerneltest.WaitFor(t, waitLimit, func() bool {
 		return e.metric(t, "fieldhub_mqtt_events_received_total") >= n && e.metric(t, "fieldhub_mqtt_events_in_hand") == 0
-	}, func() string { return fmt.Sprintf("%v events received, want %v", e.metric(t, "fieldhub_mqtt_events_received_total"), n) })
+	}, func() string {
+		return fmt.Sprintf("%v events received, want %v", e.metric(t, "fieldhub_mqtt_events_received_total"), n)
+	})
 	if got := e.metric(t, "fieldhub_mqtt_events_received_total"); got != n {
 		t.Errorf("%v events received, want %v", got, n)
 	}
