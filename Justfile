@@ -105,3 +105,9 @@ bench-ingest *ARGS: assets
 # two fieldhub binaries in the ingest benchmark, alternately, with medians (e.g. just bench-ingest-compare /tmp/a /tmp/b 5 -d 10s)
 bench-ingest-compare A B *ARGS:
     bench/ingest-compare.sh {{A}} {{B}} {{ARGS}}
+
+# soak: two instances on PostgreSQL for 30 minutes under the demo plus 1,000 uplinks/s, one killed halfway; memory, goroutines, open files and p99 over time, and no acknowledged uplink lost (extra flags go to bench/soak, e.g. -d 4m -warmup 30s -kill-at 2m); results go in docs/performance.md
+bench-soak *ARGS: assets
+    scripts/ensure-services.sh
+    scripts/ensure-mosquitto.sh
+    go run ./bench/soak {{ARGS}}
