@@ -168,7 +168,10 @@ func (b *balancer) step(ctx context.Context) {
 		if s := b.held[i]; s != nil {
 			s.stop(releaseWait)
 			b.held[i] = nil
-			if _, err := b.conn.ExecContext(qctx, "SELECT pg_advisory_unlock($1)", b.keys[i]); err != nil {
+			uctx, cancel := context.WithTimeout(ctx, balancePoll) // qctx may have run out meanwhile
+			_, err := b.conn.ExecContext(uctx, "SELECT pg_advisory_unlock($1)", b.keys[i])
+			cancel()
+			if err != nil {
 				b.c.log.Warn("MQTT subscriber cannot give back the lock of a session", "client_id", b.ids[i], "err", err)
 			}
 		}
