@@ -76,7 +76,7 @@ func ownBroker(t *testing.T, settings ...string) string {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(bin, "-c", conf)
-	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.Stdout, cmd.Stderr, cmd.SysProcAttr = logFile, logFile, brokerAttr()
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start mosquitto: %v", err)
 	}

@@ -225,7 +225,7 @@ func StartMosquitto(dir string, extra ...string) (*Broker, error) {
 		return nil, err
 	}
 	cmd := exec.Command(bin, "-c", conf)
-	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.Stdout, cmd.Stderr, cmd.SysProcAttr = logFile, logFile, childAttr()
 	if err := cmd.Start(); err != nil {
 		logFile.Close()
 		return nil, fmt.Errorf("start mosquitto: %w", err)
