@@ -49,7 +49,9 @@ const (
 
 // refCountAt is how far before an object (the pointer in its JSValue) its
 // reference count is (JSRefCountHeader, in front of the GC header in this
-// QuickJS); TestResultsSharedWithGlobalsAreSeen checks it.
+// QuickJS). TestResultsKeptByTheCodecAreNotCarriedOver fails if the count
+// is not there, and so does TestStateStaysWithItsTenant if what is there
+// is always more.
 const refCountAt = 4
 
 // walkMaxDepth bounds the nesting the walk follows; deeper results go to
