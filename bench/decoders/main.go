@@ -32,6 +32,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/fieldhub/fieldhub/kernel/sandbox"
@@ -54,8 +55,8 @@ func main() {
 		codecs = stringList{"modules/decoders/catalog/elsys.js", "modules/decoders/catalog/decentlab_dl_pr26.js"}
 	}
 	fmt.Printf("GOMAXPROCS %d, %s, %s\n\n", runtime.GOMAXPROCS(0), runtime.Version(), nodeVersion())
-	fmt.Println("| codec | trusted, 1 worker | trusted, 2 workers | uploaded, 2 workers | uploaded, 2 workers, 2 tenants | Node, 1 loop | trusted 2 workers / Node | uploaded 2 workers / Node | first decode, sandbox | first decode, Node | memory per warm instance |")
-	fmt.Println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+	fmt.Println("| codec | trusted, 1 worker | trusted, 2 workers | uploaded, 2 workers | uploaded, 2 workers, 2 tenants | Node, 1 loop | trusted 2 workers / Node | uploaded 2 workers / Node | CPU per decode, uploaded / Node | 2 × Node's CPU per decode / uploaded's | first decode, sandbox | first decode, Node | memory per warm instance |")
+	fmt.Println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 	for _, path := range codecs {
 		if err := measure(path, *d, *firsts); err != nil {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", path, err)
@@ -139,7 +140,7 @@ func measure(path string, d time.Duration, firsts int) error {
 	rounds := max(1, int(d/time.Second))
 	for r := 0; r <= rounds; r++ {
 		for _, cf := range configs {
-			start := time.Now()
+			start, cpu := time.Now(), processCPU()
 			n, err := cf.run(ctx, payloads, limits, time.Second)
 			if err != nil {
 				return err
@@ -147,19 +148,27 @@ func measure(path string, d time.Duration, firsts int) error {
 			if r > 0 {
 				cf.n += n
 				cf.took += time.Since(start)
+				cf.cpu += processCPU() - cpu
 			}
 		}
-		n, took, err := node.run(time.Second)
+		n, took, cpu, err := node.run(time.Second)
 		if err != nil {
 			return err
 		}
 		if r > 0 {
 			node.n += n
 			node.took += took
+			node.cpu += cpu
 		}
 	}
 	one, two, uploaded, alternating := configs[0].rate(), configs[1].rate(), configs[2].rate(), configs[3].rate()
 	nodeRate := float64(node.n) / node.took.Seconds()
+	// CPU time per decode, the uploaded codec's and Node's: on a machine
+	// that others share, the rates above are what the machine left over,
+	// and 2 workers get no more of it than Node's one loop; twice Node's
+	// CPU per decode over the sandbox's is what 2 idle cores would give.
+	uploadedCPU := configs[2].cpu / time.Duration(configs[2].n)
+	nodeCPU := node.cpu / time.Duration(node.n)
 
 	// Time to first decode: a codec the engine has not seen (a comment
 	// makes each source new), loaded and called once; the engine itself
@@ -192,8 +201,9 @@ func measure(path string, d time.Duration, firsts int) error {
 		return err
 	}
 
-	fmt.Printf("| %s | %s/s | %s/s | %s/s | %s/s | %s/s | %.3f | %.3f | %s | %s | %s |\n", filepath.Base(path),
+	fmt.Printf("| %s | %s/s | %s/s | %s/s | %s/s | %s/s | %.3f | %.3f | %s / %s | %.3f | %s | %s | %s |\n", filepath.Base(path),
 		count(one), count(two), count(uploaded), count(alternating), count(nodeRate), two/nodeRate, uploaded/nodeRate,
+		round(uploadedCPU), round(nodeCPU), 2*float64(nodeCPU)/float64(uploadedCPU),
 		round(times[len(times)/2]), round(node.first), mem)
 	return nil
 }
@@ -246,7 +256,7 @@ type config struct {
 	trusted          bool
 	codec            *sandbox.Codec
 	n                int64
-	took             time.Duration
+	took, cpu        time.Duration
 }
 
 func (cf *config) rate() float64 { return float64(cf.n) / cf.took.Seconds() }
@@ -288,12 +298,12 @@ func (cf *config) run(ctx context.Context, payloads []payload, limits sandbox.Li
 // nodeLoop is node-loop.mjs running the codec, which decodes in a loop for
 // as long as each request says.
 type nodeLoop struct {
-	cmd   *exec.Cmd
-	in    io.WriteCloser
-	out   *bufio.Scanner
-	first time.Duration
-	n     int64
-	took  time.Duration
+	cmd       *exec.Cmd
+	in        io.WriteCloser
+	out       *bufio.Scanner
+	first     time.Duration
+	n         int64
+	took, cpu time.Duration
 }
 
 func startNode(codec, payloads string) (*nodeLoop, error) {
@@ -332,18 +342,28 @@ func (l *nodeLoop) read(v any) error {
 	return json.Unmarshal(l.out.Bytes(), v)
 }
 
-// run has Node decode for d, and returns how many decodes it made in how
-// long.
-func (l *nodeLoop) run(d time.Duration) (int64, time.Duration, error) {
+// run has Node decode for d, and returns how many decodes it made, in how
+// long and with how much CPU time.
+func (l *nodeLoop) run(d time.Duration) (n int64, took, cpu time.Duration, err error) {
 	if _, err := fmt.Fprintln(l.in, d.Milliseconds()); err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	var r struct {
-		N  int64   `json:"n"`
-		Ms float64 `json:"ms"`
+		N     int64   `json:"n"`
+		Ms    float64 `json:"ms"`
+		CPUMs float64 `json:"cpuMs"`
 	}
-	err := l.read(&r)
-	return r.N, time.Duration(r.Ms * float64(time.Millisecond)), err
+	err = l.read(&r)
+	return r.N, time.Duration(r.Ms * float64(time.Millisecond)), time.Duration(r.CPUMs * float64(time.Millisecond)), err
+}
+
+// processCPU is the CPU time the process has used, all threads.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func (l *nodeLoop) close() {
@@ -417,6 +437,8 @@ func round(d time.Duration) string {
 	switch {
 	case d >= time.Millisecond:
 		return fmt.Sprintf("%.1f ms", float64(d)/1e6)
+	case d < 10*time.Microsecond:
+		return fmt.Sprintf("%.2f µs", float64(d)/1e3)
 	}
 	return fmt.Sprintf("%.0f µs", float64(d)/1e3)
 }

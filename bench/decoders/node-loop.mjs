@@ -2,8 +2,8 @@
 // one vm context (a classic script, as the sandbox runs it), with the same
 // payloads. It prints {"firstMicros": ...} once loaded, then, for each line
 // of standard input (a number of milliseconds), decodes in a loop for that
-// long and prints {"n": decodes, "ms": milliseconds taken}, each as one line
-// of JSON.
+// long and prints {"n": decodes, "ms": milliseconds taken, "cpuMs":
+// milliseconds of CPU the process used meanwhile}, each as one line of JSON.
 //
 //   node bench/decoders/node-loop.mjs <codec.js> <payloads.json>
 //
@@ -44,6 +44,8 @@ const run = (ms) => {
 process.stdout.write(JSON.stringify({ firstMicros }) + "\n");
 for await (const line of createInterface({ input: process.stdin })) {
   const start = performance.now();
+  const cpu = process.cpuUsage();
   const n = run(Number(line));
-  process.stdout.write(JSON.stringify({ n, ms: performance.now() - start }) + "\n");
+  const used = process.cpuUsage(cpu);
+  process.stdout.write(JSON.stringify({ n, ms: performance.now() - start, cpuMs: (used.user + used.system) / 1000 }) + "\n");
 }
