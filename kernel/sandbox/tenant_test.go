@@ -15,8 +15,8 @@ import (
 // stateful is a codec that reports what it finds of earlier calls (a
 // global, a prototype it patched, a closure's variable, an implicit global)
 // and then leaves the caller's mark in each; bytes[0] makes it throw
-// half-way, loop past its time limit or run out of memory after leaving
-// them.
+// half-way, loop past its time limit, run out of memory, or loop in native
+// code until the outer guard stops it, after leaving them.
 const stateful = `
 var kept = (function () { var secret; return {get: function () { return secret }, set: function (v) { secret = v } } })();
 function decodeUplink(input) {
@@ -35,6 +35,7 @@ function decodeUplink(input) {
 	case 1: throw new Error("half-way");
 	case 2: for (;;) {}
 	case 3: var a = []; for (;;) a.push(new Array(1e5).fill(mark));
+	case 4: Array.prototype.indexOf.call({length: Math.pow(2, 53) - 1}, 1);
 	}
 	return {data: seen};
 }`
@@ -91,8 +92,8 @@ func TestStateStaysWithItsTenant(t *testing.T) {
 }
 
 // TestFailedCallsLeaveNothing: a call that throws half-way or breaks its
-// time or memory limit leaves nothing for the next call, also of the same
-// tenant.
+// time or memory limit, in the codec's code or in native code, leaves
+// nothing for the next call, also of the same tenant.
 func TestFailedCallsLeaveNothing(t *testing.T) {
 	t.Parallel()
 	e := newEngine(t, sandbox.Options{PoolSize: 1})
@@ -106,6 +107,7 @@ func TestFailedCallsLeaveNothing(t *testing.T) {
 		{"a throw", 1, roomy, sandbox.ErrThrown},
 		{"the time limit", 2, sandbox.Limits{Time: 30 * time.Millisecond}, sandbox.ErrTimeLimit},
 		{"the memory limit", 3, sandbox.Limits{Time: hang, Memory: 8 << 20}, sandbox.ErrMemoryLimit},
+		{"the outer guard", 4, sandbox.Limits{Time: 20 * time.Millisecond}, sandbox.ErrTimeLimit},
 	}
 	for _, f := range failures {
 		if got, err := call(t, c, "acme", "before", 0, roomy); err != nil {
