@@ -56,10 +56,10 @@
 // length 2^32); the outer guard stops it: quickjs.wasm is instrumented so
 // that every loop of its compiled code counts down and calls the host every
 // 20,000 iterations, and the host traps the call once it is past its limit
-// + 25 ms + limit/4 (the instance is then closed). This costs about 5 % of
-// QuickJS's speed, where wazero's own guard (WithCloseOnContextDone, which
-// leaves the compiled code for Go at every loop header) cost two thirds of
-// it.
+// + 25 ms + limit/4 (the instance is then closed). This costs a few per
+// cent of QuickJS's speed at most, where wazero's own guard
+// (WithCloseOnContextDone, which leaves the compiled code for Go at every
+// loop header) cost two thirds of it.
 //
 // What a codec can reach: the ECMAScript built-ins, console (log, info,
 // debug, trace, warn, error; captured into Result.Log, not printed), and
