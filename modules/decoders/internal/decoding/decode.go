@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/fieldhub/fieldhub/kernel/sandbox"
 	"github.com/fieldhub/fieldhub/modules/decoders"
@@ -28,7 +29,18 @@ func (s *Service) Decode(ctx context.Context, key string, in decoders.Input) (de
 	if err != nil {
 		return decoders.Output{}, err
 	}
-	return run(ctx, l, in, lim)
+	return run(ctx, l, in, lim, tenant(in.Company))
+}
+
+// tenant is the sandbox's tenant of a company's uplinks: what a codec left
+// after one of its calls may reach the company's next uplinks, never another
+// company's (sandbox.Input.Tenant). Company 0 has none: each call starts
+// clean.
+func tenant(company int64) string {
+	if company == 0 {
+		return ""
+	}
+	return strconv.FormatInt(company, 10)
 }
 
 // decodeRaw keeps a payload as it came: its bytes in lower-case hex, the
@@ -42,14 +54,14 @@ func decodeRaw(in decoders.Input) decoders.Output {
 	return decoders.Output{Data: data}
 }
 
-// run decodes in with a loaded codec: a codec that fails answers an
-// Output whose Errors say why.
-func run(ctx context.Context, l *loaded, in decoders.Input, lim sandbox.Limits) (decoders.Output, error) {
+// run decodes in with a loaded codec for tenant (see sandbox.Input.Tenant):
+// a codec that fails answers an Output whose Errors say why.
+func run(ctx context.Context, l *loaded, in decoders.Input, lim sandbox.Limits, tenant string) (decoders.Output, error) {
 	l.touch()
 	if l.fail != nil {
 		return decoders.Output{Errors: []string{failure(l.fail)}}, nil
 	}
-	res, err := l.codec.DecodeUplink(ctx, sandbox.Input{Bytes: in.Bytes, FPort: in.FPort, RecvTime: in.RecvTime, Variables: in.Variables}, lim)
+	res, err := l.codec.DecodeUplink(ctx, sandbox.Input{Bytes: in.Bytes, FPort: in.FPort, RecvTime: in.RecvTime, Variables: in.Variables, Tenant: tenant}, lim)
 	out := decoders.Output{Data: res.Data, Warnings: res.Warnings, Errors: res.Errors, Log: res.Log, Duration: res.Duration}
 	if err == nil {
 		return out, nil

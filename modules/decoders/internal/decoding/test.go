@@ -83,7 +83,8 @@ func (s *Service) RunTest(ctx context.Context, company int64, in TestInput) (dec
 		if err != nil {
 			return decoders.Output{}, err
 		}
-		return run(ctx, l, inp, lim)
+		// A test call starts clean, whatever the company's uplinks left.
+		return run(ctx, l, inp, lim, "")
 	}
 	e := s.scratch.Load()
 	if e == nil {
@@ -101,7 +102,7 @@ func (s *Service) RunTest(ctx context.Context, company int64, in TestInput) (dec
 	if err != nil {
 		return decoders.Output{}, err
 	}
-	return run(ctx, l, inp, lim)
+	return run(ctx, l, inp, lim, "")
 }
 
 func derefString(p *string) string {
