@@ -379,7 +379,20 @@ func (s *Store) aggregatePieces(ctx context.Context, se tsdb.Series, id int64, p
 			is[k], los[k], his[k] = p.i, p.lo, p.hi
 			s.rawSpan.Add(p.hi - p.lo)
 		}
-		rows, err = s.db.QueryContext(ctx, `WITH b AS (
+		// PostgreSQL plans each piece at a default share of the series'
+		// rows (it cannot know the ranges), and on a dense series the sum
+		// passes jit_above_cost: compiling the plan then took 20-80 ms of
+		// a query that runs in 2 (docs/performance.md, "Time series").
+		// The ranges are index scans that JIT cannot speed up.
+		var tx *sql.Tx
+		if tx, err = s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}); err != nil {
+			return fmt.Errorf("aggregate %s: %w", se, err)
+		}
+		defer rollback(tx)
+		if _, err = tx.ExecContext(ctx, `SET LOCAL jit = off`); err != nil {
+			return fmt.Errorf("aggregate %s: %w", se, err)
+		}
+		rows, err = tx.QueryContext(ctx, `WITH b AS (
 				SELECT r.i, count(*) AS n, sum(p.value) AS total, min(p.value) AS lo, max(p.value) AS hi,
 					max(p.ts) AS last_ts
 				FROM unnest($2::bigint[], $3::bigint[], $4::bigint[]) AS r (i, lo, hi)
