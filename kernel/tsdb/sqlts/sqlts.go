@@ -51,16 +51,18 @@
 //     back to raw points. Text series return their last maxPoints points by
 //     one backward index scan.
 //   - Aggregate and AggregateEdges fold into each bucket the rows of the
-//     whole sealed hours inside it, and aggregate the rest from raw points
-//     in one query, each piece a range of the primary key: the hours that a
-//     bucket's edge cuts (the window's ends; a day that starts at a half
-//     hour), and on PostgreSQL the hours after the sealed watermark. So
-//     buckets whose edges lie on UTC hours (clock hours of "the last 30
-//     days", local midnights in most time zones, days of 23 or 25 hours)
-//     read at most the two partial hours at the ends, and days at a half
-//     hour one hour of points a day. Equal buckets that hold no whole hour
-//     (shorter than an hour, or an hour wide but off the hour) are one
-//     GROUP BY over the window's points, as before.
+//     whole sealed hours inside it, and aggregate the rest from raw points:
+//     the hours that a bucket's edge cuts (the window's ends; a day that
+//     starts at a half hour), and on PostgreSQL the hours after the sealed
+//     watermark. PostgreSQL aggregates these pieces in one query, each a
+//     range of the primary key; SQLite reads the numbers of each run of
+//     adjacent pieces and folds them in Go. So buckets whose edges lie on
+//     UTC hours (clock hours of "the last 30 days", local midnights in most
+//     time zones, days of 23 or 25 hours) read at most the two partial
+//     hours at the ends, and days at a half hour one hour of points a day.
+//     Equal buckets that hold no whole hour (shorter than an hour, or an
+//     hour wide but off the hour) read every point: on PostgreSQL one
+//     GROUP BY, as before.
 //   - Count sums the hours of a company's series and counts raw points only
 //     in the partial hours at the ends.
 //
