@@ -2,8 +2,9 @@
 // series of -rows points spread evenly over -days days into a fresh
 // PostgreSQL database through sqlts (the path the portal uses), reports the
 // load rate, then times Range over the whole window downsampled to
-// -points points and Aggregate per hour, -runs times each, and reports
-// median and p99. It also writes -influx-rows points to a fresh InfluxDB
+// -points points, Aggregate and AggregateEdges per hour and per day on and
+// off the hour (see aggregates), -runs times each, and reports median and
+// p99. It also writes -influx-rows points to a fresh InfluxDB
 // database through the influx store and reports the write rate, and, with
 // -sqlite-rows, the same load and reads on SQLite.
 //
@@ -31,6 +32,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	_ "time/tzdata" // Europe/Stockholm wherever it runs
 
 	_ "github.com/jackc/pgx/v5/stdlib"
 	"github.com/uptrace/bun"
@@ -45,6 +47,7 @@ import (
 type config struct {
 	rows, sqliteRows, influxRows int
 	days, points, runs, batch    int
+	slowRuns                     int
 	postgres, influxURL          string
 	keep, rawCompare             bool
 }
@@ -56,6 +59,7 @@ func main() {
 	flag.IntVar(&c.points, "points", 1000, "maxPoints of Range")
 	flag.IntVar(&c.runs, "runs", 50, "timed runs of each read")
 	flag.IntVar(&c.batch, "batch", 50_000, "points per Write call when loading")
+	flag.IntVar(&c.slowRuns, "slow-runs", 3, "timed runs of Aggregate per hour from a start off the hour, which reads every point (0: skip)")
 	flag.IntVar(&c.influxRows, "influx-rows", 1_000_000, "points written to InfluxDB (0: skip)")
 	flag.IntVar(&c.sqliteRows, "sqlite-rows", 1_000_000, "points loaded into SQLite (0: skip)")
 	flag.StringVar(&c.postgres, "postgres", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable", "PostgreSQL admin URL")
@@ -251,21 +255,9 @@ func reads(ctx context.Context, c config, label string, st tsdb.Store, window ti
 		return err
 	}
 	fmt.Printf("    returned %d points\n", len(got))
-	var buckets []tsdb.Bucket
-	if err := timeIt(label+" Aggregate(whole window, 1h)", c.runs, func() (err error) {
-		buckets, err = st.Aggregate(ctx, series, from, to, time.Hour)
-		return err
-	}); err != nil {
+	if err := aggregates(ctx, c, label, st, window, off); err != nil {
 		return err
 	}
-	fmt.Printf("    returned %d buckets\n", len(buckets))
-	if err := timeIt(label+" Aggregate(window off the hour, 1h)", 3, func() (err error) {
-		buckets, err = st.Aggregate(ctx, series, from.Add(off), to.Add(off), time.Hour)
-		return err
-	}); err != nil {
-		return err
-	}
-	fmt.Printf("    returned %d buckets\n", len(buckets))
 	var n int64
 	if err := timeIt(label+" Count(company, last 24 h)", c.runs, func() (err error) {
 		n, err = st.Count(ctx, series.Company, to.Add(-24*time.Hour-off), to.Add(-off))
@@ -283,6 +275,82 @@ func reads(ctx context.Context, c config, label string, st tsdb.Store, window ti
 	}
 	fmt.Printf("    counted %d points of %d nodes\n", byNode[series.DevEUI], len(byNode))
 	return nil
+}
+
+// aggregates times Aggregate and AggregateEdges: per hour on the hour; per
+// clock hour over the window off the hour, as a chart of "the last 30 days"
+// asks for it; per day at midnight in a zone half an hour off UTC, and in
+// one with a daylight-saving change (a day of 25 hours); and, -slow-runs
+// times, per hour from the start of the window off the hour, which cuts
+// every hour and so reads every point.
+func aggregates(ctx context.Context, c config, label string, st tsdb.Store, window, off time.Duration) error {
+	from, to := start, start.Add(window)
+	var buckets []tsdb.Bucket
+	run := func(what string, runs int, f func() ([]tsdb.Bucket, error)) error {
+		if runs <= 0 {
+			return nil
+		}
+		if err := timeIt(label+" "+what, runs, func() (err error) {
+			buckets, err = f()
+			return err
+		}); err != nil {
+			return err
+		}
+		fmt.Printf("    returned %d buckets\n", len(buckets))
+		return nil
+	}
+	if err := run("Aggregate(window on the hour, 1h)", c.runs, func() ([]tsdb.Bucket, error) {
+		return st.Aggregate(ctx, series, from, to, time.Hour)
+	}); err != nil {
+		return err
+	}
+	clock, err := tsdb.Grid(from.Add(off), to.Add(off), from, time.Hour)
+	if err != nil {
+		return err
+	}
+	if err := run("AggregateEdges(window off the hour, clock hours)", c.runs, func() ([]tsdb.Bucket, error) {
+		return st.AggregateEdges(ctx, series, clock)
+	}); err != nil {
+		return err
+	}
+	// Midnight in UTC+05:30 is 18:30 UTC: each day starts inside an hour.
+	kolkata := from.Add(18*time.Hour + 30*time.Minute)
+	if err := run("Aggregate(days at midnight in UTC+05:30, 24h)", c.runs, func() ([]tsdb.Bucket, error) {
+		return st.Aggregate(ctx, series, kolkata, kolkata.Add(window-24*time.Hour), 24*time.Hour)
+	}); err != nil {
+		return err
+	}
+	days, err := localDays(from, to, "Europe/Stockholm")
+	if err != nil {
+		return err
+	}
+	if err := run("AggregateEdges(days in Europe/Stockholm, one of 25 h)", c.runs, func() ([]tsdb.Bucket, error) {
+		return st.AggregateEdges(ctx, series, days)
+	}); err != nil {
+		return err
+	}
+	return run("Aggregate(window off the hour, 1h from its start: every hour cut)", c.slowRuns, func() ([]tsdb.Bucket, error) {
+		return st.Aggregate(ctx, series, from.Add(off), to.Add(off), time.Hour)
+	})
+}
+
+// localDays returns the edges of the calendar days of a time zone that
+// begin in [from, to), and to.
+func localDays(from, to time.Time, zone string) ([]time.Time, error) {
+	loc, err := time.LoadLocation(zone)
+	if err != nil {
+		return nil, err
+	}
+	l := from.In(loc)
+	day := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, loc)
+	if day.Before(from) {
+		day = day.AddDate(0, 0, 1)
+	}
+	var edges []time.Time
+	for ; day.Before(to); day = day.AddDate(0, 0, 1) {
+		edges = append(edges, day)
+	}
+	return append(edges, to), nil
 }
 
 // compare times, once each, the designs the hourly summaries replaced.
@@ -325,7 +393,7 @@ func benchInflux(ctx context.Context, c config, window time.Duration) error {
 	if err := load(ctx, c, "InfluxDB", st, c.influxRows, window); err != nil {
 		return err
 	}
-	if err := reads(ctx, config{points: c.points, runs: min(c.runs, 10)}, "InfluxDB", st, window); err != nil {
+	if err := reads(ctx, config{points: c.points, runs: min(c.runs, 10), slowRuns: min(c.slowRuns, 3)}, "InfluxDB", st, window); err != nil {
 		return err
 	}
 	return uplinks(ctx, c, "InfluxDB", st, window)

@@ -74,9 +74,26 @@ type Store interface {
 	// from (so the caller aligns them, e.g. to local midnight), oldest first.
 	// Buckets without numbers are left out; text points are not counted.
 	// The last bucket ends at to. At most MaxBuckets buckets fit a window.
-	// Buckets of whole hours that start on a UTC hour are the fast case of
-	// the SQL store (it keeps hourly summaries); others read every point.
+	// The SQL store keeps hourly summaries: it reads points only for the
+	// UTC hours that a bucket's start or end cuts (the window's ends among
+	// them), so buckets of whole hours that start on UTC hours cost the
+	// same whatever the density, buckets whose starts fall only partly on
+	// UTC hours (days in a zone half an hour off UTC) read the cut hours,
+	// and buckets that cut every hour (shorter than an hour, or an hour
+	// wide but off the hour) read every point.
 	Aggregate(ctx context.Context, s Series, from, to time.Time, bucket time.Duration) ([]Bucket, error)
+
+	// AggregateEdges is Aggregate over buckets the caller cuts: bucket i
+	// holds the numbers of s in [edges[i], edges[i+1]) and starts at
+	// edges[i]. Edges are compared to the microsecond and must not
+	// decrease; two equal edges make an empty bucket, and fewer than two
+	// edges no bucket. At most MaxBuckets buckets. Grid cuts a window into
+	// buckets on a clock, e.g. "the last 30 days" into clock hours with a
+	// partial first and last hour; calendar days, weeks or months in a
+	// time zone, daylight-saving days of 23 and 25 hours among them, are
+	// edges too. Edges on UTC hours are the fast case of the SQL store, as
+	// in Aggregate.
+	AggregateEdges(ctx context.Context, s Series, edges []time.Time) ([]Bucket, error)
 
 	// Latest returns the most recent point of s, and false when s has none.
 	Latest(ctx context.Context, s Series) (Point, bool, error)
@@ -334,6 +351,72 @@ func ValidateAggregate(s Series, from, to time.Time, bucket time.Duration) error
 		v.AddArgs("bucket", IDBucketInvalid, map[string]any{"min": MinBucket.String(), "maxBuckets": MaxBuckets})
 	}
 	return v.Err()
+}
+
+// ValidateEdges checks the arguments of AggregateEdges; it names the first
+// edge that is wrong only.
+func ValidateEdges(s Series, edges []time.Time) error {
+	var v errs.Validation
+	s.validate(&v, "")
+	for i, e := range edges {
+		field := fmt.Sprintf("edges[%d]", i)
+		if !validTime(e) {
+			v.Add(field, IDTimeInvalid)
+			break
+		}
+		if i > 0 && Micros(e) < Micros(edges[i-1]) {
+			v.Add(field, IDRangeInvalid)
+			break
+		}
+	}
+	if len(edges)-1 > MaxBuckets {
+		v.AddArgs("edges", IDBucketInvalid, map[string]any{"min": MinBucket.String(), "maxBuckets": MaxBuckets})
+	}
+	return v.Err()
+}
+
+// Grid returns the edges (for AggregateEdges) of the window [from, to) cut
+// into buckets of the given width on the clock of origin: from, every
+// origin + k*width (k any integer) after from and before to, and to. With
+// origin on a UTC hour and a width of whole hours, every edge but from and
+// to lies on a UTC hour. The width and the window are checked as for
+// Aggregate (from == to gives [from, to]: no bucket); times are taken to the
+// microsecond.
+func Grid(from, to, origin time.Time, width time.Duration) ([]time.Time, error) {
+	var v errs.Validation
+	ValidateWindow(&v, from, to)
+	if !validTime(origin) {
+		v.Add("origin", IDTimeInvalid)
+	}
+	badWidth := func() {
+		v.AddArgs("width", IDBucketInvalid, map[string]any{"min": MinBucket.String(), "maxBuckets": MaxBuckets})
+	}
+	if width < MinBucket || width%time.Microsecond != 0 {
+		badWidth()
+	}
+	if v.Err() != nil {
+		return nil, v.Err()
+	}
+	f, t, o, w := Micros(from), Micros(to), Micros(origin), width.Microseconds()
+	// The first edge of the clock after f, and how many lie before t.
+	k := (f - o) / w
+	if o+k*w > f {
+		k--
+	}
+	first, inner := o+(k+1)*w, int64(0)
+	if first < t {
+		inner = (t-1-first)/w + 1
+	}
+	if inner+1 > MaxBuckets {
+		badWidth()
+		return nil, v.Err()
+	}
+	edges := make([]time.Time, 0, inner+2)
+	edges = append(edges, FromMicros(f))
+	for e := first; e < t; e += w {
+		edges = append(edges, FromMicros(e))
+	}
+	return append(edges, FromMicros(t)), nil
 }
 
 // ValidateCount checks the arguments of Count.

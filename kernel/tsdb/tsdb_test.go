@@ -130,3 +130,62 @@ func TestValidDevEUI(t *testing.T) {
 		}
 	}
 }
+
+func TestGrid(t *testing.T) {
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	h, m := time.Hour, time.Minute
+	for _, tc := range []struct {
+		name             string
+		from, to, origin time.Time
+		width            time.Duration
+		want             []time.Time
+	}{
+		{"on the clock", at(0), at(3 * h), at(0), h, []time.Time{at(0), at(h), at(2 * h), at(3 * h)}},
+		{"off the clock at both ends", at(37 * m), at(2*h + 37*m), at(0), h,
+			[]time.Time{at(37 * m), at(h), at(2 * h), at(2*h + 37*m)}},
+		{"origin after the window", at(10 * m), at(100 * m), at(48 * h), 30 * m,
+			[]time.Time{at(10 * m), at(30 * m), at(60 * m), at(90 * m), at(100 * m)}},
+		{"origin before the window, off the hour", at(0), at(2 * h), at(-24*h - 30*m), h,
+			[]time.Time{at(0), at(30 * m), at(90 * m), at(2 * h)}},
+		{"inside one bucket", at(5 * m), at(55 * m), at(0), h, []time.Time{at(5 * m), at(55 * m)}},
+		{"empty window", at(5 * m), at(5 * m), at(0), h, []time.Time{at(5 * m), at(5 * m)}},
+		{"to microseconds", at(time.Nanosecond), at(h + 1500*time.Nanosecond), at(0), h,
+			[]time.Time{at(0), at(h), at(h + time.Microsecond)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Grid(tc.from, tc.to, tc.origin, tc.width)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.EqualFunc(got, tc.want, time.Time.Equal) {
+				t.Fatalf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+	for _, tc := range []struct {
+		name             string
+		from, to, origin time.Time
+		width            time.Duration
+		field            string
+	}{
+		{"from after to", at(h), at(0), at(0), h, "from"},
+		{"zero width", at(0), at(h), at(0), 0, "width"},
+		{"width below a second", at(0), at(h), at(0), time.Millisecond, "width"},
+		{"width not in microseconds", at(0), at(h), at(0), time.Second + time.Nanosecond, "width"},
+		{"origin out of range", at(0), at(h), time.Time{}, h, "origin"},
+		// MaxBuckets-1 whole seconds and two partial ones.
+		{"too many buckets", at(500 * time.Millisecond), at(MaxBuckets*time.Second + 600*time.Millisecond), at(0), time.Second, "width"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Grid(tc.from, tc.to, tc.origin, tc.width)
+			var e *errs.Error
+			if !errors.As(err, &e) || e.Kind != errs.Invalid || len(e.Fields) == 0 || e.Fields[0].Field != tc.field {
+				t.Fatalf("got %v, want an Invalid error on %s", err, tc.field)
+			}
+		})
+	}
+	// MaxBuckets buckets fit: MaxBuckets-2 whole seconds and two partial ones.
+	if edges, err := Grid(at(500*time.Millisecond), at((MaxBuckets-1)*time.Second+600*time.Millisecond), at(0), time.Second); err != nil || len(edges) != MaxBuckets+1 {
+		t.Fatalf("got %d edges, %v; want %d", len(edges), err, MaxBuckets+1)
+	}
+}

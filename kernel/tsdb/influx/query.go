@@ -319,6 +319,140 @@ func (s *Store) Aggregate(ctx context.Context, se tsdb.Series, from, to time.Tim
 	return out, nil
 }
 
+// AggregateEdges returns the aggregates of buckets between edges; see
+// tsdb.Store. InfluxQL groups by fixed widths only, so the buckets are
+// asked as those of the coarsest grid that holds every inner edge (GROUP
+// BY time(g, offset) with g the greatest common divisor of the inner
+// edges' distances: an hour for days across daylight-saving changes, a day
+// for months) and merged; a grid finer than maxGrid buckets is asked as one
+// statement a bucket instead.
+func (s *Store) AggregateEdges(ctx context.Context, se tsdb.Series, edges []time.Time) ([]tsdb.Bucket, error) {
+	if err := tsdb.ValidateEdges(se, edges); err != nil {
+		return nil, err
+	}
+	e := make([]int64, 0, len(edges))
+	for _, t := range edges {
+		if us := tsdb.Micros(t); len(e) == 0 || us > e[len(e)-1] {
+			e = append(e, us)
+		}
+	}
+	if len(e) < 2 {
+		return nil, nil
+	}
+	n := len(e) - 1
+	f, t := e[0], e[n]
+	sel := `SELECT min("value"), max("value"), sum("value"), last("value"), count("value")` + s.from()
+	// Statements of one bucket each name it; the rows of the grid find
+	// theirs by time.
+	type statement struct {
+		q      string
+		bucket int
+	}
+	var stmts []statement
+	if n == 1 {
+		stmts = []statement{{sel + s.where(se, f, t), 0}}
+	} else {
+		g := t - f // one inner edge: a grid of two buckets
+		if n > 2 {
+			g = 0
+			for i := 2; i < n; i++ {
+				g = gcd(g, e[i]-e[i-1])
+			}
+		}
+		if (t-f)/g+2 <= max(maxGrid, 16*int64(n)) {
+			stmts = []statement{{sel + s.where(se, f, t) + " GROUP BY time(" + micros(g) + ", " +
+				micros(floorMod(e[1], g)) + ") fill(none)", -1}}
+		} else {
+			for i := range n {
+				stmts = append(stmts, statement{sel + s.where(se, e[i], e[i+1]), i})
+			}
+		}
+	}
+	accs := make([]tsdb.Bucket, n)
+	sums := make([]float64, n)
+	i := 0 // the bucket of the rows, which come in time order
+	for batch := range slices.Chunk(stmts, statementsPerQuery) {
+		qs := make([]string, len(batch))
+		for k, st := range batch {
+			qs[k] = st.q
+		}
+		// POST: many statements do not fit a URL.
+		res, err := s.query(ctx, http.MethodPost, strings.Join(qs, "; "))
+		if err != nil {
+			return nil, fmt.Errorf("aggregate %s: %w", se, err)
+		}
+		if len(res) != len(batch) {
+			return nil, fmt.Errorf("aggregate %s: influx: %d results for %d statements", se, len(res), len(batch))
+		}
+		for k, r := range res {
+			for _, row := range r.rows() {
+				if len(row) < 6 {
+					return nil, fmt.Errorf("aggregate %s: influx row %s", se, row)
+				}
+				var b tsdb.Bucket
+				var sum float64
+				ts, err := jsonInt(row[0])
+				if err == nil {
+					b.Count, err = jsonInt(row[5])
+				}
+				for k, dst := range []*float64{&b.Min, &b.Max, &sum, &b.Last} {
+					if err == nil {
+						*dst, _, err = jsonFloat(row[1+k])
+					}
+				}
+				if err != nil {
+					return nil, fmt.Errorf("aggregate %s: influx row %s: %w", se, row, err)
+				}
+				if b.Count == 0 {
+					continue
+				}
+				if batch[k].bucket >= 0 {
+					i = batch[k].bucket
+				} else {
+					// A grid bucket may start before f.
+					for i+1 < n && e[i+1] <= max(ts, f) {
+						i++
+					}
+				}
+				a := &accs[i]
+				if a.Count == 0 || b.Min < a.Min {
+					a.Min = b.Min
+				}
+				if a.Count == 0 || b.Max > a.Max {
+					a.Max = b.Max
+				}
+				a.Last = b.Last // rows come in time order
+				a.Count += b.Count
+				sums[i] += sum
+			}
+		}
+	}
+	var out []tsdb.Bucket
+	for i := range accs {
+		if a := accs[i]; a.Count > 0 {
+			a.Start = tsdb.FromMicros(e[i])
+			a.Mean = sums[i] / float64(a.Count)
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+const (
+	// maxGrid is how many grid buckets AggregateEdges asks InfluxDB for
+	// at least before it asks bucket by bucket.
+	maxGrid = int64(tsdb.MaxBuckets)
+	// statementsPerQuery is how many statements one request carries.
+	statementsPerQuery = 500
+)
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
 // Latest returns the most recent point of a series; see tsdb.Store.
 func (s *Store) Latest(ctx context.Context, se tsdb.Series) (tsdb.Point, bool, error) {
 	if err := se.Validate(); err != nil {

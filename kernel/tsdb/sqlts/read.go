@@ -254,53 +254,228 @@ func (s *Store) Aggregate(ctx context.Context, se tsdb.Series, from, to time.Tim
 	if f >= t {
 		return nil, nil
 	}
-	if w%hourUS != 0 || floorHour(f) != f {
-		return s.aggregateRaw(ctx, se, id, f, t, w)
+	edges := make([]int64, 0, (t-f+w-1)/w+1)
+	for e := f; e < t; e += w {
+		edges = append(edges, e)
 	}
-	accs := map[int64]*bucketAcc{}
-	add := func(i int64, h *summary) {
-		a := accs[i]
-		if a == nil {
-			a = &bucketAcc{}
-			accs[i] = a
-		}
-		a.merge(h)
+	return s.aggregate(ctx, se, id, append(edges, t), w)
+}
+
+// AggregateEdges returns the aggregates of buckets between edges; see
+// tsdb.Store and the package doc.
+func (s *Store) AggregateEdges(ctx context.Context, se tsdb.Series, edges []time.Time) ([]tsdb.Bucket, error) {
+	if err := tsdb.ValidateEdges(se, edges); err != nil {
+		return nil, err
 	}
-	b := max(floorHour(t), f)
-	if f < b {
-		hours, err := s.hours(ctx, se, id, f, b)
-		if err != nil {
-			return nil, err
-		}
-		for i := range hours {
-			add((hours[i].hour-f)/w, &hours[i])
+	e := make([]int64, 0, len(edges))
+	for _, t := range edges {
+		// An empty bucket changes nothing: its edge goes.
+		if us := tsdb.Micros(t); len(e) == 0 || us > e[len(e)-1] {
+			e = append(e, us)
 		}
 	}
-	tail, err := s.rawPoints(ctx, se, id, b, t)
+	if len(e) < 2 {
+		return nil, nil
+	}
+	id, ok, err := s.seriesID(ctx, se)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return s.aggregate(ctx, se, id, e, 0)
+}
+
+// piece is a part of bucket i, [lo, hi), that is read from points.
+type piece struct{ i, lo, hi int64 }
+
+// aggregate returns the buckets [e[i], e[i+1]) of series id that hold
+// numbers (e in microseconds, increasing, at least two). w is the width of
+// Aggregate's buckets (of equal width from e[0], the last one cut at the
+// end), 0 for other edges.
+//
+// A bucket takes the rows of the whole sealed hours inside it, and the
+// rest of it, the pieces of the hours that its edges cut (and of the hours
+// after the sealed watermark), from points (aggregatePieces). When no
+// bucket holds a whole hour, Aggregate's buckets on PostgreSQL come from
+// points in one GROUP BY (aggregateRaw).
+func (s *Store) aggregate(ctx context.Context, se tsdb.Series, id int64, e []int64, w int64) ([]tsdb.Bucket, error) {
+	sealed, err := s.sealedHour(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if len(tail) > 0 {
-		add((b-f)/w, fold(tail))
-	}
-	idx := make([]int64, 0, len(accs))
-	for i, a := range accs {
-		if a.count > 0 {
-			idx = append(idx, i)
+	f, t := e[0], e[len(e)-1]
+	// The hours whose rows may serve: whole, sealed hours of the window.
+	a, b := ceilHour(f), min(floorHour(t), sealed)
+	n := len(e) - 1
+	type span struct{ i, a, b int64 } // the whole hours [a, b) of bucket i
+	var spans []span
+	var pieces []piece
+	addPiece := func(i, lo, hi int64) {
+		if lo < hi {
+			pieces = append(pieces, piece{i, lo, hi})
 		}
 	}
-	slices.Sort(idx)
-	out := make([]tsdb.Bucket, len(idx))
-	for k, i := range idx {
-		a := accs[i]
-		out[k] = tsdb.Bucket{Start: tsdb.FromMicros(f + i*w), Min: a.min, Max: a.max,
-			Mean: a.sum / float64(a.count), Last: a.last, Count: a.count}
+	for i := range int64(n) {
+		lo, hi := e[i], e[i+1]
+		ha, hb := max(ceilHour(lo), a), min(floorHour(hi), b)
+		if ha >= hb {
+			addPiece(i, lo, hi)
+			continue
+		}
+		spans = append(spans, span{i, ha, hb})
+		addPiece(i, lo, ha)
+		addPiece(i, hb, hi)
+	}
+	if len(spans) == 0 && w > 0 && s.pg {
+		s.rawSpan.Add(t - f)
+		return s.aggregateRaw(ctx, se, id, f, t, w)
+	}
+	accs := make([]bucketAcc, n)
+	if len(spans) > 0 {
+		hours, err := s.hourRows(ctx, id, spans[0].a, spans[len(spans)-1].b)
+		if err != nil {
+			return nil, err
+		}
+		k := 0
+		for j := range hours {
+			h := &hours[j]
+			for k < len(spans) && spans[k].b <= h.hour {
+				k++
+			}
+			if k == len(spans) {
+				break
+			}
+			// Hours between spans are cut by an edge: their pieces are
+			// read from points.
+			if h.hour >= spans[k].a {
+				accs[spans[k].i].merge(h)
+			}
+		}
+	}
+	if len(pieces) > 0 {
+		if err := s.aggregatePieces(ctx, se, id, pieces, accs); err != nil {
+			return nil, err
+		}
+	}
+	var out []tsdb.Bucket
+	for i := range accs {
+		if a := &accs[i]; a.count > 0 {
+			out = append(out, tsdb.Bucket{Start: tsdb.FromMicros(e[i]), Min: a.min, Max: a.max,
+				Mean: a.sum / float64(a.count), Last: a.last, Count: a.count})
+		}
 	}
 	return out, nil
 }
 
-// aggregateRaw computes the buckets from raw points in the database, for
-// buckets that do not line up with the hours.
+// aggregatePieces folds the numbers of the pieces of series id into their
+// buckets' accs: each piece is a range of the primary key. PostgreSQL
+// takes the pieces as arrays, in one query.
+func (s *Store) aggregatePieces(ctx context.Context, se tsdb.Series, id int64, pieces []piece, accs []bucketAcc) error {
+	if !s.pg {
+		return s.aggregatePiecesSQLite(ctx, se, id, pieces, accs)
+	}
+	is, los, his := make([]int64, len(pieces)), make([]int64, len(pieces)), make([]int64, len(pieces))
+	for k, p := range pieces {
+		is[k], los[k], his[k] = p.i, p.lo, p.hi
+		s.rawSpan.Add(p.hi - p.lo)
+	}
+	// PostgreSQL plans each piece at a default share of the series' rows
+	// (it cannot know the ranges), and on a dense series the sum passes
+	// jit_above_cost: compiling the plan then took 20-80 ms of a query that
+	// runs in 2 (docs/performance.md, "Time series"). The ranges are index
+	// scans that JIT cannot speed up.
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("aggregate %s: %w", se, err)
+	}
+	defer rollback(tx)
+	if _, err := tx.ExecContext(ctx, `SET LOCAL jit = off`); err != nil {
+		return fmt.Errorf("aggregate %s: %w", se, err)
+	}
+	rows, err := tx.QueryContext(ctx, `WITH b AS (
+			SELECT r.i, count(*) AS n, sum(p.value) AS total, min(p.value) AS lo, max(p.value) AS hi,
+				max(p.ts) AS last_ts
+			FROM unnest($2::bigint[], $3::bigint[], $4::bigint[]) AS r (i, lo, hi)
+			CROSS JOIN LATERAL (SELECT ts, value FROM tsdb_points
+				WHERE series_id = $1 AND ts >= r.lo AND ts < r.hi AND value IS NOT NULL OFFSET 0) AS p
+			GROUP BY r.i)
+		SELECT b.i, b.n, b.total, b.lo, b.hi, b.last_ts, p.value
+		FROM b JOIN tsdb_points p ON p.series_id = $1 AND p.ts = b.last_ts`, id, is, los, his)
+	if err != nil {
+		return fmt.Errorf("aggregate %s: %w", se, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var i int64
+		var h summary
+		if err := rows.Scan(&i, &h.numbers, &h.sum, &h.minV, &h.maxV, &h.lastTS, &h.lastV); err != nil {
+			return fmt.Errorf("aggregate %s: %w", se, err)
+		}
+		if i < 0 || i >= int64(len(accs)) {
+			return fmt.Errorf("aggregate %s: bucket %d of %d", se, i, len(accs))
+		}
+		accs[i].merge(&h)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("aggregate %s: %w", se, err)
+	}
+	return nil
+}
+
+// aggregatePiecesSQLite is aggregatePieces on SQLite: it reads the numbers
+// of each run of adjacent pieces (a cut hour is two) in one query and folds
+// them here, in the process, where a query costs little. One query for all
+// pieces, as a JSON array (json_each), took 3 to 5 times as long: SQLite
+// sorts the rows for the GROUP BY by piece; one aggregating query a piece
+// was as fast for a few pieces but twice as slow as the GROUP BY of
+// Aggregate for 43,200 one-minute buckets.
+func (s *Store) aggregatePiecesSQLite(ctx context.Context, se tsdb.Series, id int64, pieces []piece, accs []bucketAcc) error {
+	for k := 0; k < len(pieces); {
+		j := k + 1
+		for j < len(pieces) && pieces[j].lo == pieces[j-1].hi {
+			j++
+		}
+		run := pieces[k:j]
+		k = j
+		if err := s.foldRun(ctx, id, run, accs); err != nil {
+			return fmt.Errorf("aggregate %s: %w", se, err)
+		}
+	}
+	return nil
+}
+
+// foldRun folds the numbers of adjacent pieces into their buckets.
+func (s *Store) foldRun(ctx context.Context, id int64, run []piece, accs []bucketAcc) error {
+	lo, hi := run[0].lo, run[len(run)-1].hi
+	s.rawSpan.Add(hi - lo)
+	rows, err := s.db.QueryContext(ctx, `SELECT ts, value FROM tsdb_points
+		WHERE series_id = ? AND ts >= ? AND ts < ? AND value IS NOT NULL ORDER BY ts`, id, lo, hi)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	p := 0
+	var h summary
+	for rows.Next() {
+		var ts int64
+		var v float64
+		if err := rows.Scan(&ts, &v); err != nil {
+			return err
+		}
+		for ts >= run[p].hi {
+			accs[run[p].i].merge(&h)
+			h = summary{}
+			p++
+		}
+		h.add(ts, v, true)
+	}
+	accs[run[p].i].merge(&h)
+	return rows.Err()
+}
+
+// aggregateRaw computes Aggregate's buckets of width w from f to t from
+// raw points in the database, in one GROUP BY, for buckets that hold no
+// whole hour, on PostgreSQL. (On SQLite folding the points here took half
+// as long as this query.)
 func (s *Store) aggregateRaw(ctx context.Context, se tsdb.Series, id, f, t, w int64) ([]tsdb.Bucket, error) {
 	rows, err := s.db.QueryContext(ctx, s.q(`WITH b AS (
 			SELECT (ts - ?) / ? AS i, count(*) AS n, sum(value) AS total, min(value) AS lo, max(value) AS hi,

@@ -50,11 +50,19 @@
 //     candidates than maxPoints (a short window on a dense series) it falls
 //     back to raw points. Text series return their last maxPoints points by
 //     one backward index scan.
-//   - Aggregate folds hours into buckets when the buckets are whole hours
-//     and start on an hour (from on a UTC hour, which local midnights and
-//     hours are in most time zones), adding the raw points of the last
-//     partial hour; other buckets are computed from raw points in one
-//     GROUP BY.
+//   - Aggregate and AggregateEdges fold into each bucket the rows of the
+//     whole sealed hours inside it, and aggregate the rest from raw points:
+//     the hours that a bucket's edge cuts (the window's ends; a day that
+//     starts at a half hour), and on PostgreSQL the hours after the sealed
+//     watermark. PostgreSQL aggregates these pieces in one query, each a
+//     range of the primary key; SQLite reads the numbers of each run of
+//     adjacent pieces and folds them in Go. So buckets whose edges lie on
+//     UTC hours (clock hours of "the last 30 days", local midnights in most
+//     time zones, days of 23 or 25 hours) read at most the two partial
+//     hours at the ends, and days at a half hour one hour of points a day.
+//     Equal buckets that hold no whole hour (shorter than an hour, or an
+//     hour wide but off the hour) read every point: on PostgreSQL one
+//     GROUP BY, as before.
 //   - Count sums the hours of a company's series and counts raw points only
 //     in the partial hours at the ends.
 //
@@ -131,6 +139,9 @@ type Store struct {
 	// rereads counts the hours that writes summarised by reading their
 	// points back, for the tests of the incremental path.
 	rereads atomic.Int64
+	// rawSpan sums the microseconds of the windows that Aggregate read
+	// from points rather than from hours' rows, for the tests.
+	rawSpan atomic.Int64
 	// replays counts the writes on PostgreSQL done again because a point
 	// was there already (writePG), for the tests.
 	replays atomic.Int64

@@ -48,6 +48,8 @@ func Run(t *testing.T, newStore NewStore) {
 		{"DownsampleWindow", downsampleWindow},
 		{"TextKeepsLast", textKeepsLast},
 		{"Aggregate", aggregate},
+		{"AggregateOffTheHour", aggregateOffTheHour},
+		{"AggregateEdges", aggregateEdges},
 		{"Latest", latest},
 		{"Count", count},
 		{"CountByNode", countByNode},
@@ -331,12 +333,19 @@ func textKeepsLast(t *testing.T, st tsdb.Store) {
 
 // expectBuckets computes Aggregate's answer from the points by brute force.
 func expectBuckets(pts []tsdb.Point, from, to time.Time, width time.Duration) []tsdb.Bucket {
-	var out []tsdb.Bucket
+	var edges []time.Time
 	for start := from; start.Before(to); start = start.Add(width) {
-		end := start.Add(width)
-		if end.After(to) {
-			end = to
-		}
+		edges = append(edges, start)
+	}
+	return expectEdges(pts, append(edges, to))
+}
+
+// expectEdges computes AggregateEdges's answer from the points by brute
+// force.
+func expectEdges(pts []tsdb.Point, edges []time.Time) []tsdb.Bucket {
+	var out []tsdb.Bucket
+	for i := 0; i+1 < len(edges); i++ {
+		start, end := edges[i], edges[i+1]
 		b := tsdb.Bucket{Start: start}
 		var sum float64
 		var lastTime time.Time
@@ -435,6 +444,182 @@ func aggregate(t *testing.T, st tsdb.Store) {
 	got, err := st.Aggregate(ctx, humid, t0, t0.Add(time.Hour), time.Hour)
 	if err != nil || len(got) != 0 {
 		t.Fatalf("unknown series: got %v, %v; want no buckets", got, err)
+	}
+}
+
+// offHourData writes three days and a half of one series (temp) from
+// t0 - 6 h: a number every 7 min 13 s, more on the hour and on the half
+// hour (where edges fall), none for 7 hours on the second day, and texts
+// that aggregates leave out, also on edges.
+func offHourData(t *testing.T, st tsdb.Store) []tsdb.Point {
+	t.Helper()
+	begin, end := t0.Add(-6*time.Hour), t0.Add(78*time.Hour)
+	gapFrom, gapTo := t0.Add(30*time.Hour+20*time.Minute), t0.Add(37*time.Hour+20*time.Minute)
+	byTime := map[time.Time]tsdb.Point{}
+	num := func(at time.Time, i int) {
+		if at.Before(gapFrom) || !at.Before(gapTo) {
+			byTime[at] = tsdb.Number(temp, at, float64((i*37)%101)/4-9.5)
+		}
+	}
+	for i, at := 0, begin; at.Before(end); i, at = i+1, at.Add(7*time.Minute+13*time.Second) {
+		num(at, i)
+	}
+	for i, at := 0, begin; at.Before(end); i, at = i+1, at.Add(30*time.Minute) {
+		num(at, 3*i+1)
+	}
+	for _, at := range []time.Time{t0.Add(90 * time.Minute), t0.Add(18*time.Hour + 30*time.Minute), t0.Add(50*time.Hour + 17*time.Minute)} {
+		byTime[at] = tsdb.Text(temp, at, "calibrating")
+	}
+	var pts []tsdb.Point
+	for _, p := range byTime {
+		pts = append(pts, p)
+	}
+	slices.SortFunc(pts, func(a, b tsdb.Point) int { return a.Time.Compare(b.Time) })
+	for batch := range slices.Chunk(pts, 250) {
+		write(t, st, batch...)
+	}
+	return pts
+}
+
+// aggregateOffTheHour runs Aggregate with buckets whose starts fall on UTC
+// hours only in part or not at all, as day buckets do in time zones half an
+// hour or 45 minutes off UTC: every store must answer what the points say.
+func aggregateOffTheHour(t *testing.T, st tsdb.Store) {
+	pts := offHourData(t, st)
+	kolkata := t0.Add(-5*time.Hour - 30*time.Minute) // midnight in UTC+05:30
+	kathmandu := t0.Add(-5*time.Hour - 45*time.Minute)
+	for _, tc := range []struct {
+		name     string
+		from, to time.Time
+		width    time.Duration
+	}{
+		{"days from a half hour", kolkata, kolkata.Add(3 * 24 * time.Hour), 24 * time.Hour},
+		{"days from 45 minutes, last one cut at to", kathmandu, t0.Add(70*time.Hour + 10*time.Minute), 24 * time.Hour},
+		{"5 hours from a half hour", t0.Add(30 * time.Minute), t0.Add(60*time.Hour + 30*time.Minute), 5 * time.Hour},
+		{"90 minutes from the hour", t0, t0.Add(48 * time.Hour), 90 * time.Minute},
+		{"90 minutes from a half hour", t0.Add(-30 * time.Minute), t0.Add(47 * time.Hour), 90 * time.Minute},
+		{"hourly, 37 min 13 s off", t0.Add(37*time.Minute + 13*time.Second), t0.Add(60*time.Hour + 37*time.Minute + 13*time.Second), time.Hour},
+		{"3 hours from the hour, to off", t0.Add(-5 * time.Hour), t0.Add(50*time.Hour + 17*time.Minute), 3 * time.Hour},
+		{"2 hours from the hour, from and to on data", t0.Add(-6 * time.Hour), t0.Add(77*time.Hour + 30*time.Minute), 2 * time.Hour},
+		{"one day across the gap, from a second off", t0.Add(20*time.Hour + time.Second), t0.Add(44*time.Hour + time.Second), 24 * time.Hour},
+		{"61 minutes", t0, t0.Add(40 * time.Hour), 61 * time.Minute},
+		{"20 minutes, a half hour off", t0.Add(30 * time.Minute), t0.Add(10*time.Hour + 30*time.Minute), 20 * time.Minute},
+		{"inside the gap", t0.Add(31 * time.Hour), t0.Add(37 * time.Hour), 24 * time.Hour},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := st.Aggregate(ctx, temp, tc.from, tc.to, tc.width)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameBuckets(t, got, expectBuckets(pts, tc.from, tc.to, tc.width))
+		})
+	}
+}
+
+// aggregateEdges runs AggregateEdges with the edges callers cut: a window
+// off the hour in clock hours, calendar days across daylight-saving
+// changes and half-hour zones, and odd ones.
+func aggregateEdges(t *testing.T, st tsdb.Store) {
+	pts := offHourData(t, st)
+	grid := func(from, to, origin time.Time, width time.Duration) []time.Time {
+		edges, err := tsdb.Grid(from, to, origin, width)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return edges
+	}
+	hours := func(from time.Time, hs ...int) []time.Time {
+		edges := []time.Time{from}
+		for _, h := range hs {
+			edges = append(edges, edges[len(edges)-1].Add(time.Duration(h)*time.Hour))
+		}
+		return edges
+	}
+	off := 37*time.Minute + 13*time.Second
+	for _, tc := range []struct {
+		name  string
+		edges []time.Time
+	}{
+		{"the last 60 hours in clock hours", grid(t0.Add(off), t0.Add(60*time.Hour+off), t0, time.Hour)},
+		{"in clock hours, ends on the hour", grid(t0.Add(-5*time.Hour), t0.Add(70*time.Hour), t0, time.Hour)},
+		{"in 6-hour blocks, ends off", grid(t0.Add(-5*time.Hour-time.Second), t0.Add(71*time.Hour+59*time.Minute), t0, 6*time.Hour)},
+		{"days of 24, 23 and 25 hours", hours(t0.Add(-time.Hour), 24, 23, 25)},
+		{"days of a half-hour zone, of 24 and 23 hours", hours(t0.Add(-5*time.Hour-30*time.Minute), 24, 23, 24)},
+		{"days in clock days off the hour", grid(t0.Add(-2*time.Hour-off), t0.Add(66*time.Hour+off), t0.Add(-30*time.Minute), 24*time.Hour)},
+		{"one bucket", []time.Time{t0.Add(10 * time.Minute), t0.Add(50 * time.Hour)}},
+		{"odd edges, an empty bucket, short ones", []time.Time{
+			t0.Add(-3*time.Hour + 7*time.Second), t0.Add(-time.Hour), t0.Add(-time.Hour), t0.Add(-59 * time.Minute),
+			t0.Add(2*time.Hour + 30*time.Minute), t0.Add(26 * time.Hour), t0.Add(26*time.Hour + time.Microsecond),
+			t0.Add(40*time.Hour + 13*time.Minute), t0.Add(41 * time.Hour), t0.Add(77 * time.Hour),
+		}},
+		{"edges on points", []time.Time{t0, t0.Add(30 * time.Minute), t0.Add(time.Hour), t0.Add(18*time.Hour + 30*time.Minute)}},
+		{"clock hours across the gap", grid(t0.Add(29*time.Hour+off), t0.Add(39*time.Hour), t0, time.Hour)},
+		{"before the data", grid(t0.Add(-30*time.Hour-off), t0.Add(-6*time.Hour), t0, time.Hour)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := st.AggregateEdges(ctx, temp, tc.edges)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameBuckets(t, got, expectEdges(pts, tc.edges))
+		})
+	}
+	// Aggregate is AggregateEdges on the edges of equal buckets.
+	from, to := t0.Add(-time.Hour-off), t0.Add(70*time.Hour)
+	want, err := st.Aggregate(ctx, temp, from, to, 5*time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.AggregateEdges(ctx, temp, grid(from, to, from, 5*time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameBuckets(t, got, want)
+
+	for _, tc := range []struct {
+		name  string
+		se    tsdb.Series
+		edges []time.Time
+	}{
+		{"no edge", temp, nil},
+		{"one edge", temp, []time.Time{t0}},
+		{"equal edges", temp, []time.Time{t0, t0, t0}},
+		{"unknown series", humid, []time.Time{t0, t0.Add(time.Hour)}},
+		{"edges a nanosecond apart", temp, []time.Time{t0.Add(time.Nanosecond), t0.Add(2 * time.Nanosecond)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := st.AggregateEdges(ctx, tc.se, tc.edges)
+			if err != nil || len(got) != 0 {
+				t.Fatalf("got %+v, %v; want no buckets", got, err)
+			}
+		})
+	}
+	tooMany := make([]time.Time, tsdb.MaxBuckets+2)
+	for i := range tooMany {
+		tooMany[i] = t0.Add(time.Duration(i) * time.Second)
+	}
+	for _, tc := range []struct {
+		name  string
+		se    tsdb.Series
+		edges []time.Time
+		field string
+	}{
+		{"edges going back", temp, []time.Time{t0, t0.Add(time.Hour), t0.Add(time.Hour - time.Microsecond)}, "edges[2]"},
+		{"an edge out of range", temp, []time.Time{t0, {}}, "edges[1]"},
+		{"too many buckets", temp, tooMany, "edges"},
+		{"bad series", tsdb.Series{Company: 1, DevEUI: "x", Key: "k"}, []time.Time{t0, t0.Add(time.Hour)}, "devEui"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := st.AggregateEdges(ctx, tc.se, tc.edges)
+			var e *errs.Error
+			if !errs.Is(err, errs.Invalid) || !errors.As(err, &e) || len(e.Fields) == 0 || e.Fields[0].Field != tc.field {
+				t.Fatalf("got %v, want an errs.Invalid error on %s", err, tc.field)
+			}
+		})
+	}
+	// The largest number of buckets is fine.
+	if _, err := st.AggregateEdges(ctx, temp, tooMany[:tsdb.MaxBuckets+1]); err != nil {
+		t.Fatalf("%d buckets: %v", tsdb.MaxBuckets, err)
 	}
 }
 
@@ -674,6 +859,18 @@ func writeOrders(t *testing.T, st tsdb.Store) {
 			}
 			if wantB := expectBuckets(want, from, to, 5*time.Hour); !sameBucketsOK(got, wantB) {
 				t.Fatalf("%s: %s as one bucket is %+v, want %+v", step.name, se.Key, got, wantB)
+			}
+			// Clock hours of a window off the hour: rows and points.
+			edges, err := tsdb.Grid(from.Add(20*time.Minute), to.Add(-10*time.Minute), t0, time.Hour)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err = st.AggregateEdges(ctx, se, edges)
+			if err != nil {
+				t.Fatalf("%s: %v", step.name, err)
+			}
+			if wantB := expectEdges(want, edges); !sameBucketsOK(got, wantB) {
+				t.Fatalf("%s: %s in clock hours off the hour is\n%+v, want\n%+v", step.name, se.Key, got, wantB)
 			}
 		}
 		if c, err := st.Count(ctx, 1, from, to); err != nil || c != int64(total) {
