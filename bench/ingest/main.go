@@ -153,6 +153,11 @@ func run(o options) (err error) {
 		}
 	}
 	env := append(loadkit.CleanEnv(), "FIELDHUB_DATA="+filepath.Join(tmp, "data"), "FIELDHUB_ACCESS_LOG=false")
+	metricsAddr, err := loadkit.FreeAddr() // the group commit figures below
+	if err != nil {
+		return err
+	}
+	env = append(env, "FIELDHUB_METRICS_ADDR="+metricsAddr)
 	pprofAddr := ""
 	if o.pprof != "" {
 		if pprofAddr, err = loadkit.FreeAddr(); err != nil {
@@ -241,7 +246,7 @@ func run(o options) (err error) {
 		fmt.Printf("  profile:     %s (go tool pprof -top %s)\n", o.pprof, o.pprof)
 	}
 	fmt.Printf("  values:      %.0f values/s stored (%d a uplink)\n", res.Rate()*valuesPerUplink, valuesPerUplink)
-	if m, err := scrape(server.Base); err == nil && m["fieldhub_ingest_batch_uplinks_count"] > 0 {
+	if m, err := scrape("http://" + metricsAddr); err == nil && m["fieldhub_ingest_batch_uplinks_count"] > 0 {
 		n := m["fieldhub_ingest_batch_uplinks_count"]
 		fmt.Printf("  batches:     %.0f group commits, %.1f uplinks and %.1f ms each on average (whole run)\n",
 			n, m["fieldhub_ingest_batch_uplinks_sum"]/n, 1000*m["fieldhub_ingest_batch_seconds_sum"]/n)

@@ -36,6 +36,12 @@ type Config struct {
 	// good.
 	TSDBRetentionDays int // FIELDHUB_TSDB_RETENTION_DAYS
 
+	// EmbedOrigins may frame the public dashboard pages; none when empty.
+	EmbedOrigins []string // FIELDHUB_EMBED_ORIGINS
+	// MetricsAddr is where GET /metrics is served, apart from the portal;
+	// "" serves it nowhere.
+	MetricsAddr string // FIELDHUB_METRICS_ADDR
+
 	source source // where Apply reads the modules' options
 }
 

@@ -98,5 +98,15 @@ func kernelSection(c *Config) Section {
 			return nil
 		}},
 		{Name: "FIELDHUB_TSDB_RETENTION_DAYS", Default: "0", Help: "days the tag data (the stored values of the nodes) is kept; a daily job deletes older values; 0 keeps them for good", Set: Days(&c.TSDBRetentionDays)},
+		{Name: "FIELDHUB_EMBED_ORIGINS", Help: "sites that may show public dashboard pages (/public/...) in a frame, as origins separated by spaces (https://example.com https://*.example.org); every other page, and these when unset, may be framed by no site", Set: Origins(&c.EmbedOrigins)},
+		{Name: "FIELDHUB_METRICS_ADDR", Help: "address (127.0.0.1:9464) of a separate HTTP server for the Prometheus metrics, GET /metrics; unset serves them nowhere. Keep it on loopback or a private network: the metrics are not authenticated", Set: func(v string) error {
+			if v != "" {
+				if _, _, err := splitHostPort(v); err != nil {
+					return err
+				}
+			}
+			c.MetricsAddr = v
+			return nil
+		}},
 	}}
 }
