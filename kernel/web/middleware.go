@@ -20,9 +20,10 @@ type infoKey struct{}
 
 // requestInfo is filled as a request passes the chain and read by the access log.
 type requestInfo struct {
-	id     string
-	route  string
-	userID int64
+	id      string
+	route   string
+	userID  int64
+	pattern string // the pattern of the route that serves the path, for the access log
 }
 
 func infoOf(ctx context.Context) *requestInfo {
@@ -94,7 +95,7 @@ func (rt *Router) observe(r *http.Request, rec *recorder, info *requestInfo, too
 	}
 	rt.metrics.duration.WithLabelValues(route, strconv.Itoa(rec.status)).Observe(took.Seconds())
 	if rt.logEvery {
-		rt.log.Info("request", "method", r.Method, "path", r.URL.Path, "route", route, "status", rec.status,
+		rt.log.Info("request", "method", r.Method, "path", rt.logPath(r, info.pattern), "route", route, "status", rec.status,
 			"bytes", rec.bytes, "duration_ms", float64(took.Microseconds())/1000, "request_id", info.id, "user_id", info.userID)
 	}
 }

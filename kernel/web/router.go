@@ -163,6 +163,7 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		rt.observe(r, rec, info, time.Since(start))
 	}()
+	_, info.pattern = rt.mux.Handler(r)
 	c, ok := rt.authenticate(r)
 	if !ok && rt.pages.refresher != nil && wantsPage(r) {
 		c, ok = rt.pages.refresher(rec, r)
@@ -171,7 +172,7 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		info.userID = c.UserID
 		r = r.WithContext(auth.WithCaller(ctx, c))
 	}
-	if _, pattern := rt.mux.Handler(r); pattern == "" {
+	if info.pattern == "" {
 		rt.unmatched(rec, r)
 		return
 	}
