@@ -23,7 +23,11 @@ type requestInfo struct {
 	id      string
 	route   string
 	userID  int64
-	pattern string // the pattern of the route that serves the path, for the access log
+	pattern string  // the pattern of the route that serves the path, for the access log
+	router  *Router // for SameOrigin
+	// cookies: the request carries cookies and no Authorization header, so
+	// a session cookie is what may authenticate it.
+	cookies bool
 }
 
 func infoOf(ctx context.Context) *requestInfo {

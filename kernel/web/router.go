@@ -50,6 +50,9 @@ type Router struct {
 	maxBody  int64
 	metrics  *metrics
 	logEvery bool
+	// publicOrigin is FIELDHUB_PUBLIC_URL's origin, which state-changing
+	// browser requests must name (crossSite).
+	publicOrigin string
 }
 
 // Options configure a Router.
@@ -58,11 +61,15 @@ type Options struct {
 	Log          *slog.Logger
 	MaxBodyBytes int64
 	AccessLog    bool
+	// PublicURL is the portal's address as users reach it: its origin is
+	// the one state-changing browser requests must name.
+	PublicURL string
 }
 
 // NewRouter returns an empty router.
 func NewRouter(o Options) *Router {
-	r := &Router{mux: http.NewServeMux(), cat: o.Catalogs, log: o.Log, maxBody: o.MaxBodyBytes, metrics: newMetrics(), logEvery: o.AccessLog}
+	r := &Router{mux: http.NewServeMux(), cat: o.Catalogs, log: o.Log, maxBody: o.MaxBodyBytes, metrics: newMetrics(), logEvery: o.AccessLog,
+		publicOrigin: originOf(o.PublicURL)}
 	return r
 }
 
@@ -147,7 +154,8 @@ func (rt *Router) guard(route Route, h HandlerFunc) http.Handler {
 func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rec := &recorder{ResponseWriter: w, status: http.StatusOK}
-	info := &requestInfo{id: requestID(r)}
+	info := &requestInfo{id: requestID(r), router: rt,
+		cookies: r.Header.Get("Authorization") == "" && len(r.Header.Values("Cookie")) > 0}
 	ctx := context.WithValue(r.Context(), infoKey{}, info)
 	rec.Header().Set("X-Request-Id", info.id)
 	r = r.WithContext(ctx)
@@ -164,6 +172,10 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rt.observe(r, rec, info, time.Since(start))
 	}()
 	_, info.pattern = rt.mux.Handler(r)
+	if rt.crossSite(r) {
+		rt.refuseCrossSite(rec, r)
+		return
+	}
 	c, ok := rt.authenticate(r)
 	if !ok && rt.pages.refresher != nil && wantsPage(r) {
 		c, ok = rt.pages.refresher(rec, r)
@@ -195,7 +207,17 @@ func (rt *Router) unmatched(w http.ResponseWriter, r *http.Request) {
 		probe := r.Clone(r.Context())
 		probe.Method = m
 		if _, pattern := rt.mux.Handler(probe); pattern != "" {
-			rt.writeProblem(w, r, http.StatusMethodNotAllowed, errs.New(errs.Invalid, errs.IDMethod).With("method", r.Method))
+			e := errs.New(errs.Invalid, errs.IDMethod).With("method", r.Method)
+			if rt.pages.render != nil && wantsPage(r) && r.Method == http.MethodGet && !IsHTMX(r) {
+				// A browser that opens the address of a form's target
+				// (POST /logout) gets a page, not JSON.
+				rt.servePage(w, r, Route{Method: http.MethodGet, Path: r.URL.Path, Page: true}, func(w http.ResponseWriter, r *http.Request) error {
+					rt.pages.render(w, r, http.StatusMethodNotAllowed, rt.cat.T(ViewerFrom(r.Context()).Lang, e.ID, e.Args))
+					return nil
+				})
+				return
+			}
+			rt.writeProblem(w, r, http.StatusMethodNotAllowed, e)
 			return
 		}
 	}
