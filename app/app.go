@@ -131,6 +131,7 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	env := &ui.Env{Assets: assets, Router: host.Router, Catalogs: host.Catalogs,
 		Links: ui.Links{APIDocs: "/api", Manual: mc.webapp.ManualURL, Shop: mc.webapp.ShopURL}}
 	host.Router.SetPageErrorRenderer(env.ErrorPage)
+	assets.AllowIn(host.Router) // the Vite dev server, in development
 	k.Mount("GET /assets/", assets.Handler())
 	acc := accountsmodule.New(host, accountsmodule.Deps{Config: mc.accounts, UI: env})
 	k.Add(acc)

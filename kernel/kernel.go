@@ -121,7 +121,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, src Sources)
 	}
 	bus := events.NewLocal(log.With("module", "events"))
 	router := web.NewRouter(web.Options{Catalogs: cat, Log: log, MaxBodyBytes: cfg.MaxBodyBytes, AccessLog: cfg.AccessLog,
-		PublicURL: cfg.PublicURL})
+		PublicURL: cfg.PublicURL, EmbedOrigins: cfg.EmbedOrigins})
 	tokens := auth.NewTokens(secret)
 	router.AddAuthenticator(sessionAuthenticator(tokens))
 	h := &Host{

@@ -15,7 +15,7 @@ func TestAssetsServeTheBuild(t *testing.T) {
 	if err != nil {
 		t.Fatalf("load: %v", err)
 	}
-	tags := string(a.Tags(EntryPage, EntryIslands))
+	tags := string(a.Tags("n0nce", EntryPage, EntryIslands))
 	if !strings.Contains(tags, `<script type="module" src="/assets/page-`) || !strings.Contains(tags, `rel="stylesheet"`) {
 		t.Fatalf("tags: %s", tags)
 	}
@@ -52,8 +52,13 @@ func TestDevModeLoadsFromVite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tags := string(a.Tags(EntryPage))
+	tags := string(a.Tags("n0nce", EntryPage))
 	if !strings.Contains(tags, `src="http://localhost:5173/assets/@vite/client"`) || !strings.Contains(tags, `src="http://localhost:5173/assets/src/page/main.ts"`) {
 		t.Errorf("dev tags: %s", tags)
+	}
+	// The inline preamble and the styles Vite injects carry the answer's
+	// nonce, or the Content-Security-Policy refuses them.
+	if !strings.Contains(tags, `<script type="module" nonce="n0nce">import RefreshRuntime`) {
+		t.Errorf("dev tags without the nonce: %s", tags)
 	}
 }

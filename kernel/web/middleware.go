@@ -23,6 +23,7 @@ type requestInfo struct {
 	id      string
 	route   string
 	userID  int64
+	nonce   string  // the Content-Security-Policy nonce of the answer
 	pattern string  // the pattern of the route that serves the path, for the access log
 	router  *Router // for SameOrigin
 	// cookies: the request carries cookies and no Authorization header, so

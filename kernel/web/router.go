@@ -30,6 +30,8 @@ type Route struct {
 	Access  []auth.Role // empty: open to anyone
 	MaxBody int64
 	Page    bool // a server page: guards redirect instead of answering 401/403
+	// Embeddable pages may be framed by the embedding origins (Embeddable).
+	Embeddable bool
 }
 
 // Pattern returns the ServeMux pattern of r.
@@ -50,6 +52,7 @@ type Router struct {
 	maxBody  int64
 	metrics  *metrics
 	logEvery bool
+	sec      *security
 	// publicOrigin is FIELDHUB_PUBLIC_URL's origin, which state-changing
 	// browser requests must name (crossSite).
 	publicOrigin string
@@ -62,14 +65,17 @@ type Options struct {
 	MaxBodyBytes int64
 	AccessLog    bool
 	// PublicURL is the portal's address as users reach it: its origin is
-	// the one state-changing browser requests must name.
+	// the one state-changing browser requests must name, and https turns
+	// HSTS on.
 	PublicURL string
+	// EmbedOrigins may frame the routes marked Embeddable; none when empty.
+	EmbedOrigins []string
 }
 
 // NewRouter returns an empty router.
 func NewRouter(o Options) *Router {
 	r := &Router{mux: http.NewServeMux(), cat: o.Catalogs, log: o.Log, maxBody: o.MaxBodyBytes, metrics: newMetrics(), logEvery: o.AccessLog,
-		publicOrigin: originOf(o.PublicURL)}
+		sec: newSecurity(o.PublicURL, o.EmbedOrigins), publicOrigin: originOf(o.PublicURL)}
 	return r
 }
 
@@ -128,6 +134,9 @@ func (m *ModuleRoutes) handle(route Route, access []auth.Role, h HandlerFunc, op
 func (rt *Router) guard(route Route, h HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c := auth.CallerFrom(r.Context())
+		if route.Embeddable {
+			rt.sec.setHeaders(w.Header(), infoOf(r.Context()).nonce, true)
+		}
 		if route.Page {
 			rt.servePage(w, r, route, h)
 			return
@@ -154,10 +163,11 @@ func (rt *Router) guard(route Route, h HandlerFunc) http.Handler {
 func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rec := &recorder{ResponseWriter: w, status: http.StatusOK}
-	info := &requestInfo{id: requestID(r), router: rt,
+	info := &requestInfo{id: requestID(r), nonce: newNonce(), router: rt,
 		cookies: r.Header.Get("Authorization") == "" && len(r.Header.Values("Cookie")) > 0}
 	ctx := context.WithValue(r.Context(), infoKey{}, info)
 	rec.Header().Set("X-Request-Id", info.id)
+	rt.sec.setHeaders(rec.Header(), info.nonce, false)
 	r = r.WithContext(ctx)
 	defer func() {
 		if p := recover(); p != nil {
