@@ -32,7 +32,7 @@ func kernelSection(c *Config) Section {
 			c.DatabaseURL = v
 			return nil
 		}},
-		{Name: "FIELDHUB_PUBLIC_URL", Help: "the portal's address as users reach it, used in links in e-mails (default: http:// and FIELDHUB_ADDR)", Set: HTTPURL(&c.PublicURL)},
+		{Name: "FIELDHUB_PUBLIC_URL", Help: "the portal's address as users reach it: links in e-mails use it, state-changing browser requests must come from its origin (or the one they were sent to), and an https address turns HSTS on (default: http:// and FIELDHUB_ADDR)", Set: HTTPURL(&c.PublicURL)},
 		{Name: "FIELDHUB_SECRET", Help: "at least 32 characters that sign tokens and seal stored credentials; generated and kept in the database when unset", Secret: true, Set: func(v string) error {
 			if v != "" && len(v) < 32 {
 				return fmt.Errorf("want at least 32 characters")
