@@ -19,7 +19,10 @@ import (
 //     own origin, scheme and host: FIELDHUB_PUBLIC_URL's, or the one the
 //     request itself was sent to (its Host, https when it came over TLS);
 //   - without either, a browser's Sec-Fetch-Site: same-origin will do (a
-//     page with Referrer-Policy: no-referrer sends "Origin: null");
+//     page with Referrer-Policy: no-referrer sends "Origin: null"), and
+//     "Origin: null" alone is refused (a sandboxed frame's request);
+//   - Sec-Fetch-Site: cross-site or same-site is refused whatever else the
+//     request says;
 //   - a request with neither that carries cookies is refused: browsers
 //     always send one of them, so a cookie without an origin is no
 //     browser's own request;
