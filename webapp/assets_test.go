@@ -3,10 +3,15 @@ package webapp
 import (
 	"compress/gzip"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/fieldhub/fieldhub/kernel/i18n"
+	"github.com/fieldhub/fieldhub/kernel/web"
+	"github.com/fieldhub/fieldhub/webapp/locales"
 )
 
 // TestAssetsServeTheBuild needs the Vite build (the test recipe makes it).
@@ -60,5 +65,36 @@ func TestDevModeLoadsFromVite(t *testing.T) {
 	// nonce, or the Content-Security-Policy refuses them.
 	if !strings.Contains(tags, `<script type="module" nonce="n0nce">import RefreshRuntime`) {
 		t.Errorf("dev tags without the nonce: %s", tags)
+	}
+}
+
+// TestDevServerInThePolicy checks that in development the pages may load
+// from the Vite dev server and reach its hot-reload WebSocket, and that the
+// build adds nothing to the policy.
+func TestDevServerInThePolicy(t *testing.T) {
+	policy := func(devURL string) string {
+		a, err := Load(devURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cat, err := i18n.Load(locales.FS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rt := web.NewRouter(web.Options{Catalogs: cat, Log: slog.New(slog.DiscardHandler)})
+		a.AllowIn(rt)
+		rec := httptest.NewRecorder()
+		rt.ServeHTTP(rec, httptest.NewRequest("GET", "/nope", nil))
+		return rec.Header().Get("Content-Security-Policy")
+	}
+	dev := policy("http://localhost:5173")
+	for _, want := range []string{"script-src 'self' http://localhost:5173 'nonce-", "style-src 'self' http://localhost:5173 'nonce-",
+		"connect-src 'self' http://localhost:5173 ws://localhost:5173;", "font-src 'self' http://localhost:5173;"} {
+		if !strings.Contains(dev, want) {
+			t.Errorf("dev policy lacks %q: %s", want, dev)
+		}
+	}
+	if build := policy(""); strings.Contains(build, "5173") || !strings.Contains(build, "script-src 'self' 'nonce-") {
+		t.Errorf("build policy: %s", build)
 	}
 }
