@@ -9,6 +9,9 @@ export function launchBrowser() {
   return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true });
 }
 
+// The portal's origin by context, for the posts signIn makes.
+const origins = new WeakMap();
+
 /**
  * newContext opens a fresh browser context on the server: no cookies, the
  * given browser language (Accept-Language) and preferred colour scheme.
@@ -25,6 +28,7 @@ export async function newContext(browser, server, { locale = "en-GB", colorSchem
   });
   context.setDefaultTimeout(10000);
   context.setDefaultNavigationTimeout(15000);
+  origins.set(context, new URL(server.baseURL).origin);
   await watchContentSecurity(context, server);
   return context;
 }
@@ -122,6 +126,8 @@ after(() => {
 export async function signIn(context, account) {
   const res = await context.request.post("/login", {
     form: { email: account.email, password: account.password, next: "/" },
+    // The portal takes a form post from its own origin only, as a browser names it.
+    headers: { Origin: origins.get(context) },
     maxRedirects: 0,
   });
   if (res.status() !== 303) throw new Error(`sign in as ${account.email}: ${res.status()} ${await res.text()}`);
