@@ -149,15 +149,25 @@ func (s *security) writeParts() *[3]string {
 	return &parts
 }
 
+// The values of the headers that are the same on every answer, in the
+// canonical form http.Header keeps (set without Header.Set's work; a
+// handler's Set or Add replaces the one-element slice, never changes it).
+var (
+	nosniff     = []string{"nosniff"}
+	referrer    = []string{ReferrerPolicy}
+	permissions = []string{PermissionsPolicy}
+	hsts        = []string{fmt.Sprintf("max-age=%d", hstsMaxAge)}
+)
+
 // setHeaders sets the security headers of an answer; a handler may still
 // change them (the public dashboard page sends no referrer at all).
 func (s *security) setHeaders(h http.Header, nonce string, embeddable bool) {
-	h.Set("Content-Security-Policy", s.contentPolicy(nonce, embeddable))
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", ReferrerPolicy)
-	h.Set("Permissions-Policy", PermissionsPolicy)
+	h["Content-Security-Policy"] = []string{s.contentPolicy(nonce, embeddable)}
+	h["X-Content-Type-Options"] = nosniff
+	h["Referrer-Policy"] = referrer
+	h["Permissions-Policy"] = permissions
 	if s.hsts {
-		h.Set("Strict-Transport-Security", fmt.Sprintf("max-age=%d", hstsMaxAge))
+		h["Strict-Transport-Security"] = hsts
 	}
 }
 
