@@ -28,6 +28,7 @@ import (
 	decodersmodule "github.com/fieldhub/fieldhub/modules/decoders/module"
 	"github.com/fieldhub/fieldhub/modules/demo"
 	demomodule "github.com/fieldhub/fieldhub/modules/demo/module"
+	"github.com/fieldhub/fieldhub/modules/events"
 	eventsmodule "github.com/fieldhub/fieldhub/modules/events/module"
 	ingestmodule "github.com/fieldhub/fieldhub/modules/ingest/module"
 	"github.com/fieldhub/fieldhub/modules/logs"
@@ -66,11 +67,12 @@ type moduleConfig struct {
 	dashboards dashboards.Config
 	logs       logs.Config
 	netservers netservers.Config
+	events     events.Config
 }
 
 // sections are the modules' options, read into m.
 func (m *moduleConfig) sections() []config.Section {
-	return []config.Section{m.webapp.Section(), m.accounts.Section(), m.dashboards.Section(), m.logs.Section(), m.netservers.Section()}
+	return []config.Section{m.webapp.Section(), m.accounts.Section(), m.dashboards.Section(), m.logs.Section(), m.netservers.Section(), m.events.Section()}
 }
 
 // ConfigSections are the options the modules declare, beside the kernel's:
@@ -131,6 +133,7 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	env := &ui.Env{Assets: assets, Router: host.Router, Catalogs: host.Catalogs,
 		Links: ui.Links{APIDocs: "/api", Manual: mc.webapp.ManualURL, Shop: mc.webapp.ShopURL}}
 	host.Router.SetPageErrorRenderer(env.ErrorPage)
+	assets.AllowIn(host.Router) // the Vite dev server, in development
 	k.Mount("GET /assets/", assets.Handler())
 	acc := accountsmodule.New(host, accountsmodule.Deps{Config: mc.accounts, UI: env})
 	k.Add(acc)
@@ -156,7 +159,7 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	k.Add(ing) // before the network servers, so its committers run while they hand messages on
 	ns := netserversmodule.New(host, netserversmodule.Deps{Config: mc.netservers, Nodes: nod, Ingest: ing, UI: env, TagPages: nod})
 	k.Add(ns)
-	k.Add(eventsmodule.New(host, eventsmodule.Deps{}))
+	k.Add(eventsmodule.New(host, eventsmodule.Deps{Config: mc.events}))
 	k.Add(sitemodule.New(host, sitemodule.Deps{UI: env, Accounts: acc}))
 	return &App{kernel: k, accounts: acc, decoders: dec, dashboards: dash, settings: set, logs: lg, nodes: nod, netservers: ns, series: series}, nil
 }

@@ -78,6 +78,7 @@ type Kernel struct {
 	host    *Host
 	bus     *events.Local
 	modules []Module
+	metrics http.Handler
 }
 
 // Sources are the embedded files the kernel needs: the locale catalogs and
@@ -120,7 +121,8 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, src Sources)
 	}
 	bus := events.NewLocal(log.With("module", "events"))
 	router := web.NewRouter(web.Options{Catalogs: cat, Log: log, MaxBodyBytes: cfg.MaxBodyBytes, AccessLog: cfg.AccessLog,
-		TrustedProxies: cfg.TrustedProxies})
+		TrustedProxies: cfg.TrustedProxies,
+		PublicURL: cfg.PublicURL, EmbedOrigins: cfg.EmbedOrigins})
 	tokens := auth.NewTokens(secret)
 	router.AddAuthenticator(sessionAuthenticator(tokens))
 	h := &Host{
@@ -154,6 +156,11 @@ func (k *Kernel) Mount(pattern string, h http.Handler) {
 
 // Handler serves every route.
 func (k *Kernel) Handler() http.Handler { return k.host.Router }
+
+// Metrics serves the Prometheus metrics of the kernel and the modules. It is
+// not a route of Handler: Serve serves it on FIELDHUB_METRICS_ADDR, apart
+// from the portal, since the metrics are not authenticated.
+func (k *Kernel) Metrics() http.Handler { return k.metrics }
 
 // Start starts the modules in order, then the scheduler and the mail outbox.
 // The returned stop function stops everything in reverse order.
@@ -192,32 +199,61 @@ func (k *Kernel) Start(ctx context.Context) (stop func(), err error) {
 func (k *Kernel) Close() error { return k.host.DB.Close() }
 
 // Serve starts the modules and serves HTTP on ln until ctx is done, then shuts
-// down gracefully.
+// down gracefully. With FIELDHUB_METRICS_ADDR set it also serves GET
+// /metrics there.
 func (k *Kernel) Serve(ctx context.Context, ln net.Listener) error {
+	var metricsLn net.Listener
+	if addr := k.host.Config.MetricsAddr; addr != "" {
+		var err error
+		if metricsLn, err = net.Listen("tcp", addr); err != nil {
+			return fmt.Errorf("listen on %s (FIELDHUB_METRICS_ADDR): %w", addr, err)
+		}
+		k.host.log.Info("metrics listening", "addr", metricsLn.Addr().String())
+	}
 	stop, err := k.Start(ctx)
 	if err != nil {
+		if metricsLn != nil {
+			metricsLn.Close()
+		}
 		return err
 	}
 	defer stop()
-	srv := &http.Server{
-		Handler:           k.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		ErrorLog:          slog.NewLogLogger(k.host.log.Handler(), slog.LevelWarn),
-	}
-	errc := make(chan error, 1)
+	srv := k.httpServer(k.Handler())
+	servers := []*http.Server{srv}
+	errc := make(chan error, 2)
 	go func() { errc <- srv.Serve(ln) }()
+	if metricsLn != nil {
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", k.Metrics())
+		msrv := k.httpServer(mux)
+		servers = append(servers, msrv)
+		go func() { errc <- msrv.Serve(metricsLn) }()
+	}
+	var failed error
 	select {
 	case err := <-errc:
 		if !errors.Is(err, http.ErrServerClosed) {
-			return fmt.Errorf("http server: %w", err)
+			failed = fmt.Errorf("http server: %w", err)
 		}
-		return nil
 	case <-ctx.Done():
 	}
 	shutCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
-	return srv.Shutdown(shutCtx)
+	for _, s := range servers {
+		if err := s.Shutdown(shutCtx); err != nil && failed == nil {
+			failed = err
+		}
+	}
+	return failed
+}
+
+func (k *Kernel) httpServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(k.host.log.Handler(), slog.LevelWarn),
+	}
 }
 
 func (k *Kernel) kernelRoutes() {
@@ -233,11 +269,7 @@ func (k *Kernel) kernelRoutes() {
 	})
 	reg := k.host.Router.Registry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	metrics := promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
-	r.Raw("GET /metrics", auth.Open, func(w http.ResponseWriter, req *http.Request) error {
-		metrics.ServeHTTP(w, req)
-		return nil
-	})
+	k.metrics = promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
 }
 
 // Describe renders err for a console: a domain error in English from the

@@ -2,10 +2,10 @@ package kernel
 
 import (
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/fieldhub/fieldhub/kernel/auth"
+	"github.com/fieldhub/fieldhub/kernel/web"
 )
 
 // TokenCookie is the HttpOnly cookie that carries a browser's access token.
@@ -42,16 +42,8 @@ func safeMethod(m string) bool {
 	return m == http.MethodGet || m == http.MethodHead || m == http.MethodOptions
 }
 
-// sameOrigin reports whether the request names no other origin than its own
-// host in Origin or, failing that, Referer.
-func sameOrigin(r *http.Request) bool {
-	origin := r.Header.Get("Origin")
-	if origin == "" {
-		origin = r.Header.Get("Referer")
-	}
-	if origin == "" {
-		return true
-	}
-	u, err := url.Parse(origin)
-	return err == nil && u.Host == r.Host
-}
+// sameOrigin reports whether the request names the portal's own origin,
+// scheme and host, in Origin or, failing that, Referer (web.SameOrigin). The
+// router has refused a state-changing request with cookies that does not
+// already; this keeps the cookie from authenticating one all the same.
+func sameOrigin(r *http.Request) bool { return web.SameOrigin(r) }

@@ -13,10 +13,13 @@ import (
 	"html/template"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"path"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/fieldhub/fieldhub/kernel/web"
 )
 
 //go:embed all:dist
@@ -120,11 +123,17 @@ func (a *Assets) gzipped(name string) ([]byte, error) {
 }
 
 // Tags returns the <link> and <script> tags that load the given entries.
-func (a *Assets) Tags(entries ...string) template.HTML {
+// nonce is the answer's Content-Security-Policy nonce (web.Nonce): the
+// build loads nothing inline, but in development the React plugin's
+// preamble is an inline script. (The styles that Vite's client and React
+// Aria inject take the nonce from the page's csp-nonce meta tag.)
+func (a *Assets) Tags(nonce string, entries ...string) template.HTML {
 	var b strings.Builder
 	if a.devURL != "" {
+		n := template.HTMLEscapeString(nonce)
 		// The React plugin's preamble must run before any island in dev mode.
-		fmt.Fprintf(&b, `<script type="module">import RefreshRuntime from "%s/assets/@react-refresh";RefreshRuntime.injectIntoGlobalHook(window);window.$RefreshReg$=()=>{};window.$RefreshSig$=()=>(type)=>type;window.__vite_plugin_react_preamble_installed__=true;</script>`, a.devURL)
+		fmt.Fprintf(&b, `<script type="module" nonce="%s">import RefreshRuntime`, n)
+		fmt.Fprintf(&b, ` from "%s/assets/@react-refresh";RefreshRuntime.injectIntoGlobalHook(window);window.$RefreshReg$=()=>{};window.$RefreshSig$=()=>(type)=>type;window.__vite_plugin_react_preamble_installed__=true;</script>`, a.devURL)
 		fmt.Fprintf(&b, `<script type="module" src="%s/assets/@vite/client"></script>`, a.devURL)
 		for _, e := range entries {
 			fmt.Fprintf(&b, `<script type="module" src="%s/assets/%s"></script>`, a.devURL, e)
@@ -143,6 +152,28 @@ func (a *Assets) Tags(entries ...string) template.HTML {
 		fmt.Fprintf(&b, `<script type="module" src="/assets/%s"></script>`, m.File)
 	}
 	return template.HTML(b.String())
+}
+
+// AllowIn adds to the pages' Content-Security-Policy what they load from
+// the Vite dev server in development (scripts, styles, fonts, pictures, and
+// its hot-reload WebSocket); in production, where everything comes from
+// /assets, nothing.
+func (a *Assets) AllowIn(rt *web.Router) {
+	if a.devURL == "" {
+		return
+	}
+	u, err := url.Parse(a.devURL)
+	if err != nil || u.Host == "" {
+		return
+	}
+	origin, ws := u.Scheme+"://"+u.Host, "ws://"+u.Host
+	if u.Scheme == "https" {
+		ws = "wss://" + u.Host
+	}
+	for _, d := range []string{"script-src", "style-src", "img-src", "font-src"} {
+		rt.AllowSources(d, origin)
+	}
+	rt.AllowSources("connect-src", origin, ws)
 }
 
 func (a *Assets) cssOf(entry string, seen map[string]bool, b *strings.Builder) {

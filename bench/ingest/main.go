@@ -205,6 +205,12 @@ func run(o options) (err error) {
 		}
 	}
 	env := append(loadkit.CleanEnv(), "FIELDHUB_DATA="+filepath.Join(tmp, "data"), "FIELDHUB_ACCESS_LOG=false")
+	metricsAddr, err := loadkit.FreeAddr() // the group commit figures below
+	if err != nil {
+		return err
+	}
+	env = append(env, "FIELDHUB_METRICS_ADDR="+metricsAddr)
+	metricsURL := "http://" + metricsAddr
 	pprofAddr := ""
 	if o.pprof != "" {
 		if pprofAddr, err = loadkit.FreeAddr(); err != nil {
@@ -300,7 +306,7 @@ func run(o options) (err error) {
 		if broker != nil {
 			brokerPID = broker.PID()
 		}
-		row, rate, err := runMQTT(server, brokerURLOf(o, broker), brokerPID, gen, o, &points)
+		row, rate, err := runMQTT(server, metricsURL, brokerURLOf(o, broker), brokerPID, gen, o, &points)
 		if err != nil {
 			return server.Fail(err)
 		}
@@ -312,7 +318,7 @@ func run(o options) (err error) {
 		}
 		fmt.Printf("  profile:     %s (go tool pprof -top %s)\n", o.pprof, o.pprof)
 	}
-	if m, err := scrape(server.Base); err == nil && m["fieldhub_ingest_batch_uplinks_count"] > 0 {
+	if m, err := scrape(metricsURL); err == nil && m["fieldhub_ingest_batch_uplinks_count"] > 0 {
 		n := m["fieldhub_ingest_batch_uplinks_count"]
 		fmt.Printf("  batches:     %.0f group commits, %.1f uplinks and %.1f ms each on average (whole run)\n",
 			n, m["fieldhub_ingest_batch_uplinks_sum"]/n, 1000*m["fieldhub_ingest_batch_seconds_sum"]/n)
@@ -417,12 +423,12 @@ func runHTTP(server *loadkit.Server, gen *generator, o options, points *atomic.I
 // returns the run's table row, as runHTTP's with the publishers instead of
 // the connections, no latencies (the portal's acknowledgement goes to the
 // broker) and the broker's CPU.
-func runMQTT(server *loadkit.Server, brokerURL string, brokerPID int, gen *generator, o options, points *atomic.Int64) (string, float64, error) {
+func runMQTT(server *loadkit.Server, metricsURL, brokerURL string, brokerPID int, gen *generator, o options, points *atomic.Int64) (string, float64, error) {
 	addr := strings.TrimPrefix(brokerURL, "mqtt://")
 	fmt.Printf("ingest: MQTT QoS 1 to %s, ChirpStack uplink JSON, %d points an uplink, %d nodes, %d publishers, backlog %d, %s warm-up, %s measured, %d cores (server GOMAXPROCS %s, loadgen GOMAXPROCS %d)\n",
 		brokerURL, gen.points, o.nodes, o.pubs, o.backlog, o.warmup, o.duration, runtime.NumCPU(), procsLabel(o.serverProcs), runtime.GOMAXPROCS(0))
 	acked := func() (float64, error) {
-		m, err := scrape(server.Base)
+		m, err := scrape(metricsURL)
 		if err != nil {
 			return 0, err
 		}

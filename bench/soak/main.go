@@ -117,12 +117,13 @@ func fatal(err error) {
 
 // instance is one `fieldhub serve`, started again after a kill.
 type instance struct {
-	name  string
-	bin   string
-	env   []string
-	args  []string
-	dir   string
-	pprof string
+	name    string
+	bin     string
+	env     []string
+	args    []string
+	dir     string
+	pprof   string
+	metrics string // the address of its GET /metrics (FIELDHUB_METRICS_ADDR)
 
 	mu      sync.Mutex
 	server  *loadkit.Server
@@ -229,7 +230,12 @@ func run(o options) (err error) {
 		if err != nil {
 			return err
 		}
-		in := &instance{name: name, bin: bin, dir: tmp, pprof: pprof, env: append(slices.Clone(env), "FIELDHUB_DATA="+filepath.Join(tmp, strings.ToLower(name)))}
+		metricsAddr, err := loadkit.FreeAddr()
+		if err != nil {
+			return err
+		}
+		in := &instance{name: name, bin: bin, dir: tmp, pprof: pprof, metrics: metricsAddr,
+			env: append(slices.Clone(env), "FIELDHUB_DATA="+filepath.Join(tmp, strings.ToLower(name)), "FIELDHUB_METRICS_ADDR="+metricsAddr)}
 		if name == "A" {
 			in.args = []string{"--demo"}
 		}
@@ -672,7 +678,7 @@ func readProc(in *instance, window time.Duration) (procSample, float64) {
 		ps.heapMB = v / (1 << 20)
 	}
 	hand := 0.0
-	if m, err := metrics(in.url()); err == nil {
+	if m, err := metrics("http://" + in.metrics); err == nil {
 		hand = m["fieldhub_mqtt_events_in_hand"]
 	}
 	return ps, hand

@@ -40,6 +40,11 @@ type Config struct {
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
 	// the client; empty trusts none.
 	TrustedProxies []netip.Prefix // FIELDHUB_TRUSTED_PROXIES
+	// EmbedOrigins may frame the public dashboard pages; none when empty.
+	EmbedOrigins []string // FIELDHUB_EMBED_ORIGINS
+	// MetricsAddr is where GET /metrics is served, apart from the portal;
+	// "" serves it nowhere.
+	MetricsAddr string // FIELDHUB_METRICS_ADDR
 
 	source source // where Apply reads the modules' options
 }

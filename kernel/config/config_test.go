@@ -36,6 +36,11 @@ func TestBadValueNamesTheOption(t *testing.T) {
 		{"FIELDHUB_LOG_LEVEL", "loud"},
 		{"FIELDHUB_LOG_FORMAT", "xml"},
 		{"FIELDHUB_MAX_BODY_BYTES", "12"},
+		{"FIELDHUB_METRICS_ADDR", "9464"},
+		{"FIELDHUB_EMBED_ORIGINS", "https://example.com/path"},
+		{"FIELDHUB_EMBED_ORIGINS", "example.com"},
+		{"FIELDHUB_EMBED_ORIGINS", "https://example.com; script-src *"},
+		{"FIELDHUB_EMBED_ORIGINS", "*"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -82,5 +87,23 @@ func TestFileAndSecretFiles(t *testing.T) {
 func TestTestVariablesAreNotOptions(t *testing.T) {
 	if _, err := Load(func(string) string { return "" }, []string{"FIELDHUB_TEST_POSTGRES=postgres://x"}, nil); err != nil {
 		t.Errorf("a test variable stopped start-up: %v", err)
+	}
+}
+
+// TestEmbedOriginsAndMetrics reads the embedding origins (separated by
+// spaces or commas, in lower case, a wildcard subdomain allowed) and the
+// metrics address, which is unset by default: no metrics are served.
+func TestEmbedOriginsAndMetrics(t *testing.T) {
+	c, err := Load(func(string) string { return "" }, nil, nil)
+	if err != nil || c.EmbedOrigins != nil || c.MetricsAddr != "" {
+		t.Fatalf("defaults: %v %+v", err, c)
+	}
+	env := map[string]string{"FIELDHUB_EMBED_ORIGINS": "https://Customer.example,  http://*.intranet.example:8080 'self'", "FIELDHUB_METRICS_ADDR": "127.0.0.1:9464"}
+	c, err = Load(func(k string) string { return env[k] }, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(c.EmbedOrigins, " ") != "https://customer.example http://*.intranet.example:8080 'self'" || c.MetricsAddr != "127.0.0.1:9464" {
+		t.Errorf("read: %q %q", c.EmbedOrigins, c.MetricsAddr)
 	}
 }

@@ -32,7 +32,7 @@ func kernelSection(c *Config) Section {
 			c.DatabaseURL = v
 			return nil
 		}},
-		{Name: "FIELDHUB_PUBLIC_URL", Help: "the portal's address as users reach it, used in links in e-mails (default: http:// and FIELDHUB_ADDR)", Set: HTTPURL(&c.PublicURL)},
+		{Name: "FIELDHUB_PUBLIC_URL", Help: "the portal's address as users reach it: links in e-mails use it, state-changing browser requests must come from its origin (or the one they were sent to), and an https address turns HSTS on (default: http:// and FIELDHUB_ADDR)", Set: HTTPURL(&c.PublicURL)},
 		{Name: "FIELDHUB_SECRET", Help: "at least 32 characters that sign tokens and seal stored credentials; generated and kept in the database when unset", Secret: true, Set: func(v string) error {
 			if v != "" && len(v) < 32 {
 				return fmt.Errorf("want at least 32 characters")
@@ -99,5 +99,15 @@ func kernelSection(c *Config) Section {
 		}},
 		{Name: "FIELDHUB_TSDB_RETENTION_DAYS", Default: "0", Help: "days the tag data (the stored values of the nodes) is kept; a daily job deletes older values; 0 keeps them for good", Set: Days(&c.TSDBRetentionDays)},
 		{Name: "FIELDHUB_TRUSTED_PROXIES", Help: "reverse proxies in front of the portal, as comma-separated addresses or CIDR ranges (10.0.0.0/8, ::1); a request from one of them is taken to come from the address its X-Forwarded-For names, which the login rate limit counts by; when unset, the connection's address counts", Set: Prefixes(&c.TrustedProxies)},
+		{Name: "FIELDHUB_EMBED_ORIGINS", Help: "sites that may show public dashboard pages (/public/...) in a frame, as origins separated by spaces (https://example.com https://*.example.org); every other page, and these when unset, may be framed by no site", Set: Origins(&c.EmbedOrigins)},
+		{Name: "FIELDHUB_METRICS_ADDR", Help: "address (127.0.0.1:9464) of a separate HTTP server for the Prometheus metrics, GET /metrics; unset serves them nowhere. Keep it on loopback or a private network: the metrics are not authenticated", Set: func(v string) error {
+			if v != "" {
+				if _, _, err := splitHostPort(v); err != nil {
+					return err
+				}
+			}
+			c.MetricsAddr = v
+			return nil
+		}},
 	}}
 }

@@ -125,3 +125,27 @@ func Days(dst *int) func(string) error {
 		return nil
 	}
 }
+
+// Origins reads web origins separated by spaces or commas into dst:
+// scheme://host[:port] (http or https), a host may start with "*." for its
+// subdomains, or 'self'. An empty value is none.
+func Origins(dst *[]string) func(string) error {
+	return func(v string) error {
+		var out []string
+		for _, o := range strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' }) {
+			if o == "'self'" {
+				out = append(out, o)
+				continue
+			}
+			u, err := url.Parse(o)
+			host := strings.TrimPrefix(u.Host, "*.")
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || host == "" || strings.ContainsAny(host, "*;'\"") ||
+				strings.Trim(u.Path, "/") != "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+				return fmt.Errorf("want origins such as https://example.com or https://*.example.com, separated by spaces")
+			}
+			out = append(out, u.Scheme+"://"+strings.ToLower(u.Host))
+		}
+		*dst = out
+		return nil
+	}
+}

@@ -25,6 +25,7 @@ const (
 	TooLarge                 // body over the limit: 413
 	TooMany                  // rate limited: 429
 	Unavailable              // a required service is down: 503
+	Unsupported              // a body of a type the route does not take: 415
 )
 
 // Error is a domain error. Its ID is a locale catalog key; Args fill the

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"sync"
@@ -88,4 +89,16 @@ func randomSuffix() string {
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// Metrics returns what the kernel's Prometheus metrics handler answers (the
+// portal serves it apart, on FIELDHUB_METRICS_ADDR).
+func Metrics(tb testing.TB, k *kernel.Kernel) string {
+	tb.Helper()
+	rec := httptest.NewRecorder()
+	k.Metrics().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	if rec.Code != http.StatusOK {
+		tb.Fatalf("metrics: %d %s", rec.Code, rec.Body)
+	}
+	return rec.Body.String()
 }

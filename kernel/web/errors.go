@@ -19,6 +19,7 @@ var statusOf = map[errs.Kind]int{
 	errs.TooLarge:     http.StatusRequestEntityTooLarge,
 	errs.TooMany:      http.StatusTooManyRequests,
 	errs.Unavailable:  http.StatusServiceUnavailable,
+	errs.Unsupported:  http.StatusUnsupportedMediaType,
 }
 
 // Problem is the JSON body of every error answer. Message is the text for

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"strconv"
 	"strings"
 
+	"github.com/fieldhub/fieldhub/kernel/auth"
 	"github.com/fieldhub/fieldhub/kernel/errs"
 )
 
@@ -27,9 +29,22 @@ func Created(w http.ResponseWriter, v any) error { JSON(w, http.StatusCreated, v
 // NoContent answers 204.
 func NoContent(w http.ResponseWriter) error { w.WriteHeader(http.StatusNoContent); return nil }
 
+// IDJSONContentType is the message of a JSON body sent with a session
+// cookie under another content type.
+const IDJSONContentType = "error.jsonContentType"
+
 // Decode reads r's JSON body into v. Malformed JSON, a value of the wrong type,
 // trailing data and an over-long body become 4xx errors that say which.
+//
+// A request authenticated by a session cookie must say its body is JSON
+// (Content-Type: application/json), else it is refused with 415: a form on
+// another site can post text/plain that reads as JSON, but cannot set that
+// content type without the portal's consent (CORS). Clients with an
+// Authorization header may leave the type out.
 func Decode(r *http.Request, v any) error {
+	if cookieAuthenticated(r) && !isJSON(r.Header.Get("Content-Type")) {
+		return errs.New(errs.Unsupported, IDJSONContentType)
+	}
 	if r.Body == nil {
 		return errs.New(errs.Invalid, errs.IDBadJSON)
 	}
@@ -45,6 +60,19 @@ func Decode(r *http.Request, v any) error {
 		return errs.New(errs.Invalid, errs.IDBadJSON)
 	}
 	return nil
+}
+
+// cookieAuthenticated reports whether r's caller was recognised by a cookie:
+// r carries cookies and no Authorization header, and has a caller.
+func cookieAuthenticated(r *http.Request) bool {
+	return infoOf(r.Context()).cookies && auth.CallerFrom(r.Context()).Role != auth.Guest
+}
+
+// isJSON reports whether a Content-Type is JSON: application/json or a
+// +json type, with any parameters.
+func isJSON(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	return err == nil && (mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json"))
 }
 
 func decodeError(err error) error {

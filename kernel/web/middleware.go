@@ -20,9 +20,15 @@ type infoKey struct{}
 
 // requestInfo is filled as a request passes the chain and read by the access log.
 type requestInfo struct {
-	id     string
-	route  string
-	userID int64
+	id      string
+	route   string
+	userID  int64
+	nonce   string  // the Content-Security-Policy nonce of the answer
+	pattern string  // the pattern of the route that serves the path, for the access log
+	router  *Router // for SameOrigin
+	// cookies: the request carries cookies and no Authorization header, so
+	// a session cookie is what may authenticate it.
+	cookies bool
 }
 
 func infoOf(ctx context.Context) *requestInfo {
@@ -94,7 +100,7 @@ func (rt *Router) observe(r *http.Request, rec *recorder, info *requestInfo, too
 	}
 	rt.metrics.duration.WithLabelValues(route, strconv.Itoa(rec.status)).Observe(took.Seconds())
 	if rt.logEvery {
-		rt.log.Info("request", "method", r.Method, "path", r.URL.Path, "route", route, "status", rec.status,
+		rt.log.Info("request", "method", r.Method, "path", rt.logPath(r, info.pattern), "route", route, "status", rec.status,
 			"bytes", rec.bytes, "duration_ms", float64(took.Microseconds())/1000, "request_id", info.id, "user_id", info.userID)
 	}
 }

@@ -31,6 +31,8 @@ type Route struct {
 	Access  []auth.Role // empty: open to anyone
 	MaxBody int64
 	Page    bool // a server page: guards redirect instead of answering 401/403
+	// Embeddable pages may be framed by the embedding origins (Embeddable).
+	Embeddable bool
 }
 
 // Pattern returns the ServeMux pattern of r.
@@ -52,6 +54,10 @@ type Router struct {
 	metrics  *metrics
 	logEvery bool
 	proxies  []netip.Prefix
+	sec      *security
+	// publicOrigin is FIELDHUB_PUBLIC_URL's origin, which state-changing
+	// browser requests must name (crossSite).
+	publicOrigin string
 }
 
 // Options configure a Router.
@@ -63,12 +69,19 @@ type Options struct {
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For
 	// ClientAddr believes.
 	TrustedProxies []netip.Prefix
+	// PublicURL is the portal's address as users reach it: its origin is
+	// the one state-changing browser requests must name, and https turns
+	// HSTS on.
+	PublicURL string
+	// EmbedOrigins may frame the routes marked Embeddable; none when empty.
+	EmbedOrigins []string
 }
 
 // NewRouter returns an empty router.
 func NewRouter(o Options) *Router {
 	r := &Router{mux: http.NewServeMux(), cat: o.Catalogs, log: o.Log, maxBody: o.MaxBodyBytes, metrics: newMetrics(), logEvery: o.AccessLog,
-		proxies: o.TrustedProxies}
+		proxies: o.TrustedProxies,
+		sec:     newSecurity(o.PublicURL, o.EmbedOrigins), publicOrigin: originOf(o.PublicURL)}
 	return r
 }
 
@@ -127,6 +140,9 @@ func (m *ModuleRoutes) handle(route Route, access []auth.Role, h HandlerFunc, op
 func (rt *Router) guard(route Route, h HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c := auth.CallerFrom(r.Context())
+		if route.Embeddable {
+			rt.sec.setHeaders(w.Header(), infoOf(r.Context()).nonce, true)
+		}
 		if route.Page {
 			rt.servePage(w, r, route, h)
 			return
@@ -153,9 +169,11 @@ func (rt *Router) guard(route Route, h HandlerFunc) http.Handler {
 func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rec := &recorder{ResponseWriter: w, status: http.StatusOK}
-	info := &requestInfo{id: requestID(r)}
+	info := &requestInfo{id: requestID(r), nonce: newNonce(), router: rt,
+		cookies: r.Header.Get("Authorization") == "" && len(r.Header.Values("Cookie")) > 0}
 	ctx := context.WithValue(r.Context(), infoKey{}, info)
 	rec.Header().Set("X-Request-Id", info.id)
+	rt.sec.setHeaders(rec.Header(), info.nonce, false)
 	r = r.WithContext(ctx)
 	defer func() {
 		if p := recover(); p != nil {
@@ -169,6 +187,11 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		rt.observe(r, rec, info, time.Since(start))
 	}()
+	_, info.pattern = rt.mux.Handler(r)
+	if rt.crossSite(r) {
+		rt.refuseCrossSite(rec, r)
+		return
+	}
 	c, ok := rt.authenticate(r)
 	if !ok && rt.pages.refresher != nil && wantsPage(r) {
 		c, ok = rt.pages.refresher(rec, r)
@@ -177,7 +200,7 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		info.userID = c.UserID
 		r = r.WithContext(auth.WithCaller(ctx, c))
 	}
-	if _, pattern := rt.mux.Handler(r); pattern == "" {
+	if info.pattern == "" {
 		rt.unmatched(rec, r)
 		return
 	}
@@ -200,7 +223,17 @@ func (rt *Router) unmatched(w http.ResponseWriter, r *http.Request) {
 		probe := r.Clone(r.Context())
 		probe.Method = m
 		if _, pattern := rt.mux.Handler(probe); pattern != "" {
-			rt.writeProblem(w, r, http.StatusMethodNotAllowed, errs.New(errs.Invalid, errs.IDMethod).With("method", r.Method))
+			e := errs.New(errs.Invalid, errs.IDMethod).With("method", r.Method)
+			if rt.pages.render != nil && wantsPage(r) && r.Method == http.MethodGet && !IsHTMX(r) {
+				// A browser that opens the address of a form's target
+				// (POST /logout) gets a page, not JSON.
+				rt.servePage(w, r, Route{Method: http.MethodGet, Path: r.URL.Path, Page: true}, func(w http.ResponseWriter, r *http.Request) error {
+					rt.pages.render(w, r, http.StatusMethodNotAllowed, rt.cat.T(ViewerFrom(r.Context()).Lang, e.ID, e.Args))
+					return nil
+				})
+				return
+			}
+			rt.writeProblem(w, r, http.StatusMethodNotAllowed, e)
 			return
 		}
 	}

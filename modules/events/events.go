@@ -28,8 +28,10 @@
 // The server sends nothing else; it pings every 30 seconds, and closes the
 // connection when the access token that opened it lapses (close code 4001:
 // renew the session, then reconnect), when the client falls too far behind
-// (1013: reconnect), and at shutdown (1001). Events that happen while a
-// client is not connected are not replayed.
+// (1013: reconnect), and at shutdown (1001). A connection over the caps of
+// the module's Config (connections per user, per company) is closed as
+// soon as it opens, with 4029: close another first, or try again later.
+// Events that happen while a client is not connected are not replayed.
 //
 // Several instances share events through the database: on PostgreSQL by
 // LISTEN/NOTIFY, on SQLite (a single instance) in process. Package module
@@ -56,6 +58,10 @@ const MessageLogEntry = "LogEntry"
 const (
 	// CloseSessionExpired: the access token lapsed; renew it and reconnect.
 	CloseSessionExpired = 4001
+	// CloseTooMany: the user, or the users of their company together,
+	// hold as many connections as they may (Config); close one, or try
+	// again later.
+	CloseTooMany = 4029
 )
 
 // IDWebSocketOnly is the message of a request to the feed without a

@@ -32,12 +32,13 @@ type instance struct {
 }
 
 // env is a portal (or two on one database) with the companies Acme and
-// Beta, each with a CompanyAdmin, a node and an integration token.
+// Beta, each with a CompanyAdmin, a User, a node and an integration token.
 type env struct {
 	*instance
 	*kerneltest.Tenants
 	dbURL  string
 	dialct db.Dialect
+	vars   map[string]string // the options of the first portal, for a second
 }
 
 // start runs a whole portal: its sign-ins and device events become log
@@ -53,18 +54,22 @@ func newEnv(t *testing.T, d db.Dialect, vars map[string]string) *env {
 	first := start(t, d, vars)
 	var specs []kerneltest.CompanySpec
 	for _, key := range []string{"acme", "beta"} {
-		specs = append(specs, kerneltest.CompanySpec{Key: key, Ingest: true, App: "Field",
+		specs = append(specs, kerneltest.CompanySpec{Key: key, Ingest: true, User: true, App: "Field",
 			Nodes: []kerneltest.NodeSpec{{Key: key + "Node", Name: "Node of " + key, DevEUI: devEUI[key]}}})
 	}
 	return &env{instance: first, Tenants: kerneltest.Companies(t, first.c, first.p.App, specs...).Tenants(t),
-		dbURL: first.p.Host().Config.DatabaseURL, dialct: d}
+		dbURL: first.p.Host().Config.DatabaseURL, dialct: d, vars: vars}
 }
 
 // second starts another portal on the same database, as a second instance
 // behind a load balancer.
 func (e *env) second(t *testing.T) *instance {
 	t.Helper()
-	return start(t, e.dialct, map[string]string{"DATABASE_URL": e.dbURL})
+	vars := map[string]string{"DATABASE_URL": e.dbURL}
+	for k, v := range e.vars {
+		vars[k] = v
+	}
+	return start(t, e.dialct, vars)
 }
 
 // uplink posts an uplink of company's node through the generic ingest of
@@ -309,4 +314,75 @@ func TestShutdown(t *testing.T) {
 	if code := websocket.CloseStatus(err); code != websocket.StatusGoingAway {
 		t.Fatalf("closed with %v (%v), want going away", code, err)
 	}
+}
+
+// open reports how many feed connections in holds open, as its gauge
+// counts them; a connection's place is free before it stops counting.
+func open(t *testing.T, in *instance) string {
+	t.Helper()
+	for _, line := range strings.Split(kerneltest.Metrics(t, in.p.App.Kernel()), "\n") {
+		if n, ok := strings.CutPrefix(line, "fieldhub_events_connections "); ok {
+			return n
+		}
+	}
+	return ""
+}
+
+// wantTooMany checks that the server closed conn at once with 4029.
+func wantTooMany(t *testing.T, conn *websocket.Conn, what string) {
+	t.Helper()
+	if code := websocket.CloseStatus(closed(t, conn)); code != events.CloseTooMany {
+		t.Fatalf("%s: closed with %v, want %d", what, code, events.CloseTooMany)
+	}
+}
+
+// TestCaps checks the caps on open connections: per user, per company (its
+// users together), another company unaffected, a freed place taken again,
+// and on PostgreSQL across instances.
+func TestCaps(t *testing.T) {
+	t.Parallel()
+	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
+		t.Parallel()
+		e := newEnv(t, d, map[string]string{"FIELDHUB_EVENTS_MAX_PER_USER": "2", "FIELDHUB_EVENTS_MAX_PER_COMPANY": "3"})
+		first := mustDial(t, e.instance, e.Admin["acme"], "")
+		second := mustDial(t, e.instance, e.Admin["acme"], "token="+url.QueryEscape(e.Admin["acme"]))
+		wantTooMany(t, mustDial(t, e.instance, e.Admin["acme"], ""), "the user's third")
+
+		// The company's other user has one place left of the company's three.
+		user := mustDial(t, e.instance, e.User["acme"], "")
+		wantTooMany(t, mustDial(t, e.instance, e.User["acme"], ""), "the company's fourth")
+		// Another company, and a SuperAdmin following Acme, are not counted
+		// against Acme.
+		beta := mustDial(t, e.instance, e.Admin["beta"], "")
+		super := mustDial(t, e.instance, e.Super, fmt.Sprintf("companyId=%d", e.ID["acme"]))
+
+		// The admitted ones are live.
+		e.uplink(t, e.instance, "acme", map[string]any{"n": 1})
+		for _, conn := range []*websocket.Conn{first, second, user, super} {
+			wantEvent(t, conn, "acme", 1)
+		}
+		e.uplink(t, e.instance, "beta", map[string]any{"n": 2})
+		wantEvent(t, beta, "beta", 2)
+
+		// A closed connection frees its place.
+		if got := open(t, e.instance); got != "5" {
+			t.Fatalf("%s connections open, want 5", got)
+		}
+		first.Close(websocket.StatusNormalClosure, "")
+		kerneltest.WaitFor(t, 10*time.Second, func() bool { return open(t, e.instance) == "4" },
+			func() string { return "the closed connection still counts: " + open(t, e.instance) })
+		again := mustDial(t, e.instance, e.Admin["acme"], "")
+		e.uplink(t, e.instance, "acme", map[string]any{"n": 3})
+		wantEvent(t, again, "acme", 3)
+
+		if d == db.Postgres {
+			// The caps count the connections of every instance.
+			other := e.second(t)
+			wantTooMany(t, mustDial(t, other, e.Admin["acme"], ""), "the user's third, on another instance")
+			wantTooMany(t, mustDial(t, other, e.User["acme"], ""), "the company's fourth, on another instance")
+			there := mustDial(t, other, e.Admin["beta"], "")
+			e.uplink(t, other, "beta", map[string]any{"n": 4})
+			wantEvent(t, there, "beta", 4)
+		}
+	})
 }

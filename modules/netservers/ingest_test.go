@@ -379,8 +379,7 @@ func TestIngest(t *testing.T) {
 			if after := e.count(t, acme); after != before+2*posters*each {
 				t.Errorf("%d points became %d, want %d more", before, after, 2*posters*each)
 			}
-			metrics := e.c.Call(t, "GET", "/metrics", "", nil)
-			if !strings.Contains(string(metrics.Body), "fieldhub_ingest_batch_uplinks_count") {
+			if !strings.Contains(kerneltest.Metrics(t, e.k), "fieldhub_ingest_batch_uplinks_count") {
 				t.Error("no group commit metrics")
 			}
 		})

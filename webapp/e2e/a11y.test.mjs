@@ -107,7 +107,7 @@ for (const role of [null, "User", "CompanyAdmin", "Admin", "SuperAdmin"]) {
           .map((a) => a.pathname),
       );
       for (const l of links) {
-        // GET /logout ends the session; /api and /assets are no pages.
+        // /logout is a form's target (POST only); /api and /assets are no pages.
         if (seen.has(l) || l === "/logout" || l.startsWith("/api") || l.startsWith("/assets/")) continue;
         seen.add(l);
         queue.push({ path: l, depth: depth + 1 });

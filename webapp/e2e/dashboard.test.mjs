@@ -13,9 +13,10 @@ import { after, before, test } from "node:test";
 import { checkA11y } from "./lib/axe.mjs";
 import { launchBrowser, newContext, pageLang, readSnackbar, watchPage } from "./lib/browser.mjs";
 import { artifactPath, t as msg, tf } from "./lib/env.mjs";
+import { startOutside } from "./lib/outside.mjs";
 import { startFieldhub } from "./lib/server.mjs";
 
-let browser, server, admin, adminToken, companyId, ingestToken, dashboardId;
+let browser, server, outside, admin, adminToken, companyId, ingestToken, dashboardId;
 
 // The test's own node in the demo's application: its values come only from
 // this test, so a live change is the test's uplink and nothing else.
@@ -33,6 +34,7 @@ const tileUrl = "http://127.0.0.1:9/tiles/{z}/{x}/{y}.png";
 const allowed = [/\/tiles\//, /\/api\/dashboards\/(public\/[^/]+\/)?modules\/\d+\/weather/];
 
 before(async () => {
+  outside = await startOutside();
   [server, browser] = await Promise.all([
     startFieldhub({ seed: false, serveArgs: ["--demo"], env: { FIELDHUB_MAP_TILE_URL: tileUrl } }),
     launchBrowser(),
@@ -60,6 +62,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await server?.stop();
+  await outside?.close();
 });
 
 async function uplink(values) {
@@ -237,9 +240,9 @@ test("a CompanyAdmin builds a dashboard with one module of every type and every 
     await ed.combo(tx("dashboards.edit.labelKey"), "temperature", /^temperature$/);
   });
   await ed.add(5, "About us");
-  // Another origin (localhost, not 127.0.0.1): the test network reaches no
-  // other site.
-  const framed = `${server.baseURL.replace("127.0.0.1", "localhost")}/`;
+  // A page of another site (lib/outside.mjs): the test network reaches no
+  // other, and the portal's own pages may not be framed.
+  const framed = `${outside.otherSite}/page`;
   await ed.add(6, "Start page", () => ed.fill(tx("dashboards.edit.url"), framed));
   await ed.add(7, "Roof forecast", () => ed.node(weatherStation));
   await ed.add(8, "Probe temperature", async () => {

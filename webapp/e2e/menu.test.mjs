@@ -187,12 +187,14 @@ describe("guards", () => {
 
   test("the guard also stands in front of page actions: the company switch", async (t) => {
     // POST /company/switch is SuperAdmin only (webapp/ui/layout.templ's switcher).
+    // The posts name the portal as their origin, as the page's form does.
+    const headers = { Origin: server.baseURL };
     const visitor = await pageAs(t, null);
-    let res = await visitor.page.request.post("/company/switch", { form: { companyId: "1" }, maxRedirects: 0 });
+    let res = await visitor.page.request.post("/company/switch", { form: { companyId: "1" }, headers, maxRedirects: 0 });
     assert.equal(res.status(), 303);
     assert.match(res.headers().location, /^\/login\?next=/);
     const user = await pageAs(t, "CompanyAdmin");
-    res = await user.page.request.post("/company/switch", { form: { companyId: String(server.accounts.companies[1].id) }, maxRedirects: 0 });
+    res = await user.page.request.post("/company/switch", { form: { companyId: String(server.accounts.companies[1].id) }, headers, maxRedirects: 0 });
     assert.equal(res.status(), 303);
     assert.equal(res.headers().location, "/");
   });

@@ -169,7 +169,11 @@ describe("SuperAdmin", () => {
     await server.api("POST", `/api/applications/${company.id}`, { token: await server.token(company.companyAdmin), body: { name: "Pool field" } });
     const { page, watch } = await pageAs(t, server.accounts.superAdmin);
     // The pages show the chosen company: choose Acme.
-    await page.request.post("/company/switch", { form: { companyId: String(company.id), from: "/tag/pool" } });
+    const switched = await page.request.post("/company/switch", {
+      form: { companyId: String(company.id), from: "/tag/pool" },
+      headers: { Origin: server.baseURL }, // as the page's form names it
+    });
+    assert.ok(switched.ok(), `switching company: ${switched.status()}`);
     await page.goto("/tag/pool");
     const lang = await pageLang(page);
     const row = page.getByRole("row", { name: /A1B2C3D4E5F60718/ });

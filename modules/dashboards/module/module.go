@@ -62,6 +62,12 @@ func New(host *kernel.Host, deps Deps) dashboards.Module {
 	}
 	if deps.UI != nil {
 		m.pages = pages.New(host, pages.Deps{MapTileURL: deps.Config.MapTileURL, UI: deps.UI, Guard: guard, Accounts: deps.Accounts, Settings: deps.Settings})
+		// The pages' Content-Security-Policy: map modules load their tiles
+		// from the tile server, and web page modules frame any page.
+		if tiles := web.TemplateSource(deps.Config.MapTileURL); tiles != "" {
+			host.Router.AllowSources("img-src", tiles)
+		}
+		host.Router.AllowSources("frame-src", "https:", "http:")
 	}
 	return m
 }

@@ -9,10 +9,13 @@ import (
 	"github.com/fieldhub/fieldhub/modules/events/internal/feed"
 )
 
-// Deps tunes the module; the zero value is what production uses. The feed
-// needs no other module: it hears the uplinks and log entries on the
-// kernel's bus.
+// Deps tunes the module; the zero value but Config is what production
+// uses. The feed needs no other module: it hears the uplinks and log
+// entries on the kernel's bus.
 type Deps struct {
+	// Config is the module's part of the configuration: the caps on
+	// connections per user and per company (zero values: the defaults).
+	Config events.Config
 	// QueueSize is how many messages may wait for one connection before it
 	// is dropped as too slow. Optional: 256 without it.
 	QueueSize int
@@ -24,5 +27,6 @@ type Deps struct {
 // New builds the module. It subscribes to ingest.UplinkReceived and
 // logs.EntryWritten on the host's bus.
 func New(host *kernel.Host, deps Deps) events.Module {
-	return feed.New(host, feed.Options{QueueSize: deps.QueueSize, PingInterval: deps.PingInterval})
+	return feed.New(host, feed.Options{QueueSize: deps.QueueSize, PingInterval: deps.PingInterval,
+		MaxPerUser: deps.Config.MaxPerUser, MaxPerCompany: deps.Config.MaxPerCompany})
 }

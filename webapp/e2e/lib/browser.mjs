@@ -1,12 +1,16 @@
 // Playwright (playwright-core) driving Debian's Chromium: one browser per test
 // file, a new context (fresh cookies) per test.
 import assert from "node:assert/strict";
+import { after, afterEach } from "node:test";
 import { chromium } from "playwright-core";
 import { chromiumArgs, chromiumPath, t } from "./env.mjs";
 
 export function launchBrowser() {
   return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true });
 }
+
+// The portal's origin by context, for the posts signIn makes.
+const origins = new WeakMap();
 
 /**
  * newContext opens a fresh browser context on the server: no cookies, the
@@ -24,8 +28,95 @@ export async function newContext(browser, server, { locale = "en-GB", colorSchem
   });
   context.setDefaultTimeout(10000);
   context.setDefaultNavigationTimeout(15000);
+  origins.set(context, new URL(server.baseURL).origin);
+  await watchContentSecurity(context, server);
   return context;
 }
+
+/*
+ * Content-Security-Policy violations. The portal's pages run under a strict
+ * policy (kernel/web/headers.go); whatever a page does that the policy
+ * refuses (an inline style or script, eval, a source it does not list) is a
+ * bug, so every test fails that caused one. Each context newContext opens
+ * listens for the securitypolicyviolation events of every document the
+ * portal serves (in any frame) and reports them here. They fail the test:
+ * through watchPage's check() (with the page's other problems, and never
+ * allowed), else in the afterEach hook below, which fails the test that was
+ * running when they happened; any still left when the file ends fail it.
+ */
+const violations = []; // {page, text, reported}
+const watched = new Set(); // the open contexts
+
+async function watchContentSecurity(context, server) {
+  watched.add(context);
+  context.on("close", () => watched.delete(context));
+  const port = new URL(server.baseURL).port;
+  await context.exposeBinding("__fieldhubCSPViolation", ({ page }, v) => {
+    // Only the portal's own documents (any host name on its port): a framed
+    // page of another site answers to its own policy.
+    let ours = false;
+    try {
+      ours = new URL(v.documentURI).port === port;
+    } catch {
+      ours = false;
+    }
+    if (!ours) return;
+    const where = v.sourceFile ? ` at ${v.sourceFile}:${v.lineNumber}:${v.columnNumber}` : "";
+    const sample = v.sample ? ` (${v.sample})` : "";
+    const text = `CSP violation on ${new URL(v.documentURI).pathname}: ${v.disposition} ${v.effectiveDirective} refused ${v.blockedURI || "inline"}${sample}${where}`;
+    violations.push({ page, text, reported: false });
+  });
+  await context.addInitScript(() => {
+    document.addEventListener(
+      "securitypolicyviolation",
+      (e) => {
+        const report = window.__fieldhubCSPViolation;
+        if (typeof report !== "function") return;
+        void report({
+          documentURI: e.documentURI,
+          effectiveDirective: e.effectiveDirective,
+          blockedURI: e.blockedURI,
+          sample: e.sample,
+          sourceFile: e.sourceFile,
+          lineNumber: e.lineNumber,
+          columnNumber: e.columnNumber,
+          disposition: e.disposition,
+        });
+      },
+      true,
+    );
+  });
+}
+
+/**
+ * takeReported returns the violations that have arrived and were not yet
+ * reported (of page, or of every page), and marks them reported.
+ */
+function takeReported(page) {
+  const left = violations.filter((v) => !v.reported && (!page || v.page === page));
+  for (const v of left) v.reported = true;
+  return left.map((v) => v.text);
+}
+
+/**
+ * takeViolations is takeReported after a round trip to each open page, so
+ * that the reports the pages have sent arrive first.
+ */
+export async function takeViolations(page) {
+  const pages = page ? [page] : [...watched].flatMap((c) => c.pages());
+  await Promise.all(pages.filter((p) => !p.isClosed()).map((p) => p.evaluate(() => 0).catch(() => undefined)));
+  return takeReported(page);
+}
+
+afterEach(async () => {
+  const left = await takeViolations();
+  if (left.length) throw new Error(`the pages broke their Content-Security-Policy:\n  ${left.join("\n  ")}`);
+});
+
+after(() => {
+  const left = violations.filter((v) => !v.reported).map((v) => v.text);
+  if (left.length) throw new Error(`the pages broke their Content-Security-Policy:\n  ${left.join("\n  ")}`);
+});
 
 /**
  * signIn logs account in through the login form's plain POST (no page
@@ -35,6 +126,8 @@ export async function newContext(browser, server, { locale = "en-GB", colorSchem
 export async function signIn(context, account) {
   const res = await context.request.post("/login", {
     form: { email: account.email, password: account.password, next: "/" },
+    // The portal takes a form post from its own origin only, as a browser names it.
+    headers: { Origin: origins.get(context) },
     maxRedirects: 0,
   });
   if (res.status() !== 303) throw new Error(`sign in as ${account.email}: ${res.status()} ${await res.text()}`);
@@ -55,8 +148,12 @@ export function watchPage(page) {
   const problems = [];
   page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
   page.on("console", (msg) => {
-    // A failed load is reported below with its address.
-    if (msg.type() === "error" && !msg.text().startsWith("Failed to load resource")) problems.push(`console error: ${msg.text()}`);
+    // A failed load is reported below with its address, a
+    // Content-Security-Policy violation by watchContentSecurity.
+    const text = msg.text();
+    if (msg.type() === "error" && !text.startsWith("Failed to load resource") && !/violates the following Content Security Policy directive/.test(text)) {
+      problems.push(`console error: ${text}`);
+    }
   });
   page.on("requestfailed", (req) => {
     const failure = req.failure()?.errorText ?? "";
@@ -70,8 +167,13 @@ export function watchPage(page) {
   });
   return {
     problems,
+    /**
+     * check throws when the page had problems but those allow matches.
+     * Content-Security-Policy violations are never allowed.
+     */
     check(allow = []) {
-      const left = problems.filter((p) => !allow.some((re) => re.test(p)));
+      const csp = takeReported(page);
+      const left = [...problems.filter((p) => !allow.some((re) => re.test(p))), ...csp];
       if (left.length) throw new Error(`the page had problems:\n  ${left.join("\n  ")}`);
     },
   };

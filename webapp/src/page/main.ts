@@ -12,6 +12,15 @@ declare global {
 }
 window.htmx = htmx;
 
+// The pages' Content-Security-Policy refuses inline styles, inline scripts
+// and eval: htmx's indicator style is in app.css instead of a <style> it
+// would inject, and no page uses hx-on, js: values or trigger filters, which
+// htmx evaluates. htmx reads its configuration when the page has loaded,
+// after this module has run.
+htmx.config.includeIndicatorStyles = false;
+htmx.config.allowEval = false;
+htmx.config.allowScriptTags = false;
+
 // htmx 2 does not swap 4xx answers by default; form fragments with field
 // errors come back as 400/409/422 and must replace the form.
 htmx.config.responseHandling = [

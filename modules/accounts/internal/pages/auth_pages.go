@@ -44,7 +44,8 @@ func (p *Pages) loginSubmit(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// logoutPage ends the session (GET /logout, and the menu's POST).
+// logoutPage ends the session: the menu's form posts to it. There is no GET
+// /logout, which a link or an image on another site could call.
 func (p *Pages) logoutPage(w http.ResponseWriter, r *http.Request) error {
 	if err := p.signin.End(r); err != nil {
 		return err

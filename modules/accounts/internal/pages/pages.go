@@ -38,7 +38,6 @@ func New(host *kernel.Host, env *ui.Env, dir *directory.Directory, sign *signin.
 func (p *Pages) Routes(r *web.ModuleRoutes) {
 	r.Page("GET /login", auth.Open, p.loginPage)
 	r.Page("POST /login", auth.Open, p.loginSubmit)
-	r.Page("GET /logout", auth.Open, p.logoutPage)
 	r.Page("POST /logout", auth.Open, p.logoutPage)
 	r.Page("GET /forgot", auth.Open, p.forgotPage)
 	r.Page("POST /forgot", auth.Open, p.forgotSubmit)

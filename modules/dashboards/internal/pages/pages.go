@@ -61,7 +61,7 @@ func New(host *kernel.Host, deps Deps) *Pages {
 func (p *Pages) Routes(r *web.ModuleRoutes) {
 	r.Page("GET /dashboard", auth.CompanyOrUser, p.chooserPage)
 	r.Page("GET /dashboard/{dashboardId}", auth.CompanyOrUser, p.dashboardPage)
-	r.Page("GET /public/{token}", auth.Open, p.publicPage)
+	r.Page("GET /public/{token}", auth.Open, p.publicPage, web.Embeddable()) // FIELDHUB_EMBED_ORIGINS may frame it
 }
 
 // treeProps are the props of the category-tree island.

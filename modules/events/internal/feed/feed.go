@@ -31,12 +31,18 @@ type Options struct {
 	// PingInterval is how often the server pings each connection
 	// (default 30 s).
 	PingInterval time.Duration
+	// MaxPerUser and MaxPerCompany cap the open connections of one user
+	// and of one company's users (the module's Config; defaults 16 and
+	// 500).
+	MaxPerUser, MaxPerCompany int
 }
 
 // Defaults of Options.
 const (
-	defaultQueueSize    = 256
-	defaultPingInterval = 30 * time.Second
+	defaultQueueSize     = 256
+	defaultPingInterval  = 30 * time.Second
+	defaultMaxPerUser    = 16
+	defaultMaxPerCompany = 500
 )
 
 // Feed is the live feed; it satisfies events.Module.
@@ -46,6 +52,8 @@ type Feed struct {
 	opts   Options
 	hub    *hub
 	fanout *pgFanout // nil on SQLite: one instance, nothing to share
+	limit  limiter
+	pgLim  *pgLimiter // the limit on PostgreSQL, whose rows need a heartbeat
 
 	// ctx ends when the module stops; connections then close with 1001.
 	ctx    context.Context
@@ -53,9 +61,12 @@ type Feed struct {
 	mu     sync.Mutex
 	closed bool
 	conns  sync.WaitGroup
+	// limiterDone is closed when the PostgreSQL limiter's loop has ended.
+	limiterDone chan struct{}
 
 	connections prometheus.Gauge
 	dropped     *prometheus.CounterVec
+	refused     prometheus.Counter
 }
 
 // New builds the feed and subscribes it to the uplinks the ingest stores
@@ -67,6 +78,12 @@ func New(host *kernel.Host, opts Options) *Feed {
 	if opts.PingInterval <= 0 {
 		opts.PingInterval = defaultPingInterval
 	}
+	if opts.MaxPerUser <= 0 {
+		opts.MaxPerUser = defaultMaxPerUser
+	}
+	if opts.MaxPerCompany <= 0 {
+		opts.MaxPerCompany = defaultMaxPerCompany
+	}
 	m := &Feed{host: host, log: host.Logger("events"), opts: opts, hub: newHub()}
 	m.ctx, m.cancel = context.WithCancel(context.Background())
 	m.connections = prometheus.NewGauge(prometheus.GaugeOpts{
@@ -77,10 +94,19 @@ func New(host *kernel.Host, opts Options) *Feed {
 		Name: "fieldhub_events_dropped_total",
 		Help: "Live events not delivered: slow_client counts connections dropped for falling behind, fanout_full events not shared with other instances.",
 	}, []string{"reason"})
-	host.Router.Registry().MustRegister(m.connections, m.dropped)
+	m.refused = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "fieldhub_events_refused_total",
+		Help: "Live feed connections closed at once (4029) because their user or company held as many as they may.",
+	})
+	host.Router.Registry().MustRegister(m.connections, m.dropped, m.refused)
+	c := caps{perUser: opts.MaxPerUser, perCompany: opts.MaxPerCompany}
 	if db.DialectOf(host.DB) == db.Postgres {
 		m.fanout = newPGFanout(host.DB, host.Config.DatabaseURL, m.log, m.hub, m.dropped.WithLabelValues("fanout_full"))
 		m.fanout.deliver = m.deliver
+		m.pgLim = newPGLimiter(c, host.DB, m.log)
+		m.limit = m.pgLim
+	} else {
+		m.limit = newLocalLimiter(c)
 	}
 	host.Router.AddAuthenticator(m.queryToken)
 	host.Bus.Subscribe(ingest.UplinkReceived{}.Topic(), m.onUplink)
@@ -103,6 +129,10 @@ func (m *Feed) Start(ctx context.Context) error {
 	if m.fanout != nil {
 		m.fanout.start(m.ctx)
 	}
+	if m.pgLim != nil {
+		m.limiterDone = make(chan struct{})
+		go func() { defer close(m.limiterDone); m.pgLim.run(m.ctx) }()
+	}
 	return nil
 }
 
@@ -117,6 +147,9 @@ func (m *Feed) Stop(ctx context.Context) error {
 		m.conns.Wait()
 		if m.fanout != nil {
 			m.fanout.wait()
+		}
+		if m.limiterDone != nil {
+			<-m.limiterDone
 		}
 		close(done)
 	}()

@@ -42,6 +42,22 @@ func (m *Feed) serve(w http.ResponseWriter, r *http.Request) error {
 	m.mu.Unlock()
 	defer m.conns.Done()
 
+	release, ok, err := m.limit.acquire(r.Context(), c.UserID, c.CompanyID)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		// Over a cap: the handshake completes so that the client learns
+		// why (a refused upgrade shows a browser nothing but an error).
+		m.refused.Inc()
+		if conn, err := websocket.Accept(w, r, nil); err == nil {
+			_ = conn.Close(events.CloseTooMany, "too many connections")
+		}
+		m.log.Info("live feed connection over the caps refused", "user_id", c.UserID, "company_id", c.CompanyID)
+		return nil
+	}
+	defer release()
+
 	// The client joins the hub before the handshake ends, so that an event
 	// that happens once the client has its connection is not missed.
 	cl := newClient(company, m.opts.QueueSize)
@@ -55,7 +71,11 @@ func (m *Feed) serve(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	m.connections.Inc()
-	defer m.connections.Dec()
+	defer func() {
+		// The place is free before the gauge says the connection is gone.
+		release()
+		m.connections.Dec()
+	}()
 	m.pump(conn, cl, c.Expires)
 	return nil
 }
