@@ -121,8 +121,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, src Sources)
 	}
 	bus := events.NewLocal(log.With("module", "events"))
 	router := web.NewRouter(web.Options{Catalogs: cat, Log: log, MaxBodyBytes: cfg.MaxBodyBytes, AccessLog: cfg.AccessLog,
-		TrustedProxies: cfg.TrustedProxies,
-		PublicURL: cfg.PublicURL, EmbedOrigins: cfg.EmbedOrigins})
+		TrustedProxies: cfg.TrustedProxies, PublicURL: cfg.PublicURL, EmbedOrigins: cfg.EmbedOrigins})
 	tokens := auth.NewTokens(secret)
 	router.AddAuthenticator(sessionAuthenticator(tokens))
 	h := &Host{
