@@ -66,11 +66,12 @@ type moduleConfig struct {
 	dashboards dashboards.Config
 	logs       logs.Config
 	netservers netservers.Config
+	decoders   decoders.Config
 }
 
 // sections are the modules' options, read into m.
 func (m *moduleConfig) sections() []config.Section {
-	return []config.Section{m.webapp.Section(), m.accounts.Section(), m.dashboards.Section(), m.logs.Section(), m.netservers.Section()}
+	return []config.Section{m.webapp.Section(), m.accounts.Section(), m.dashboards.Section(), m.logs.Section(), m.netservers.Section(), m.decoders.Section()}
 }
 
 // ConfigSections are the options the modules declare, beside the kernel's:
@@ -143,7 +144,7 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	if o.WrapSeries != nil {
 		series = o.WrapSeries(series)
 	}
-	dec := decodersmodule.New(host, decodersmodule.Deps{Accounts: acc, UI: env})
+	dec := decodersmodule.New(host, decodersmodule.Deps{Config: mc.decoders, Accounts: acc, UI: env})
 	k.Add(dec)
 	nod := nodesmodule.New(host, nodesmodule.Deps{Accounts: acc, Decoders: dec, UI: env, Series: series})
 	k.Add(nod)

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/fieldhub/fieldhub/kernel/sandbox"
 	"github.com/fieldhub/fieldhub/modules/decoders"
@@ -12,7 +13,8 @@ import (
 	"github.com/fieldhub/fieldhub/modules/decoders/internal/store"
 )
 
-// Decode runs the decoder named key; see decoders.Service.
+// Decode runs the decoder named key within in.Company's decode budget;
+// see decoders.Service.
 func (s *Service) Decode(ctx context.Context, key string, in decoders.Input) (decoders.Output, error) {
 	if err := ctx.Err(); err != nil {
 		return decoders.Output{}, err
@@ -28,7 +30,22 @@ func (s *Service) Decode(ctx context.Context, key string, in decoders.Input) (de
 	if err != nil {
 		return decoders.Output{}, err
 	}
-	return run(ctx, l, in, lim)
+	switch {
+	case l.off != nil:
+		return decoders.Output{Errors: []string{switchedOffText(l.off)}}, nil
+	case l.fail != nil:
+		return decoders.Output{Errors: []string{failure(l.fail)}}, nil
+	}
+	release, err := s.budget.acquire(ctx, in.Company)
+	if err != nil {
+		return decoders.Output{}, err
+	}
+	out, failed, err := run(ctx, l, in, lim)
+	release(out.Duration)
+	if err == nil && l.id != 0 {
+		s.noteOutcome(ctx, l, failed, &out)
+	}
+	return out, err
 }
 
 // decodeRaw keeps a payload as it came: its bytes in lower-case hex, the
@@ -43,30 +60,45 @@ func decodeRaw(in decoders.Input) decoders.Output {
 }
 
 // run decodes in with a loaded codec: a codec that fails answers an
-// Output whose Errors say why.
-func run(ctx context.Context, l *loaded, in decoders.Input, lim sandbox.Limits) (decoders.Output, error) {
+// Output whose Errors say why, and failed is the sandbox's failure.
+func run(ctx context.Context, l *loaded, in decoders.Input, lim sandbox.Limits) (out decoders.Output, failed *sandbox.Error, err error) {
 	l.touch()
 	if l.fail != nil {
-		return decoders.Output{Errors: []string{failure(l.fail)}}, nil
+		return decoders.Output{Errors: []string{failure(l.fail)}}, nil, nil
 	}
 	res, err := l.codec.DecodeUplink(ctx, sandbox.Input{Bytes: in.Bytes, FPort: in.FPort, RecvTime: in.RecvTime, Variables: in.Variables}, lim)
-	out := decoders.Output{Data: res.Data, Warnings: res.Warnings, Errors: res.Errors, Log: res.Log, Duration: res.Duration}
+	out = decoders.Output{Data: res.Data, Warnings: res.Warnings, Errors: res.Errors, Log: res.Log, Duration: res.Duration}
 	if err == nil {
-		return out, nil
+		return out, nil, nil
 	}
 	if ctx.Err() != nil {
-		return out, ctx.Err()
+		return out, nil, ctx.Err()
 	}
 	var se *sandbox.Error
 	switch {
 	case errors.As(err, &se):
 		out.Data = nil
 		out.Errors = append(out.Errors, failure(se))
-		return out, nil
+		return out, se, nil
 	case errors.Is(err, sandbox.ErrClosed):
-		return out, errNotStarted()
+		return out, nil, errNotStarted()
 	}
-	return out, fmt.Errorf("decode: %w", err)
+	return out, nil, fmt.Errorf("decode: %w", err)
+}
+
+// runBudgeted runs what a test call or the check of a new version does
+// with a codec (loading it, decoding with it) within company's decode
+// budget, charged with the time it took: a CompanyAdmin trying a looping
+// script again and again spends the company's budget, not everyone's
+// processors.
+func (s *Service) runBudgeted(ctx context.Context, company int64, f func() error) error {
+	release, err := s.budget.acquire(ctx, company)
+	if err != nil {
+		return err
+	}
+	t0 := time.Now()
+	defer func() { release(time.Since(t0)) }()
+	return f()
 }
 
 // failure is the text a codec failure is reported with, beside the codec's
