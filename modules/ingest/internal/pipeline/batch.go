@@ -11,19 +11,22 @@ import (
 
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
+	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 )
 
-// job is one uplink or device status of a company in a batch (commit.go).
+// job is one uplink or device status of a company, which goes through
+// two batches (commit.go): the lookup of its tag, then, once its request
+// has prepared it, the writes.
 type job struct {
 	company int64
 	msg     ingest.Message // KindUplink or KindStatus
 
-	// The outcome, set before done is closed.
+	// The outcome of a batch, set before done is closed.
 
-	// tag is the DevEUI's tag, nil when the company has none: nothing was
-	// stored, and an uplink goes to the pool.
+	// tag is the DevEUI's tag, nil when the company has none: nothing is
+	// stored, and an uplink goes to the pool. Set by the lookup.
 	tag   *nodes.Tag
 	res   ingest.UplinkResult    // of an uplink
 	event *ingest.UplinkReceived // of an uplink, for the request to publish
@@ -31,10 +34,12 @@ type job struct {
 	done  chan struct{}
 
 	// decodeErrors are what the decoder failed with or reported as errors,
-	// kept in the uplink's record (uplinkPoint).
+	// kept in the uplink's record (uplinkPoint); switchOff is set when this
+	// uplink's decode switched its decoder off.
 	decodeErrors []string
+	switchOff    *decoders.SwitchOff
 
-	// What the batch writes for the job.
+	// What the batch writes for the job, prepared by its request.
 	points []tsdb.Point
 	keys   []string // keys the tag does not have yet
 	state  *nodes.State
@@ -54,14 +59,14 @@ func (j *job) devEUI() string {
 	return j.msg.DevEUI
 }
 
-// runBatch carries out a batch of jobs: it looks their tags up at once,
-// prepares what each stores, writes all their points in one transaction,
-// registers their new keys in one statement and updates their nodes' states
-// in one statement. A step that fails for a batch of several is done again
-// job by job, so that one job's problem (a value the database refuses, a tag
-// deleted meanwhile) is not every job's; a job is answered once every step
-// is through with it. Each step has a context of its own: a batch belongs to
-// no single request, so no request's cancellation may cut it short.
+// runBatch stores a batch of prepared jobs: it writes all their points in
+// one transaction, registers their new keys in one statement and updates
+// their nodes' states in one statement. A step that fails for a batch of
+// several is done again job by job, so that one job's problem (a value the
+// database refuses, a tag deleted meanwhile) is not every job's; a job is
+// answered once every step is through with it. Each step has a context of
+// its own: a batch belongs to no single request, so no request's
+// cancellation may cut it short.
 //
 // On PostgreSQL the nodes' states are written at the same time as the
 // points, on another connection: each commit waits for a WAL flush, and the
@@ -70,11 +75,7 @@ func (j *job) devEUI() string {
 // it (docs/decisions.md, "Decoders and ingest"). SQLite takes one writer at a
 // time, so there the states are written after the points, for the jobs
 // whose points were stored, rather than queue for its lock.
-func (p *Pipeline) runBatch(batch []*job) {
-	live := p.lookUp(batch)
-	if len(live) == 0 {
-		return
-	}
+func (p *Pipeline) runBatch(live []*job) {
 	pointsErr := make([]error, len(live))
 	stateErr := make([]error, len(live))
 	var wg sync.WaitGroup
@@ -98,12 +99,12 @@ func stepContext() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), batchTimeout)
 }
 
-// lookUp finds the jobs' tags and prepares the jobs of the company's tags;
-// the others are finished at once, as is a job that cannot be prepared.
-// An uplink needs the tag's identity, decoder and keys, which the nodes
-// module keeps in memory; a device status reads the tag's latest data too
-// (prepare), so its tag is read from the database.
-func (p *Pipeline) lookUp(batch []*job) []*job {
+// lookUp finds the tags of a batch of jobs and finishes them: with the tag
+// when it is one of the job's company's, without one otherwise. An uplink
+// needs the tag's identity, decoder and keys, which the nodes module keeps
+// in memory; a device status reads the tag's latest data too (prepare), so
+// its tag is read from the database.
+func (p *Pipeline) lookUp(batch []*job) {
 	ctx, cancel := stepContext()
 	defer cancel()
 	var uplinks, statuses []string
@@ -125,9 +126,8 @@ func (p *Pipeline) lookUp(batch []*job) []*job {
 		for _, j := range batch {
 			j.finish(fmt.Errorf("look up the tags of %d DevEUIs: %w", len(uplinks)+len(statuses), err))
 		}
-		return nil
+		return
 	}
-	live := make([]*job, 0, len(batch))
 	for _, j := range batch {
 		eui := j.devEUI()
 		tags := cached
@@ -137,14 +137,11 @@ func (p *Pipeline) lookUp(batch []*job) []*job {
 		t := tags[nodes.NormaliseEUI(eui)]
 		// A DevEUI without a tag and one of another company's tag look the
 		// same, so that a token learns nothing about other companies.
-		if eui == "" || t == nil || t.CompanyID != j.company {
-			j.finish(nil)
-			continue
+		if eui != "" && t != nil && t.CompanyID == j.company {
+			j.tag = t
 		}
-		j.tag = t
-		live = append(live, j)
+		j.finish(nil)
 	}
-	return p.prepareAll(ctx, live)
 }
 
 // prepare decodes a job's message into the points, keys and state that the
@@ -157,7 +154,7 @@ func (p *Pipeline) prepare(ctx context.Context, j *job) error {
 		if err != nil {
 			return err
 		}
-		values, j.decodeErrors = d.values, d.errors
+		values, j.decodeErrors, j.switchOff = d.values, d.errors, d.switchOff
 		warnings := d.warnings
 		if u.Values != nil {
 			own, err := ingest.Flatten(u.Values)
@@ -322,11 +319,10 @@ func (p *Pipeline) updateStates(live []*job, failed []error) {
 	}
 }
 
-// prepareAll prepares the jobs of a batch (prepare: decoding, points,
-// keys, state) on up to GOMAXPROCS goroutines, since decoding runs
-// JavaScript and a codec that breaks its time limit would otherwise hold
-// up the uplinks after it in the batch. It finishes the jobs that cannot
-// be prepared and returns the others, in their order.
+// prepareAll prepares the jobs of a re-decode batch (prepare: decoding,
+// points, keys, state) on up to GOMAXPROCS goroutines, each decode within
+// the company's decode budget. It finishes the jobs that cannot be
+// prepared and returns the others, in their order.
 func (p *Pipeline) prepareAll(ctx context.Context, batch []*job) []*job {
 	failed := make([]error, len(batch))
 	if workers := min(runtime.GOMAXPROCS(0), len(batch)); workers <= 1 {

@@ -12,15 +12,27 @@ import (
 )
 
 // uplink stores an uplink of a node of company, or puts its DevEUI in the
-// pool. It returns once the values and the node's state are durable: the
-// work is done in a batch with the uplinks of other requests (batch.go).
+// pool. Its tag is looked up in a batch with the uplinks of other requests,
+// then the request decodes it itself, within the company's decode budget,
+// and only the decoded uplink joins a batch that stores it with others
+// (batch.go). It returns once the values and the node's state are durable.
 func (p *Pipeline) uplink(ctx context.Context, company int64, msg ingest.Message) (ingest.UplinkResult, error) {
 	j := &job{company: company, msg: msg}
-	if err := p.batches.do(ctx, j); err != nil {
+	if err := p.lookups.do(ctx, j); err != nil {
 		return ingest.UplinkResult{}, err
 	}
 	if j.tag == nil {
 		return ingest.UplinkResult{DevEUI: msg.Uplink.DevEUI, Pooled: true}, p.pool(ctx, company, msg)
+	}
+	err := p.prepare(ctx, j)
+	if j.switchOff != nil {
+		p.logDecoderOff(ctx, company, msg.Uplink.DevEUI, j.switchOff)
+	}
+	if err != nil {
+		return ingest.UplinkResult{}, err
+	}
+	if err := p.batches.do(ctx, j); err != nil {
+		return ingest.UplinkResult{}, err
 	}
 	p.host.Bus.Publish(ctx, *j.event)
 	return j.res, nil
@@ -36,6 +48,8 @@ type decoded struct {
 	// errors are the decoder's errors alone, kept with the uplink's
 	// record (uplinkPoint).
 	errors []string
+	// switchOff is set when this decode switched the decoder off.
+	switchOff *decoders.SwitchOff
 }
 
 // decode turns an uplink into flat values. The network server's decoded
@@ -54,7 +68,7 @@ func (p *Pipeline) decode(ctx context.Context, tag *nodes.Tag, u *ingest.Uplink)
 	}
 	in := decoders.Input{Company: tag.CompanyID, FPort: u.FPort, Bytes: u.Payload, RecvTime: u.Time}
 	out, err := p.deps.Decoding.Decode(ctx, tag.Decoder, in)
-	var d decoded
+	d := decoded{switchOff: out.SwitchOff}
 	switch {
 	case err == nil && (out.Data != nil || len(out.Errors) == 0):
 		d.errors = out.Errors
@@ -81,7 +95,7 @@ func (p *Pipeline) decode(ctx context.Context, tag *nodes.Tag, u *ingest.Uplink)
 	d.warnings = append(d.warnings, fmt.Sprintf("decoder %q failed; the payload was kept raw", tag.Decoder))
 	out, rerr := p.deps.Decoding.Decode(ctx, decoders.Raw, in)
 	if rerr != nil {
-		return decoded{}, errors.Join(err, rerr)
+		return decoded{switchOff: d.switchOff}, errors.Join(err, rerr)
 	}
 	values, ferr := ingest.Flatten(out.Data)
 	d.values = values
@@ -108,11 +122,18 @@ func pick(values map[string]any, keys ...string) *float64 {
 }
 
 // status stores a device's battery level and link margin, for a tag of the
-// company, in a batch as uplinks are. The battery level also becomes the
+// company, in batches as uplinks are. The battery level also becomes the
 // tag's battery, unless the node's own uplinks report one (batch.go).
 func (p *Pipeline) status(ctx context.Context, company int64, msg ingest.Message) error {
 	if msg.DevEUI == "" {
 		return nil
 	}
-	return p.batches.do(ctx, &job{company: company, msg: msg})
+	j := &job{company: company, msg: msg}
+	if err := p.lookups.do(ctx, j); err != nil || j.tag == nil {
+		return err
+	}
+	if err := p.prepare(ctx, j); err != nil {
+		return err
+	}
+	return p.batches.do(ctx, j)
 }
