@@ -17,8 +17,8 @@ type Config struct {
 	// on an instance; 0 takes half the processor cores, at least 1.
 	Concurrency int // FIELDHUB_DECODE_CONCURRENCY
 	// TimePerSecond is how much codec time one company's decodes may use
-	// per second on an instance; 0 takes a quarter of the processor cores'
-	// time (500 ms a second on 2 cores).
+	// per second on an instance; 0 takes an eighth of the processor cores'
+	// time (250 ms a second on 2 cores).
 	TimePerSecond time.Duration // FIELDHUB_DECODE_TIME_PER_SECOND
 	// SwitchOffAfter is how many decodes in a row that break a sandbox
 	// limit (time, memory, stack, output) switch a company's own decoder
@@ -37,7 +37,7 @@ func (c *Config) Section() config.Section {
 			c.Concurrency = n
 			return nil
 		}},
-		{Name: "FIELDHUB_DECODE_TIME_PER_SECOND", Default: "0", Help: "codec time one company's decodes may use per second on an instance (a Go duration such as 500ms); a company past it waits, its uplinks only; 0 takes a quarter of the processor cores' time", Set: func(v string) error {
+		{Name: "FIELDHUB_DECODE_TIME_PER_SECOND", Default: "0", Help: "codec time one company's decodes may use per second on an instance (a Go duration such as 500ms); a company past it waits, its uplinks only; 0 takes an eighth of the processor cores' time (250ms on 2 cores)", Set: func(v string) error {
 			if v == "0" {
 				c.TimePerSecond = 0
 				return nil

@@ -38,14 +38,14 @@ type lane struct {
 
 // newBudget returns a budget of concurrency decodes at once and rate of
 // codec time a second per company; zero values take half the cores (at
-// least one) and a quarter of the cores' time.
+// least one) and an eighth of the cores' time.
 func newBudget(concurrency int, rate time.Duration) *budget {
 	cores := runtime.GOMAXPROCS(0)
 	if concurrency <= 0 {
 		concurrency = max(1, cores/2)
 	}
 	if rate <= 0 {
-		rate = time.Duration(cores) * time.Second / 4
+		rate = time.Duration(cores) * time.Second / 8
 	}
 	return &budget{concurrency: concurrency, rate: rate, now: time.Now, after: time.After, lanes: map[int64]*lane{}}
 }
