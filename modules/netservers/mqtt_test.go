@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -199,14 +200,17 @@ type mqttEnv struct {
 	csApp, devEUI       string
 }
 
-func newMQTTEnv(t *testing.T, d db.Dialect) *mqttEnv {
+func newMQTTEnv(t *testing.T, d db.Dialect, more ...map[string]string) *mqttEnv {
 	t.Helper()
 	e := &mqttEnv{broker: broker(t), csApp: uuid.NewString(), devEUI: randomHex(8)}
 	// The fake The Things Stack listens on 127.0.0.1, which companies may
 	// reach only with FIELDHUB_OUTBOUND_PRIVATE.
 	clientID := "fieldhub-test-" + randomHex(6)
-	e.cfg = kerneltest.Config(t, d, map[string]string{"MQTT_URL": e.broker, "MQTT_CLIENT_ID": clientID,
-		"FIELDHUB_OUTBOUND_PRIVATE": "true"})
+	env := map[string]string{"MQTT_URL": e.broker, "MQTT_CLIENT_ID": clientID, "FIELDHUB_OUTBOUND_PRIVATE": "true"}
+	for _, m := range more {
+		maps.Copy(env, m)
+	}
+	e.cfg = kerneltest.Config(t, d, env)
 	forgetSession(t, e.broker, clientID) // registered first, so it runs after the portal has stopped
 	acc := e.start(t)
 	s := kerneltest.Companies(t, e.c, acc, kerneltest.CompanySpec{Key: "acme", Ingest: true})

@@ -102,7 +102,7 @@ func (c *Client) subscribe(ctx context.Context, cm *autopaho.ConnectionManager) 
 
 // receive handles one ChirpStack event and reports whether to acknowledge
 // it: yes once it is durable, and for one that no retry can mend (an
-// unreadable body, a topic not of ChirpStack's form); no when ctx ended
+// unreadable or implausible body, a topic not of ChirpStack's form); no when ctx ended
 // first, so that the broker sends it again on the next session. A failure
 // that may pass (the database is away) is retried here, holding up the
 // events behind it: they could not be acknowledged before this one anyway.
@@ -112,9 +112,11 @@ func (c *Client) receive(ctx context.Context, topic string, payload []byte) bool
 		c.log.Warn("MQTT message on a topic not of ChirpStack's form dropped", "topic", topic)
 		return true
 	}
-	msg, err := parse.ChirpStack(event, payload, c.now())
+	msg, err := parse.ChirpStack(event, payload, parse.Window{Now: c.now(), MaxAge: c.deps.MaxAge})
 	if err != nil {
-		c.log.Warn("unreadable ChirpStack event dropped", "topic", topic, "err", err)
+		// Unreadable, or implausible (a time out of the window, a reading
+		// no device reports): no retry mends it.
+		c.log.Warn("ChirpStack event refused and acknowledged", "topic", topic, "err", err)
 		return true
 	}
 	if eui := msg.DevEUI(); eui != "" && eui != devEUI {
