@@ -27,14 +27,17 @@ const (
 	IDFailBadURL         = "netservers.downlink.fail.badUrl"
 	IDFailTTSAnswered    = "netservers.downlink.fail.ttsAnswered" // {status}
 	IDFailTTSRefused     = "netservers.downlink.fail.ttsRefused"  // {status}
-	IDFailNoTTSURL       = "netservers.downlink.fail.noTtsUrl"
-	IDFailNoTTSKey       = "netservers.downlink.fail.noTtsKey"
-	IDFailNoChirpStackID = "netservers.downlink.fail.noChirpStackId"
-	IDFailNoBroker       = "netservers.downlink.fail.noBroker"
-	IDFailBroker         = "netservers.downlink.fail.broker"
-	IDFailJSON           = "netservers.downlink.fail.json"
-	IDFailNoDownlinks    = "netservers.downlink.fail.noDownlinks" // {server}
-	IDFailInternal       = "netservers.downlink.fail.internal"
+	// IDFailTTSRefusedBecause names The Things Stack's error ({reason}),
+	// when its answer is one of The Things Stack's errors.
+	IDFailTTSRefusedBecause = "netservers.downlink.fail.ttsRefusedBecause" // {status}, {reason}
+	IDFailNoTTSURL          = "netservers.downlink.fail.noTtsUrl"
+	IDFailNoTTSKey          = "netservers.downlink.fail.noTtsKey"
+	IDFailNoChirpStackID    = "netservers.downlink.fail.noChirpStackId"
+	IDFailNoBroker          = "netservers.downlink.fail.noBroker"
+	IDFailBroker            = "netservers.downlink.fail.broker"
+	IDFailJSON              = "netservers.downlink.fail.json"
+	IDFailNoDownlinks       = "netservers.downlink.fail.noDownlinks" // {server}
+	IDFailInternal          = "netservers.downlink.fail.internal"
 	// IDFailAttempt and IDFailGaveUp add the try to a reason ({reason}):
 	// {attempt} of {max}, or the {attempts} after which the worker gave up.
 	IDFailAttempt = "netservers.downlink.fail.attempt"

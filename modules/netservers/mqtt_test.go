@@ -503,7 +503,7 @@ func TestMQTTUplinksAndDownlinks(t *testing.T) {
 		t.Run("a JSON payload has no encoder yet", func(t *testing.T) {
 			id := e.queue(t, e.tag, map[string]any{"port": 3, "payload": map[string]any{"valve": "open"}, "payloadType": "json"})
 			dl := e.awaitStatus(t, e.tag, id, "failed")
-			if detail, _ := dl["detail"].(string); !strings.Contains(detail, "no encoder for JSON payloads yet") {
+			if detail, _ := dl["detail"].(string); !strings.Contains(detail, "JSON payloads cannot be encoded yet") {
 				t.Errorf("downlink %v", dl)
 			}
 		})

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"regexp"
 	"strings"
 
 	"github.com/fieldhub/fieldhub/kernel/egress"
@@ -70,9 +71,31 @@ func (w *Worker) sendTTS(ctx context.Context, t *target, d *netservers.Downlink)
 	case code == http.StatusRequestTimeout || code == http.StatusTooEarly || code == http.StatusTooManyRequests || code >= 500:
 		return passing(netservers.IDFailTTSAnswered, status, fmt.Errorf("The Things Stack answered %s%s", res.Status, ttsReason(answer)))
 	default:
-		return &failure{id: netservers.IDFailTTSRefused, args: status, final: true,
+		f := &failure{id: netservers.IDFailTTSRefused, args: status, final: true,
 			err: fmt.Errorf("The Things Stack refused the downlink: %s%s", res.Status, ttsReason(answer))}
+		if name := ttsErrorName(answer); name != "" {
+			f.id, f.args["reason"] = netservers.IDFailTTSRefusedBecause, name
+		}
+		return f
 	}
+}
+
+// ttsError is the form of The Things Stack's error names
+// ("error:pkg/auth/rights:no_application_rights (no rights)").
+var ttsError = regexp.MustCompile(`^error:[a-z0-9_/.-]+:[a-z0-9_]+( \([^()]{0,120}\))?$`)
+
+// ttsErrorName is the error name of The Things Stack's error body, which
+// tells the company what to mend (its API key's rights, a device it does
+// not know); "" for a body of another form, whose text goes to the server
+// log only: the portal does not read back what any server answers.
+func ttsErrorName(body []byte) string {
+	var e struct {
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(body, &e) != nil || !ttsError.MatchString(e.Message) {
+		return ""
+	}
+	return e.Message
 }
 
 // unreachable is the failure of a request to The Things Stack that got no

@@ -100,3 +100,21 @@ func TestUnreachableReasons(t *testing.T) {
 		t.Errorf("an error of no kind: %+v", f)
 	}
 }
+
+// TestTTSErrorName: only The Things Stack's own error names reach the
+// company; another server's answer does not.
+func TestTTSErrorName(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ body, want string }{
+		{`{"code":7,"message":"error:pkg/auth/rights:no_application_rights (no rights)","details":[]}`, "error:pkg/auth/rights:no_application_rights (no rights)"},
+		{`{"code":5,"message":"error:pkg/networkserver:device_not_found"}`, "error:pkg/networkserver:device_not_found"},
+		{`{"message":"internal admin panel: user root, password hunter2"}`, ""},
+		{`<html>Bad Gateway</html>`, ""},
+		{``, ""},
+	}
+	for _, tc := range cases {
+		if got := ttsErrorName([]byte(tc.body)); got != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.body, got, tc.want)
+		}
+	}
+}
