@@ -16,9 +16,10 @@ import (
 	"github.com/fieldhub/fieldhub/modules/nodes"
 )
 
-// job is one uplink or device status of a company, which goes through
-// two batches (commit.go): the lookup of its tag, then, once its request
-// has prepared it, the writes.
+// job is one uplink or device status of a company in a batch (commit.go).
+// An uplink whose payload a codec decodes goes through two batches: the
+// first looks its tag up and hands it back to its request, which decodes
+// it within its company's decode budget, and the second writes it.
 type job struct {
 	company int64
 	msg     ingest.Message // KindUplink or KindStatus
@@ -26,12 +27,18 @@ type job struct {
 	// The outcome of a batch, set before done is closed.
 
 	// tag is the DevEUI's tag, nil when the company has none: nothing is
-	// stored, and an uplink goes to the pool. Set by the lookup.
-	tag   *nodes.Tag
-	res   ingest.UplinkResult    // of an uplink
-	event *ingest.UplinkReceived // of an uplink, for the request to publish
-	err   error
-	done  chan struct{}
+	// stored, and an uplink goes to the pool.
+	tag *nodes.Tag
+	// decode is set when the batch handed the job back for its request to
+	// decode: the uplink is not stored yet.
+	decode bool
+	// prepared is set by the request once it decoded and prepared the
+	// job: the next batch only writes it.
+	prepared bool
+	res      ingest.UplinkResult    // of an uplink
+	event    *ingest.UplinkReceived // of an uplink, for the request to publish
+	err      error
+	done     chan struct{}
 
 	// decodeErrors are what the decoder failed with or reported as errors,
 	// kept in the uplink's record (uplinkPoint); switchOff is set when this
@@ -39,7 +46,7 @@ type job struct {
 	decodeErrors []string
 	switchOff    *decoders.SwitchOff
 
-	// What the batch writes for the job, prepared by its request.
+	// What the batch writes for the job.
 	points []tsdb.Point
 	keys   []string // keys the tag does not have yet
 	state  *nodes.State
@@ -59,9 +66,13 @@ func (j *job) devEUI() string {
 	return j.msg.DevEUI
 }
 
-// runBatch stores a batch of prepared jobs: it writes all their points in
-// one transaction, registers their new keys in one statement and updates
-// their nodes' states in one statement. A step that fails for a batch of
+// runBatch carries out a batch of jobs: it looks the tags of the new ones
+// up at once, hands back to their requests the uplinks a codec decodes
+// (needsCodec: no batch waits for a codec, so that one company's slow
+// codec holds up that company's uplinks alone) and prepares the others,
+// then writes the points of those and of the jobs their requests prepared
+// in one transaction, registers their new keys in one statement and
+// updates their nodes' states in one statement. A step that fails for a batch of
 // several is done again job by job, so that one job's problem (a value the
 // database refuses, a tag deleted meanwhile) is not every job's; a job is
 // answered once every step is through with it. Each step has a context of
@@ -75,7 +86,19 @@ func (j *job) devEUI() string {
 // it (docs/decisions.md, "Decoders and ingest"). SQLite takes one writer at a
 // time, so there the states are written after the points, for the jobs
 // whose points were stored, rather than queue for its lock.
-func (p *Pipeline) runBatch(live []*job) {
+func (p *Pipeline) runBatch(batch []*job) {
+	var fresh, live []*job
+	for _, j := range batch {
+		if j.prepared {
+			live = append(live, j)
+		} else {
+			fresh = append(fresh, j)
+		}
+	}
+	live = append(live, p.lookUp(fresh)...)
+	if len(live) == 0 {
+		return
+	}
 	pointsErr := make([]error, len(live))
 	stateErr := make([]error, len(live))
 	var wg sync.WaitGroup
@@ -99,12 +122,18 @@ func stepContext() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), batchTimeout)
 }
 
-// lookUp finds the tags of a batch of jobs and finishes them: with the tag
-// when it is one of the job's company's, without one otherwise. An uplink
-// needs the tag's identity, decoder and keys, which the nodes module keeps
-// in memory; a device status reads the tag's latest data too (prepare), so
-// its tag is read from the database.
-func (p *Pipeline) lookUp(batch []*job) {
+// lookUp finds the tags of new jobs and prepares the jobs of the company's
+// tags that need no codec; it finishes the others at once: those without a
+// tag of the company, those that cannot be prepared, and the uplinks a
+// codec decodes (with their tag, and decode set: their requests decode
+// them and bring them back). An uplink needs the tag's identity, decoder
+// and keys, which the nodes module keeps in memory; a device status reads
+// the tag's latest data too (prepare), so its tag is read from the
+// database.
+func (p *Pipeline) lookUp(batch []*job) []*job {
+	if len(batch) == 0 {
+		return nil
+	}
 	ctx, cancel := stepContext()
 	defer cancel()
 	var uplinks, statuses []string
@@ -126,8 +155,9 @@ func (p *Pipeline) lookUp(batch []*job) {
 		for _, j := range batch {
 			j.finish(fmt.Errorf("look up the tags of %d DevEUIs: %w", len(uplinks)+len(statuses), err))
 		}
-		return
+		return nil
 	}
+	live := make([]*job, 0, len(batch))
 	for _, j := range batch {
 		eui := j.devEUI()
 		tags := cached
@@ -137,11 +167,30 @@ func (p *Pipeline) lookUp(batch []*job) {
 		t := tags[nodes.NormaliseEUI(eui)]
 		// A DevEUI without a tag and one of another company's tag look the
 		// same, so that a token learns nothing about other companies.
-		if eui != "" && t != nil && t.CompanyID == j.company {
-			j.tag = t
+		if eui == "" || t == nil || t.CompanyID != j.company {
+			j.finish(nil)
+			continue
 		}
-		j.finish(nil)
+		j.tag = t
+		if needsCodec(j) {
+			j.decode = true
+			j.finish(nil)
+			continue
+		}
+		if err := p.prepare(ctx, j); err != nil {
+			j.finish(err)
+			continue
+		}
+		live = append(live, j)
 	}
+	return live
+}
+
+// needsCodec reports whether an uplink's payload is decoded by a codec
+// (decode): its request decodes it, outside the batches.
+func needsCodec(j *job) bool {
+	u := j.msg.Uplink
+	return u != nil && len(u.Payload) > 0 && j.tag.Decoder != decoders.Raw
 }
 
 // prepare decodes a job's message into the points, keys and state that the

@@ -10,25 +10,23 @@ import (
 
 // Group commit. An uplink used to cost a few statements of its own (the
 // tag, its keys, the node's state, each its own commit and so its own WAL
-// flush) beside a transaction for its points. A committer instead gathers
-// the jobs that arrive while a batch is under way and handles them
-// together in the next. The pipeline has two (batch.go): the lookups, one
-// lookup of the tags of all the uplinks and device statuses that wait; and
-// the batches, which take the jobs their requests have prepared (decoded)
-// since, for one tsdb.Store.Write of all their points, one statement for
-// the keys they bring and one for the nodes' states. Decoding is done by
-// each request between the two, within its company's decode budget, so
-// that no batch waits for a codec: one company's slow codec holds up that
-// company's uplinks alone. Each request still waits until the batch that
-// holds it is through, so a 2xx is still sent only for what is durable.
-// Under light load a batch is one uplink and nothing waits longer than
-// before; under heavy load a batch is what arrived during the one before.
+// flush) beside a transaction for its points. The committer instead gathers
+// the uplinks (and device statuses) that arrive while a batch is under way
+// and handles them together in the next (batch.go): one lookup of all their
+// tags, one tsdb.Store.Write of all their points, one statement for the
+// keys they bring and one for the nodes' states. A batch never runs a
+// codec: it hands an uplink that a codec decodes back to its request, which
+// decodes it within its company's decode budget and brings it to a later
+// batch, so that one company's slow codec holds up that company's uplinks
+// alone. Each request still waits until the batch that holds it is
+// through, so a 2xx is still sent only for what is durable. Under light
+// load a batch is one uplink and nothing waits longer than before; under
+// heavy load a batch is what arrived during the one before.
 
 // Committer tuning. Two committers let one batch be gathered and sent while
 // the other's commits are flushed, so the database is never idle between
-// batches; two lookers let one batch's tags be read while the next gathers.
+// batches.
 const (
-	lookers      = 2
 	committers   = 2
 	maxBatchJobs = 1_000            // uplinks of one batch: about 5,000 points of 5 values each
 	batchTimeout = 30 * time.Second // each step of a batch, whatever the requests' contexts

@@ -100,11 +100,11 @@ func (s *writtenStore) written(company int64) int {
 
 // TestSlowDecodesHoldUpOnlyTheirCompany: while more of one company's
 // uplinks wait for their decoder than there are batches, another company's
-// uplinks are looked up, decoded and committed. Decoding happens in each
-// uplink's own request, after the shared lookup and before the shared
-// commit, so no batch waits for a codec. (When decoding was part of the
-// batch, the waiting decodes held both committers and every other
-// company's uplinks waited behind them.)
+// uplinks are looked up, decoded and committed. A codec decodes in each
+// uplink's own request, between the batch that looks its tag up and the
+// one that writes it, so no batch waits for a codec. (When decoding was
+// part of the batch, the waiting decodes held both committers and every
+// other company's uplinks waited behind them.)
 func TestSlowDecodesHoldUpOnlyTheirCompany(t *testing.T) {
 	k := kerneltest.New(t, kerneltest.Config(t, db.SQLite, nil))
 	dec := &heldDecoder{release: make(chan struct{}), held: make(chan struct{}, 100)}
@@ -121,7 +121,7 @@ func TestSlowDecodesHoldUpOnlyTheirCompany(t *testing.T) {
 	}
 	// More slow uplinks than lookup and commit loops together, each
 	// waiting in its decoder.
-	const slow = 8 // more than committers and lookers together
+	const slow = 8 // more than there are committers
 	slowDone := make(chan error, slow)
 	for n := range slow {
 		go func() {

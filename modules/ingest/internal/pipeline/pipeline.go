@@ -1,13 +1,13 @@
 // Package pipeline is what becomes of each message the ingest takes, from
 // the network servers' routes and the MQTT subscriber alike (the
-// netservers module hands them to Process): the tags of uplinks and device
-// statuses are looked up in shared batches, each uplink is decoded with its
-// tag's decoder by its own request, within its company's decode budget,
-// and the prepared uplinks are then stored together in shared batches
-// (group commit: commit.go, batch.go) with a record of the uplink as it
-// came (record.go), and their nodes' state updated; joins and log messages
-// are recorded and told to the log (events.go). It also decodes kept
-// uplinks again for the re-decode jobs (redecode.go).
+// netservers module hands them to Process): uplinks and device statuses
+// are handled in shared batches (group commit: commit.go, batch.go),
+// decoded with their tag's decoder (by their own request when a codec
+// decodes them, within the company's decode budget: never in a batch),
+// stored with a record of the uplink as it came (record.go), and their
+// nodes' state updated; joins and log messages are recorded and told to
+// the log (events.go). It also decodes kept uplinks again for the
+// re-decode jobs (redecode.go).
 package pipeline
 
 import (
@@ -43,12 +43,8 @@ type Pipeline struct {
 	log  *slog.Logger
 	deps Deps
 	now  func() time.Time
-	// lookups finds the tags of uplinks and device statuses together with
-	// those of concurrent requests, and batches stores them together once
-	// each request has prepared (decoded) its own (commit.go, batch.go).
-	// Decoding happens between the two, in each request: no batch ever
-	// waits for a codec.
-	lookups *committer
+	// batches handles uplinks and device statuses together with those of
+	// concurrent requests once started (commit.go, batch.go).
 	batches *committer
 	// overlap is set on PostgreSQL: a batch writes its points and its
 	// nodes' states at the same time (batch.go).
@@ -61,7 +57,6 @@ type Pipeline struct {
 func New(host *kernel.Host, deps Deps, events *devicelog.Reporter) *Pipeline {
 	log := host.Logger("ingest")
 	p := &Pipeline{host: host, log: log, deps: deps, now: time.Now, events: events}
-	p.lookups = newCommitter(p.lookUp, log)
 	p.batches = newCommitter(p.runBatch, log)
 	p.overlap = db.DialectOf(host.DB) == db.Postgres
 	batchSize := prometheus.NewHistogram(prometheus.HistogramOpts{
@@ -69,7 +64,7 @@ func New(host *kernel.Host, deps Deps, events *devicelog.Reporter) *Pipeline {
 		Buckets: prometheus.ExponentialBuckets(1, 2, 11),
 	})
 	batchTime := prometheus.NewHistogram(prometheus.HistogramOpts{
-		Name: "fieldhub_ingest_batch_seconds", Help: "Time to store one batch of prepared (decoded) uplinks: points, keys and states, commits included.",
+		Name: "fieldhub_ingest_batch_seconds", Help: "Time to handle one batch of uplinks: tag lookup, points, keys and states, commits included (codecs decode outside the batches).",
 		Buckets: prometheus.ExponentialBuckets(0.0005, 2, 14),
 	})
 	host.Router.Registry().MustRegister(batchSize, batchTime)
@@ -80,19 +75,13 @@ func New(host *kernel.Host, deps Deps, events *devicelog.Reporter) *Pipeline {
 	return p
 }
 
-// Start runs the lookup and group committer loops until ctx is done or
-// Stop is called; before, a message is handled alone in its caller.
-func (p *Pipeline) Start(ctx context.Context) {
-	p.lookups.start(ctx, lookers)
-	p.batches.start(ctx, committers)
-}
+// Start runs the group committers until ctx is done or Stop is called;
+// before, a message is handled alone in its caller.
+func (p *Pipeline) Start(ctx context.Context) { p.batches.start(ctx, committers) }
 
-// Stop lets the loops finish the batch they are handling. A message that
-// still comes is handled alone.
-func (p *Pipeline) Stop() {
-	p.lookups.shut()
-	p.batches.shut()
-}
+// Stop lets the committers finish the batch they are handling. A message
+// that still comes is handled alone.
+func (p *Pipeline) Stop() { p.batches.shut() }
 
 // Process does what msg reports, for company; see ingest.Service. It
 // returns once the outcome is durable, with the result of an uplink (nil

@@ -12,27 +12,31 @@ import (
 )
 
 // uplink stores an uplink of a node of company, or puts its DevEUI in the
-// pool. Its tag is looked up in a batch with the uplinks of other requests,
-// then the request decodes it itself, within the company's decode budget,
-// and only the decoded uplink joins a batch that stores it with others
-// (batch.go). It returns once the values and the node's state are durable.
+// pool. It returns once the values and the node's state are durable: the
+// work is done in a batch with the uplinks of other requests (batch.go).
+// An uplink that a codec decodes is handed back by the batch that looked
+// its tag up; the request decodes it itself, within the company's decode
+// budget, and only the decoded uplink joins another batch, which stores it.
 func (p *Pipeline) uplink(ctx context.Context, company int64, msg ingest.Message) (ingest.UplinkResult, error) {
 	j := &job{company: company, msg: msg}
-	if err := p.lookups.do(ctx, j); err != nil {
+	if err := p.batches.do(ctx, j); err != nil {
 		return ingest.UplinkResult{}, err
 	}
 	if j.tag == nil {
 		return ingest.UplinkResult{DevEUI: msg.Uplink.DevEUI, Pooled: true}, p.pool(ctx, company, msg)
 	}
-	err := p.prepare(ctx, j)
-	if j.switchOff != nil {
-		p.logDecoderOff(ctx, company, msg.Uplink.DevEUI, j.switchOff)
-	}
-	if err != nil {
-		return ingest.UplinkResult{}, err
-	}
-	if err := p.batches.do(ctx, j); err != nil {
-		return ingest.UplinkResult{}, err
+	if j.decode {
+		err := p.prepare(ctx, j)
+		if j.switchOff != nil {
+			p.logDecoderOff(ctx, company, msg.Uplink.DevEUI, j.switchOff)
+		}
+		if err != nil {
+			return ingest.UplinkResult{}, err
+		}
+		j.prepared = true
+		if err := p.batches.do(ctx, j); err != nil {
+			return ingest.UplinkResult{}, err
+		}
 	}
 	p.host.Bus.Publish(ctx, *j.event)
 	return j.res, nil
@@ -122,18 +126,11 @@ func pick(values map[string]any, keys ...string) *float64 {
 }
 
 // status stores a device's battery level and link margin, for a tag of the
-// company, in batches as uplinks are. The battery level also becomes the
+// company, in a batch as uplinks are. The battery level also becomes the
 // tag's battery, unless the node's own uplinks report one (batch.go).
 func (p *Pipeline) status(ctx context.Context, company int64, msg ingest.Message) error {
 	if msg.DevEUI == "" {
 		return nil
 	}
-	j := &job{company: company, msg: msg}
-	if err := p.lookups.do(ctx, j); err != nil || j.tag == nil {
-		return err
-	}
-	if err := p.prepare(ctx, j); err != nil {
-		return err
-	}
-	return p.batches.do(ctx, j)
+	return p.batches.do(ctx, &job{company: company, msg: msg})
 }
