@@ -76,6 +76,9 @@ type options struct {
 	payload      string
 	fPort        int
 	switchOff    int
+	concurrency  int
+	noisyCodec   string
+	timePerSec   string
 	bin          string
 	pgAdmin      string
 	serverProcs  int
@@ -97,6 +100,9 @@ func main() {
 	flag.StringVar(&o.payload, "payload", "0100e202290400270506", "Quiet's payload in hex (an Elsys ERS reading)")
 	flag.IntVar(&o.fPort, "fport", 5, "Quiet's fPort")
 	flag.IntVar(&o.switchOff, "switch-off", 0, "FIELDHUB_DECODER_SWITCH_OFF_AFTER of the server (0: never switch the looping decoder off, the budget alone)")
+	flag.StringVar(&o.noisyCodec, "noisy-codec", loopingCodec, "Noisy's decoder (JavaScript): the looping one, or for comparison one that works hard and ends")
+	flag.IntVar(&o.concurrency, "concurrency", 0, "FIELDHUB_DECODE_CONCURRENCY of the server (0: its default)")
+	flag.StringVar(&o.timePerSec, "time-per-second", "0", "FIELDHUB_DECODE_TIME_PER_SECOND of the server (0: its default)")
 	flag.StringVar(&o.bin, "bin", "", "fieldhub binary to run (default: build it from the module into a temporary folder)")
 	flag.StringVar(&o.pgAdmin, "pg", loadkit.DefaultPostgres(), "PostgreSQL admin URL, used to create and drop the benchmark database")
 	flag.IntVar(&o.serverProcs, "server-gomaxprocs", 0, "GOMAXPROCS for the server (0: Go's default, all cores)")
@@ -143,7 +149,8 @@ func run(o options) (err error) {
 		}
 	}
 	env := append(loadkit.CleanEnv(), "FIELDHUB_DATA="+filepath.Join(tmp, "data"), "FIELDHUB_ACCESS_LOG=false",
-		"FIELDHUB_DECODER_SWITCH_OFF_AFTER="+strconv.Itoa(o.switchOff))
+		"FIELDHUB_DECODER_SWITCH_OFF_AFTER="+strconv.Itoa(o.switchOff), "FIELDHUB_DECODE_CONCURRENCY="+strconv.Itoa(o.concurrency),
+		"FIELDHUB_DECODE_TIME_PER_SECOND="+o.timePerSec)
 	if o.db == "postgres" {
 		dbURL, drop, err := loadkit.CreatePostgres(ctx, o.pgAdmin, "fieldhub_bench_noisy")
 		if err != nil {
@@ -178,7 +185,7 @@ func run(o options) (err error) {
 	if err != nil {
 		return server.Fail(err)
 	}
-	noisy, err := setup(server.Base, "Noisy", o.nodes, "", loopingCodec)
+	noisy, err := setup(server.Base, "Noisy", o.nodes, "", o.noisyCodec)
 	if err != nil {
 		return server.Fail(err)
 	}
