@@ -97,7 +97,7 @@ bench-tsdb *ARGS:
 clean-test-dbs:
     psql -h 127.0.0.1 -U postgres -Atc "SELECT datname FROM pg_database WHERE datname LIKE 'fieldhub_t%'" | while read -r db; do psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS \"$db\" WITH (FORCE)"; done
 
-# ingest benchmark: HTTP uplinks on PostgreSQL against a COPY of the same rows (extra flags go to bench/ingest, e.g. -c 16 -d 30s); results go in docs/performance.md
+# ingest benchmark: HTTP uplinks on PostgreSQL against a COPY of the same rows (extra flags go to bench/ingest, e.g. -c 16 -d 30s; -via mqtt or -via compare for MQTT beside HTTP); results go in docs/performance.md
 bench-ingest *ARGS: assets
     scripts/ensure-services.sh
     go run ./bench/ingest {{ARGS}}
@@ -105,3 +105,9 @@ bench-ingest *ARGS: assets
 # two fieldhub binaries in the ingest benchmark, alternately, with medians (e.g. just bench-ingest-compare /tmp/a /tmp/b 5 -d 10s)
 bench-ingest-compare A B *ARGS:
     bench/ingest-compare.sh {{A}} {{B}} {{ARGS}}
+
+# soak: two instances on PostgreSQL for 30 minutes under the demo plus 1,000 uplinks/s, one killed halfway; memory, goroutines, open files and p99 over time, and no acknowledged uplink lost (extra flags go to bench/soak, e.g. -d 4m -warmup 30s -kill-at 2m); results go in docs/performance.md
+bench-soak *ARGS: assets
+    scripts/ensure-services.sh
+    scripts/ensure-mosquitto.sh
+    go run ./bench/soak {{ARGS}}

@@ -119,7 +119,8 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, src Sources)
 		return fail(err)
 	}
 	bus := events.NewLocal(log.With("module", "events"))
-	router := web.NewRouter(web.Options{Catalogs: cat, Log: log, MaxBodyBytes: cfg.MaxBodyBytes, AccessLog: cfg.AccessLog})
+	router := web.NewRouter(web.Options{Catalogs: cat, Log: log, MaxBodyBytes: cfg.MaxBodyBytes, AccessLog: cfg.AccessLog,
+		TrustedProxies: cfg.TrustedProxies})
 	tokens := auth.NewTokens(secret)
 	router.AddAuthenticator(sessionAuthenticator(tokens))
 	h := &Host{

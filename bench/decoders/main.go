@@ -1,11 +1,12 @@
 // Command decoders measures the decoder sandbox (kernel/sandbox) against
-// Node, side by side in one run: for each codec, decodes per second in the
-// sandbox's fast runtime (TrustedCodec, as the built-in codecs run) with 1
-// and 2 workers and in its guarded runtime (Codec, as uploaded codecs run)
-// with 2 workers (each worker a goroutine calling DecodeUplink, the pool
-// sized to the workers), Node running the same codec in a loop in one
-// context, the time to the first decode of a codec not loaded before, in
-// both, and the memory a warm instance takes.
+// Node, side by side in one run: for each codec, decodes per second as a
+// trusted codec (TrustedCodec, as the built-in codecs run) with 1 and 2
+// workers, and as an uploaded codec (Codec) with 2 workers, the calls of one
+// tenant (a company's uplinks) and of two tenants taking turns (each worker
+// a goroutine calling DecodeUplink, the pool sized to the workers); Node
+// running the same codec in a loop in one context; the time to the first
+// decode of a codec not loaded before, in both; and the memory a warm
+// instance takes.
 //
 // The payloads are the codec's documentation vectors (<name>.test.json beside
 // it, the catalog's format), used round robin.
@@ -15,12 +16,14 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,6 +32,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/fieldhub/fieldhub/kernel/sandbox"
@@ -51,8 +55,8 @@ func main() {
 		codecs = stringList{"modules/decoders/catalog/elsys.js", "modules/decoders/catalog/decentlab_dl_pr26.js"}
 	}
 	fmt.Printf("GOMAXPROCS %d, %s, %s\n\n", runtime.GOMAXPROCS(0), runtime.Version(), nodeVersion())
-	fmt.Println("| codec | trusted, 1 worker | trusted, 2 workers | guarded, 2 workers | Node, 1 loop | trusted 2 workers / Node | first decode, sandbox | first decode, Node | memory per warm instance |")
-	fmt.Println("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+	fmt.Println("| codec | trusted, 1 worker | trusted, 2 workers | uploaded, 2 workers | uploaded, 2 workers, 2 tenants | Node, 1 loop | trusted 2 workers / Node | uploaded 2 workers / Node | CPU per decode, uploaded / Node | 2 × Node's CPU per decode / uploaded's | first decode, sandbox | first decode, Node | memory per warm instance |")
+	fmt.Println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 	for _, path := range codecs {
 		if err := measure(path, *d, *firsts); err != nil {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", path, err)
@@ -102,71 +106,69 @@ func measure(path string, d time.Duration, firsts int) error {
 	ctx := context.Background()
 	limits := sandbox.Limits{Time: time.Second}
 
-	rate := func(workers int, trusted bool) (float64, error) {
-		e, err := sandbox.New(ctx, sandbox.Options{PoolSize: workers})
+	// The sandbox's configurations, each on an engine of its own whose
+	// pool is sized to the workers.
+	configs := []*config{
+		{workers: 1, trusted: true, tenants: 1},
+		{workers: 2, trusted: true, tenants: 1},
+		{workers: 2, tenants: 1},
+		{workers: 2, tenants: 2},
+	}
+	for _, cf := range configs {
+		e, err := sandbox.New(ctx, sandbox.Options{PoolSize: cf.workers})
 		if err != nil {
-			return 0, err
+			return err
 		}
 		defer e.Close()
 		load := e.Codec
-		if trusted {
+		if cf.trusted {
 			load = e.TrustedCodec
 		}
-		c, err := load(ctx, string(src))
+		if cf.codec, err = load(ctx, string(src)); err != nil {
+			return err
+		}
+	}
+	node, err := startNode(codecFile.Name(), payloadFile)
+	if err != nil {
+		return err
+	}
+	defer node.close()
+
+	// Every configuration and Node take turns, a second each, so that a
+	// machine whose speed drifts (other work on it) weighs on all alike;
+	// the first turn warms up and is not counted.
+	rounds := max(1, int(d/time.Second))
+	for r := 0; r <= rounds; r++ {
+		for _, cf := range configs {
+			start, cpu := time.Now(), processCPU()
+			n, err := cf.run(ctx, payloads, limits, time.Second)
+			if err != nil {
+				return err
+			}
+			if r > 0 {
+				cf.n += n
+				cf.took += time.Since(start)
+				cf.cpu += processCPU() - cpu
+			}
+		}
+		n, took, cpu, err := node.run(time.Second)
 		if err != nil {
-			return 0, err
+			return err
 		}
-		run := func(dur time.Duration) (int64, error) {
-			var n atomic.Int64
-			var firstErr atomic.Value
-			stop := time.Now().Add(dur)
-			var wg sync.WaitGroup
-			for w := 0; w < workers; w++ {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for i := w; time.Now().Before(stop); i += workers {
-						p := payloads[i%len(payloads)]
-						if _, err := c.DecodeUplink(ctx, sandbox.Input{Bytes: p.raw, FPort: p.FPort, RecvTime: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}, limits); err != nil {
-							var se *sandbox.Error
-							if !errors.As(err, &se) || se.Kind != sandbox.KindThrown {
-								firstErr.CompareAndSwap(nil, err)
-								return
-							}
-						}
-						n.Add(1)
-					}
-				}()
-			}
-			wg.Wait()
-			if err, _ := firstErr.Load().(error); err != nil {
-				return 0, err
-			}
-			return n.Load(), nil
+		if r > 0 {
+			node.n += n
+			node.took += took
+			node.cpu += cpu
 		}
-		if _, err := run(time.Second); err != nil {
-			return 0, err
-		}
-		start := time.Now()
-		n, err := run(d)
-		return float64(n) / time.Since(start).Seconds(), err
 	}
-	one, err := rate(1, true)
-	if err != nil {
-		return err
-	}
-	two, err := rate(2, true)
-	if err != nil {
-		return err
-	}
-	guarded, err := rate(2, false)
-	if err != nil {
-		return err
-	}
-	node, err := nodeRate(codecFile.Name(), payloadFile, d)
-	if err != nil {
-		return err
-	}
+	one, two, uploaded, alternating := configs[0].rate(), configs[1].rate(), configs[2].rate(), configs[3].rate()
+	nodeRate := float64(node.n) / node.took.Seconds()
+	// CPU time per decode, the uploaded codec's and Node's: on a machine
+	// that others share, the rates above are what the machine left over,
+	// and 2 workers get no more of it than Node's one loop; twice Node's
+	// CPU per decode over the sandbox's is what 2 idle cores would give.
+	uploadedCPU := configs[2].cpu / time.Duration(configs[2].n)
+	nodeCPU := node.cpu / time.Duration(node.n)
 
 	// Time to first decode: a codec the engine has not seen (a comment
 	// makes each source new), loaded and called once; the engine itself
@@ -199,9 +201,10 @@ func measure(path string, d time.Duration, firsts int) error {
 		return err
 	}
 
-	fmt.Printf("| %s | %s/s | %s/s | %s/s | %s/s | %.3f | %s | %s | %s |\n", filepath.Base(path),
-		count(one), count(two), count(guarded), count(node.PerSecond), two/node.PerSecond,
-		round(times[len(times)/2]), round(time.Duration(node.FirstMicros*1000)), mem)
+	fmt.Printf("| %s | %s/s | %s/s | %s/s | %s/s | %s/s | %.3f | %.3f | %s / %s | %.3f | %s | %s | %s |\n", filepath.Base(path),
+		count(one), count(two), count(uploaded), count(alternating), count(nodeRate), two/nodeRate, uploaded/nodeRate,
+		round(uploadedCPU), round(nodeCPU), 2*float64(nodeCPU)/float64(uploadedCPU),
+		round(times[len(times)/2]), round(node.first), mem)
 	return nil
 }
 
@@ -247,18 +250,125 @@ decodeUplink = function (input) { for (var i = 0; i < 200000; i++) {} return fie
 	return fmt.Sprintf("%.2f MiB linear memory, %.2f MiB Go heap (%d instances)", float64(s.IdleMemory)/float64(s.Idle)/(1<<20), heap/(1<<20), s.Idle), nil
 }
 
-type nodeResult struct {
-	PerSecond   float64 `json:"perSecond"`
-	FirstMicros float64 `json:"firstMicros"`
+// config is one way of running the codec in the sandbox, and what it did.
+type config struct {
+	workers, tenants int
+	trusted          bool
+	codec            *sandbox.Codec
+	n                int64
+	took, cpu        time.Duration
 }
 
-func nodeRate(codec, payloads string, d time.Duration) (nodeResult, error) {
-	var r nodeResult
-	out, err := exec.Command("node", "bench/decoders/node-loop.mjs", codec, payloads, fmt.Sprint(d.Seconds())).Output()
-	if err != nil {
-		return r, fmt.Errorf("node (run from the repository root): %w", err)
+func (cf *config) rate() float64 { return float64(cf.n) / cf.took.Seconds() }
+
+// run has the workers decode for dur, each worker's calls taking turns
+// between the tenants, and returns how many decodes they made.
+func (cf *config) run(ctx context.Context, payloads []payload, limits sandbox.Limits, dur time.Duration) (int64, error) {
+	var n atomic.Int64
+	var firstErr atomic.Value
+	stop := time.Now().Add(dur)
+	names := make([]string, cf.tenants)
+	for k := range names {
+		names[k] = fmt.Sprintf("company %d", k+1)
 	}
-	return r, json.Unmarshal(out, &r)
+	recv := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var wg sync.WaitGroup
+	for w := 0; w < cf.workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i, k := w, 0; time.Now().Before(stop); i, k = i+cf.workers, k+1 {
+				p := payloads[i%len(payloads)]
+				in := sandbox.Input{Bytes: p.raw, FPort: p.FPort, RecvTime: recv, Tenant: names[k%cf.tenants]}
+				if _, err := cf.codec.DecodeUplink(ctx, in, limits); err != nil && !isThrown(err) {
+					firstErr.CompareAndSwap(nil, err)
+					return
+				}
+				n.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if err, _ := firstErr.Load().(error); err != nil {
+		return 0, err
+	}
+	return n.Load(), nil
+}
+
+// nodeLoop is node-loop.mjs running the codec, which decodes in a loop for
+// as long as each request says.
+type nodeLoop struct {
+	cmd       *exec.Cmd
+	in        io.WriteCloser
+	out       *bufio.Scanner
+	first     time.Duration
+	n         int64
+	took, cpu time.Duration
+}
+
+func startNode(codec, payloads string) (*nodeLoop, error) {
+	cmd := exec.Command("node", "bench/decoders/node-loop.mjs", codec, payloads)
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("node (run from the repository root): %w", err)
+	}
+	l := &nodeLoop{cmd: cmd, in: in, out: bufio.NewScanner(out)}
+	var start struct {
+		FirstMicros float64 `json:"firstMicros"`
+	}
+	if err := l.read(&start); err != nil {
+		l.close()
+		return nil, err
+	}
+	l.first = time.Duration(start.FirstMicros * 1000)
+	return l, nil
+}
+
+func (l *nodeLoop) read(v any) error {
+	if !l.out.Scan() {
+		if err := l.out.Err(); err != nil {
+			return err
+		}
+		return errors.New("node ended (run from the repository root)")
+	}
+	return json.Unmarshal(l.out.Bytes(), v)
+}
+
+// run has Node decode for d, and returns how many decodes it made, in how
+// long and with how much CPU time.
+func (l *nodeLoop) run(d time.Duration) (n int64, took, cpu time.Duration, err error) {
+	if _, err := fmt.Fprintln(l.in, d.Milliseconds()); err != nil {
+		return 0, 0, 0, err
+	}
+	var r struct {
+		N     int64   `json:"n"`
+		Ms    float64 `json:"ms"`
+		CPUMs float64 `json:"cpuMs"`
+	}
+	err = l.read(&r)
+	return r.N, time.Duration(r.Ms * float64(time.Millisecond)), time.Duration(r.CPUMs * float64(time.Millisecond)), err
+}
+
+// processCPU is the CPU time the process has used, all threads.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func (l *nodeLoop) close() {
+	_ = l.in.Close()
+	_ = l.cmd.Wait()
 }
 
 func nodeVersion() string {
@@ -327,6 +437,8 @@ func round(d time.Duration) string {
 	switch {
 	case d >= time.Millisecond:
 		return fmt.Sprintf("%.1f ms", float64(d)/1e6)
+	case d < 10*time.Microsecond:
+		return fmt.Sprintf("%.2f µs", float64(d)/1e3)
 	}
 	return fmt.Sprintf("%.0f µs", float64(d)/1e3)
 }

@@ -1,8 +1,11 @@
 // Node's side of bench/decoders: runs one codec's decodeUplink in a loop in
 // one vm context (a classic script, as the sandbox runs it), with the same
-// payloads, and prints {"perSecond": ..., "firstMicros": ...} as JSON.
+// payloads. It prints {"firstMicros": ...} once loaded, then, for each line
+// of standard input (a number of milliseconds), decodes in a loop for that
+// long and prints {"n": decodes, "ms": milliseconds taken, "cpuMs":
+// milliseconds of CPU the process used meanwhile}, each as one line of JSON.
 //
-//   node bench/decoders/node-loop.mjs <codec.js> <payloads.json> <seconds>
+//   node bench/decoders/node-loop.mjs <codec.js> <payloads.json>
 //
 // payloads.json is [{"fPort": 1, "bytes": [1, 2]}, ...]. Each call gets a
 // fresh input object (bytes copied into a new array, a new Date), as each
@@ -10,9 +13,10 @@
 // does. firstMicros is a new context, the codec's evaluation and its first
 // decode: the time to first decode of a codec Node has not seen.
 import { readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
 import vm from "node:vm";
 
-const [source, payloads, seconds] = [readFileSync(process.argv[2], "utf8"), JSON.parse(readFileSync(process.argv[3], "utf8")), Number(process.argv[4])];
+const [source, payloads] = [readFileSync(process.argv[2], "utf8"), JSON.parse(readFileSync(process.argv[3], "utf8"))];
 const recvTime = Date.UTC(2026, 0, 1);
 
 const t0 = process.hrtime.bigint();
@@ -26,7 +30,6 @@ const inputs = payloads.map((p) => vm.runInContext("(function (b) { return b.sli
 call(inputs[0], payloads[0].fPort, recvTime);
 const firstMicros = Number(process.hrtime.bigint() - t0) / 1000;
 
-// Warm up, then measure.
 const run = (ms) => {
   const end = performance.now() + ms;
   let n = 0;
@@ -38,8 +41,11 @@ const run = (ms) => {
   }
   return n;
 };
-run(1000);
-const start = performance.now();
-const n = run(seconds * 1000);
-const perSecond = n / ((performance.now() - start) / 1000);
-process.stdout.write(JSON.stringify({ perSecond, firstMicros }));
+process.stdout.write(JSON.stringify({ firstMicros }) + "\n");
+for await (const line of createInterface({ input: process.stdin })) {
+  const start = performance.now();
+  const cpu = process.cpuUsage();
+  const n = run(Number(line));
+  const used = process.cpuUsage(cpu);
+  process.stdout.write(JSON.stringify({ n, ms: performance.now() - start, cpuMs: (used.user + used.system) / 1000 }) + "\n");
+}

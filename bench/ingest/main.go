@@ -1,15 +1,37 @@
-// Command ingest measures sustained HTTP ingest against a real fieldhub
-// binary: it builds the binary, starts `fieldhub serve` on a fresh
-// PostgreSQL database (or SQLite folder), creates a company, an application,
-// N nodes and an integration token through the API, and then keeps C
-// keep-alive connections posting generic uplinks (README.md, "Generic ingest
-// JSON") with 5 values each to POST /api/ingest/generic, for a warm-up and
-// a measured period. Every uplink names its own node and time, so each one
-// stores 5 new points; an answer counts only when it is 200, which the
-// portal sends after the points are committed.
+// Command ingest measures sustained ingest against a real fieldhub binary:
+// it builds the binary, starts `fieldhub serve` on a fresh PostgreSQL
+// database (or SQLite folder), creates a company, an application, N nodes and
+// an integration token through the API, and then sends uplinks, each naming
+// its own node and time, so that each one stores new points, for a warm-up
+// and a measured period. An uplink counts only once the portal says it is
+// durable.
+//
+// -via picks the way in:
+//
+//   - http (the default): C keep-alive connections post generic uplinks
+//     (README.md, "Generic ingest JSON") with 5 values each to POST
+//     /api/ingest/generic; an answer counts when it is 200, which the portal
+//     sends after the points are committed;
+//   - mqtt: ChirpStack v4's own uplink JSON (5 values in its decoded
+//     object, the gateway's rssi and snr, the payload) is published with QoS
+//     1 to application/{id}/device/{devEui}/event/up on an MQTT broker, as
+//     ChirpStack's MQTT integration does, by P publisher connections; an
+//     uplink counts when the portal acknowledges it to the broker, which it
+//     does after the points are committed
+//     (fieldhub_mqtt_events_acknowledged_total). The publishers keep at most
+//     -backlog uplinks published and not yet acknowledged by the portal;
+//   - compare: the same ChirpStack uplinks, first posted by C connections to
+//     POST /api/ingest/chirpstack?event=up (ChirpStack's HTTP integration),
+//     then published over MQTT as above, on the same server and database:
+//     MQTT ingest beside HTTP ingest in one run.
+//
+// Unless -broker names one, the MQTT runs start a Mosquitto of their own on
+// a free loopback port, with the broker settings README.md recommends for a
+// fleet ("ChirpStack over MQTT, and downlinks"). After an MQTT run the
+// benchmark stops publishing and waits until the portal has every uplink.
 //
 // In the same run, on the same database and with the server stopped, it
-// then
+// then checks that every counted uplink stored its points, and
 //
 //   - copies the very rows the ingest stored into a scratch table shaped
 //     like tsdb_points (same columns, same primary key) with PostgreSQL's
@@ -22,17 +44,20 @@
 //     ingest's group commit does): the ceiling the store itself sets, with
 //     its hourly summaries, without HTTP, JSON and the nodes' lookups.
 //
-// The server start and the HTTP/1.1 client are bench/internal/loadkit's,
-// shared with bench/loadgen.
+// The server start, the HTTP/1.1 client and the MQTT publisher are
+// bench/internal/loadkit's, shared with bench/loadgen and bench/soak.
 //
-//	go run ./bench/ingest                     # PostgreSQL, 64 connections, 1,000 nodes, 15 s
+//	go run ./bench/ingest                     # PostgreSQL, HTTP, 64 connections, 1,000 nodes, 15 s
 //	go run ./bench/ingest -c 16 -d 30s -nodes 5000
+//	go run ./bench/ingest -via mqtt           # MQTT alone
+//	go run ./bench/ingest -via compare -c 256 # HTTP then MQTT, ChirpStack's JSON both times
 //	go run ./bench/ingest -db sqlite
 //	go run ./bench/ingest -pprof ingest.pprof  # and the server's CPU profile
 package main
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -51,6 +76,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/fieldhub/fieldhub/bench/internal/loadkit"
@@ -62,12 +88,17 @@ import (
 const (
 	benchEmail    = "bench@example.com"
 	benchPassword = "benchpass1"
-	// valuesPerUplink is what every uplink carries under "values".
+	// valuesPerUplink is what every uplink carries under "values" (generic)
+	// or in its decoded "object" (ChirpStack).
 	valuesPerUplink = 5
+	// chirpStackPoints is what a ChirpStack uplink stores: its values, the
+	// gateway's rssi and snr, and the uplink as it came ($uplink).
+	chirpStackPoints = valuesPerUplink + 3
 )
 
 type options struct {
 	db          string
+	via         string
 	conns       int
 	duration    time.Duration
 	warmup      time.Duration
@@ -83,13 +114,27 @@ type options struct {
 	clientProcs int
 	keep        bool
 	pprof       string
+	pubs        int
+	window      int
+	backlog     int
+	broker      string
+}
+
+// brokerSettings are the lines of the benchmark's own Mosquitto beyond its
+// listener: those README.md recommends for a fleet, without persistence
+// (nothing outlives the run).
+var brokerSettings = []string{
+	"max_queued_messages 100000",
+	"max_queued_bytes 0",
+	"persistence false",
 }
 
 func main() {
 	var o options
 	flag.StringVar(&o.db, "db", "postgres", "database: postgres or sqlite (no COPY comparison on sqlite)")
-	flag.IntVar(&o.conns, "c", 64, "concurrent keep-alive connections")
-	flag.DurationVar(&o.duration, "d", 15*time.Second, "measured duration")
+	flag.StringVar(&o.via, "via", "http", "way in: http (generic JSON over HTTP), mqtt (ChirpStack JSON over MQTT) or compare (ChirpStack JSON over HTTP, then over MQTT)")
+	flag.IntVar(&o.conns, "c", 64, "concurrent keep-alive connections (HTTP)")
+	flag.DurationVar(&o.duration, "d", 15*time.Second, "measured duration (of each way in)")
 	flag.DurationVar(&o.warmup, "warmup", 3*time.Second, "warm-up before measuring (not counted)")
 	flag.IntVar(&o.nodes, "nodes", 1000, "nodes (tags) the uplinks are spread over, round robin")
 	flag.DurationVar(&o.interval, "interval", time.Second, "time between two uplinks of one node, in the uplinks' own times (from now on: a run must stay within the hour ahead that the ingest accepts)")
@@ -102,14 +147,21 @@ func main() {
 	flag.IntVar(&o.serverProcs, "server-gomaxprocs", 0, "GOMAXPROCS for the server (0: Go's default, all cores)")
 	flag.IntVar(&o.clientProcs, "gomaxprocs", 0, "GOMAXPROCS for the load generator (0: Go's default, all cores)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the temporary folder and the database for a look afterwards")
-	flag.StringVar(&o.pprof, "pprof", "", "write the server's CPU profile of the measured window to this file (builds with -tags pprof; not with -bin)")
+	flag.StringVar(&o.pprof, "pprof", "", "write the server's CPU profile of the (first) measured window to this file (builds with -tags pprof; not with -bin)")
+	flag.IntVar(&o.pubs, "pubs", 4, "MQTT publisher connections")
+	flag.IntVar(&o.window, "window", 500, "publishes each MQTT publisher keeps unacknowledged by the broker")
+	flag.IntVar(&o.backlog, "backlog", 20000, "uplinks the MQTT publishers keep published and not yet acknowledged by the portal")
+	flag.StringVar(&o.broker, "broker", "", "MQTT broker to use, mqtt://host:port (default: start a Mosquitto of the benchmark's own)")
 	flag.Parse()
 	if o.db != "sqlite" && o.db != "postgres" {
 		fatal(fmt.Errorf("-db: want sqlite or postgres, got %q", o.db))
 	}
+	if o.via != "http" && o.via != "mqtt" && o.via != "compare" {
+		fatal(fmt.Errorf("-via: want http, mqtt or compare, got %q", o.via))
+	}
 	if o.conns < 1 || o.duration <= 0 || o.warmup < 0 || o.nodes < 1 || o.interval < time.Millisecond || o.copyRuns < 1 ||
-		o.storeDur < 0 || o.storeBatch < 1 || o.storeProcs < 1 {
-		fatal(errors.New("-c, -nodes, -copy-runs, -store-batch and -store-writers must be at least 1, -d positive, -interval at least 1ms, -warmup and -store-d not negative"))
+		o.storeDur < 0 || o.storeBatch < 1 || o.storeProcs < 1 || o.pubs < 1 || o.window < 1 || o.backlog < 1 {
+		fatal(errors.New("-c, -nodes, -copy-runs, -store-batch, -store-writers, -pubs, -window and -backlog must be at least 1, -d positive, -interval at least 1ms, -warmup and -store-d not negative"))
 	}
 	if o.clientProcs > 0 {
 		runtime.GOMAXPROCS(o.clientProcs)
@@ -181,6 +233,18 @@ func run(o options) (err error) {
 	if o.serverProcs > 0 {
 		env = append(env, "GOMAXPROCS="+strconv.Itoa(o.serverProcs))
 	}
+	var broker *loadkit.Broker
+	if o.via != "http" {
+		brokerURL := o.broker
+		if brokerURL == "" {
+			if broker, err = loadkit.StartMosquitto(tmp, brokerSettings...); err != nil {
+				return err
+			}
+			defer broker.Stop()
+			brokerURL = broker.URL
+		}
+		env = append(env, "MQTT_URL="+brokerURL, fmt.Sprintf("MQTT_CLIENT_ID=fieldhub-bench-%d", os.Getpid()))
+	}
 	admin := exec.Command(bin, "admin", "create-superadmin", "--email", benchEmail, "--password", benchPassword)
 	admin.Env = env
 	if out, err := admin.CombinedOutput(); err != nil {
@@ -193,22 +257,28 @@ func run(o options) (err error) {
 	defer server.Stop()
 
 	setupStart := time.Now()
-	company, token, euis, err := setup(server.Base, o.nodes)
+	csApp := ""
+	if o.via != "http" {
+		csApp = uuid.NewString()
+	}
+	company, token, euis, err := setup(server.Base, o.nodes, csApp)
 	if err != nil {
 		return server.Fail(err)
 	}
 	fmt.Printf("ingest: set up a company with %d nodes and an integration token in %.1f s\n", o.nodes, time.Since(setupStart).Seconds())
 
-	gen := newGenerator(server.Addr, token, euis, o.interval)
+	kind := generic
+	if o.via != "http" {
+		kind = chirpStack
+	}
+	gen := newGenerator(server.Addr, token, csApp, euis, o.interval, kind)
 	// One uplink through net/http first: the route answers 200 and stores.
-	if err := loadkit.Call(server.Base, "POST", "/api/ingest/generic", token, json.RawMessage(gen.body(nil, gen.next())), 200, nil); err != nil {
+	if err := loadkit.Call(server.Base, "POST", gen.path, token, json.RawMessage(gen.body(nil, gen.next())), 200, nil); err != nil {
 		return server.Fail(err)
 	}
-	var acked atomic.Int64 // every 200, warm-up included
-	acked.Add(1)
+	var points atomic.Int64 // the points of every counted uplink, warm-up included
+	points.Add(int64(gen.points))
 
-	fmt.Printf("ingest: POST /api/ingest/generic on %s, %d values an uplink, %d nodes, %d connections, %s warm-up, %s measured, %d cores (server GOMAXPROCS %s, loadgen GOMAXPROCS %d)\n",
-		o.db, valuesPerUplink, o.nodes, o.conns, o.warmup, o.duration, runtime.NumCPU(), procsLabel(o.serverProcs), runtime.GOMAXPROCS(0))
 	profiled := make(chan error, 1)
 	if o.pprof != "" {
 		go func() {
@@ -216,31 +286,32 @@ func run(o options) (err error) {
 			profiled <- saveProfile(pprofAddr, o.duration, o.pprof)
 		}()
 	}
-	res, err := loadkit.Run(loadkit.Load{
-		Addr: server.Addr, Conns: o.conns, Warmup: o.warmup, Duration: o.duration, ServerPID: server.PID(),
-		Request: func(_ int, buf []byte) []byte { return gen.request(buf) },
-		OK: func(status int) bool {
-			if status == 200 {
-				acked.Add(1)
-				return true
-			}
-			return false
-		},
-	})
-	if err != nil {
-		return server.Fail(err)
+	var rows []string
+	var rates []float64
+	if o.via != "mqtt" {
+		row, rate, err := runHTTP(server, gen, o, &points)
+		if err != nil {
+			return err
+		}
+		rows, rates = append(rows, row), append(rates, rate)
 	}
-	if werr, done := server.Exited(); done {
-		return server.Fail(fmt.Errorf("the server stopped during the run: %v", werr))
+	if o.via != "http" {
+		brokerPID := 0
+		if broker != nil {
+			brokerPID = broker.PID()
+		}
+		row, rate, err := runMQTT(server, brokerURLOf(o, broker), brokerPID, gen, o, &points)
+		if err != nil {
+			return server.Fail(err)
+		}
+		rows, rates = append(rows, row), append(rates, rate)
 	}
-	res.Print("uplinks")
 	if o.pprof != "" {
 		if err := <-profiled; err != nil {
 			return err
 		}
 		fmt.Printf("  profile:     %s (go tool pprof -top %s)\n", o.pprof, o.pprof)
 	}
-	fmt.Printf("  values:      %.0f values/s stored (%d a uplink)\n", res.Rate()*valuesPerUplink, valuesPerUplink)
 	if m, err := scrape(server.Base); err == nil && m["fieldhub_ingest_batch_uplinks_count"] > 0 {
 		n := m["fieldhub_ingest_batch_uplinks_count"]
 		fmt.Printf("  batches:     %.0f group commits, %.1f uplinks and %.1f ms each on average (whole run)\n",
@@ -248,22 +319,29 @@ func run(o options) (err error) {
 	}
 
 	server.Stop() // what follows runs alone on the machine
-	row := fmt.Sprintf("| %s | %d | %d | %.0f | %s | %s | %s | %d | %.2f | %.2f | %.2f | %.2f |", o.db, o.conns, o.nodes, res.Rate(),
-		loadkit.Ms(res.Percentile(50)), loadkit.Ms(res.Percentile(90)), loadkit.Ms(res.Percentile(99)), res.Errors,
-		res.Cores(res.ServerCPU), res.Cores(res.ClientCPU), res.Cores(res.DBCPU), res.Cores(res.MachineCPU))
+	if broker != nil {
+		broker.Stop()
+	}
+	last := len(rows) - 1
 	if o.db == "postgres" {
-		cp, err := measureCopy(ctx, dbURL, acked.Load()*valuesPerUplink, o.copyRuns)
+		cp, err := measureCopy(ctx, dbURL, points.Load(), o.copyRuns)
 		if err != nil {
 			return err
 		}
-		copyUplinks := cp / valuesPerUplink
-		ratio := res.Rate() / copyUplinks
-		fmt.Printf("  COPY:        %.0f rows/s, the same rows into a scratch table like tsdb_points (median of %d), that is %.0f uplinks/s of %d values\n",
-			cp, o.copyRuns, copyUplinks, valuesPerUplink)
-		fmt.Printf("  ratio:       ingest / COPY = %.3f (1 : %.1f)\n", ratio, 1/ratio)
-		row += fmt.Sprintf(" %.0f | %.3f |", cp, ratio)
+		copyUplinks := cp / float64(gen.points)
+		fmt.Printf("  COPY:        %.0f rows/s, the same rows into a scratch table like tsdb_points (median of %d), that is %.0f uplinks/s of %d points\n",
+			cp, o.copyRuns, copyUplinks, gen.points)
+		for i := range rows {
+			ratio := rates[i] / copyUplinks
+			if i == last {
+				fmt.Printf("  ratio:       ingest / COPY = %.3f (1 : %.1f)\n", ratio, 1/ratio)
+			}
+			rows[i] += fmt.Sprintf(" %.0f | %.3f |", cp, ratio)
+		}
 	} else {
-		row += " | |"
+		for i := range rows {
+			rows[i] += " | |"
+		}
 		dbURL = filepath.Join(tmp, "data", "fieldhub.db")
 	}
 	if o.storeDur > 0 {
@@ -273,10 +351,249 @@ func run(o options) (err error) {
 		}
 		fmt.Printf("  store:       %.0f uplinks/s written straight into the SQL time-series store (%d writers, %d uplinks a write, %s)\n",
 			rate, o.storeProcs, o.storeBatch, o.storeDur)
-		row += fmt.Sprintf(" %.0f |", rate)
+		for i := range rows {
+			rows[i] += fmt.Sprintf(" %.0f |", rate)
+		}
 	}
-	fmt.Println("  " + row)
+	for _, r := range rows {
+		fmt.Println("  " + r)
+	}
 	return nil
+}
+
+func brokerURLOf(o options, b *loadkit.Broker) string {
+	if b != nil {
+		return b.URL
+	}
+	return o.broker
+}
+
+// runHTTP posts the generator's uplinks over C keep-alive connections and
+// returns the run's table row: | db | way | c | nodes | uplinks/s | p50 |
+// p90 | p99 | errors | server CPU | loadgen CPU | PostgreSQL CPU | machine
+// CPU |.
+func runHTTP(server *loadkit.Server, gen *generator, o options, points *atomic.Int64) (string, float64, error) {
+	fmt.Printf("ingest: POST %s on %s, %d points an uplink, %d nodes, %d connections, %s warm-up, %s measured, %d cores (server GOMAXPROCS %s, loadgen GOMAXPROCS %d)\n",
+		gen.path, o.db, gen.points, o.nodes, o.conns, o.warmup, o.duration, runtime.NumCPU(), procsLabel(o.serverProcs), runtime.GOMAXPROCS(0))
+	res, err := loadkit.Run(loadkit.Load{
+		Addr: server.Addr, Conns: o.conns, Warmup: o.warmup, Duration: o.duration, ServerPID: server.PID(),
+		Request: func(_ int, buf []byte) []byte { return gen.request(buf) },
+		OK: func(status int) bool {
+			if status == 200 {
+				points.Add(int64(gen.points))
+				return true
+			}
+			return false
+		},
+	})
+	if err != nil {
+		return "", 0, server.Fail(err)
+	}
+	if werr, done := server.Exited(); done {
+		return "", 0, server.Fail(fmt.Errorf("the server stopped during the run: %v", werr))
+	}
+	res.Print("uplinks")
+	fmt.Printf("  values:      %.0f values/s stored (%d a uplink)\n", res.Rate()*valuesPerUplink, valuesPerUplink)
+	way := "http"
+	if gen.kind == chirpStack {
+		way = "http (ChirpStack)"
+	}
+	if o.via == "http" {
+		// The row bench/ingest-compare.sh reads: | db | c | nodes | uplinks/s | ...
+		return fmt.Sprintf("| %s | %d | %d | %.0f | %s | %s | %s | %d | %.2f | %.2f | %.2f | %.2f |", o.db, o.conns, o.nodes, res.Rate(),
+			loadkit.Ms(res.Percentile(50)), loadkit.Ms(res.Percentile(90)), loadkit.Ms(res.Percentile(99)), res.Errors,
+			res.Cores(res.ServerCPU), res.Cores(res.ClientCPU), res.Cores(res.DBCPU), res.Cores(res.MachineCPU)), res.Rate(), nil
+	}
+	return fmt.Sprintf("| %s | %s | %d connections | %d | %.0f | %s | %s | %s | %d | %.2f | %.2f | %.2f | – | %.2f |", o.db, way, o.conns, o.nodes, res.Rate(),
+		loadkit.Ms(res.Percentile(50)), loadkit.Ms(res.Percentile(90)), loadkit.Ms(res.Percentile(99)), res.Errors,
+		res.Cores(res.ServerCPU), res.Cores(res.ClientCPU), res.Cores(res.DBCPU), res.Cores(res.MachineCPU)), res.Rate(), nil
+}
+
+// runMQTT publishes the generator's uplinks as ChirpStack's MQTT integration
+// does, keeping at most o.backlog of them published and not yet
+// acknowledged by the portal, and measures the rate at which the portal
+// acknowledges them (each once its points are committed). Then it stops
+// publishing and waits until the portal has acknowledged every one. It
+// returns the run's table row, as runHTTP's with the publishers instead of
+// the connections, no latencies (the portal's acknowledgement goes to the
+// broker) and the broker's CPU.
+func runMQTT(server *loadkit.Server, brokerURL string, brokerPID int, gen *generator, o options, points *atomic.Int64) (string, float64, error) {
+	addr := strings.TrimPrefix(brokerURL, "mqtt://")
+	fmt.Printf("ingest: MQTT QoS 1 to %s, ChirpStack uplink JSON, %d points an uplink, %d nodes, %d publishers, backlog %d, %s warm-up, %s measured, %d cores (server GOMAXPROCS %s, loadgen GOMAXPROCS %d)\n",
+		brokerURL, gen.points, o.nodes, o.pubs, o.backlog, o.warmup, o.duration, runtime.NumCPU(), procsLabel(o.serverProcs), runtime.GOMAXPROCS(0))
+	acked := func() (float64, error) {
+		m, err := scrape(server.Base)
+		if err != nil {
+			return 0, err
+		}
+		v, ok := m["fieldhub_mqtt_events_acknowledged_total"]
+		if !ok {
+			return 0, errors.New("the server has no fieldhub_mqtt_events_acknowledged_total metric")
+		}
+		return v, nil
+	}
+	// The portal's subscription is in place once a probe comes through.
+	base, err := acked()
+	if err != nil {
+		return "", 0, err
+	}
+	probe, err := loadkit.DialMQTT(addr, fmt.Sprintf("bench-probe-%d", os.Getpid()), 1)
+	if err != nil {
+		return "", 0, err
+	}
+	for {
+		n := gen.next()
+		if err := probe.Publish(gen.topic(n), gen.body(nil, n)); err != nil {
+			return "", 0, err
+		}
+		if err := probe.Drain(10 * time.Second); err != nil {
+			return "", 0, err
+		}
+		time.Sleep(200 * time.Millisecond)
+		if v, err := acked(); err != nil {
+			return "", 0, err
+		} else if v > base {
+			points.Add(int64(v-base) * int64(gen.points))
+			base = v
+			break
+		}
+	}
+	probe.Close()
+
+	var published, portal atomic.Int64 // since base
+	stop := make(chan struct{})
+	var pubErr atomic.Value
+	var wg sync.WaitGroup
+	pubs := make([]*loadkit.Publisher, o.pubs)
+	for i := range pubs {
+		p, err := loadkit.DialMQTT(addr, fmt.Sprintf("bench-pub-%d-%d", os.Getpid(), i), o.window)
+		if err != nil {
+			return "", 0, err
+		}
+		pubs[i] = p
+		wg.Go(func() {
+			var buf []byte
+			for {
+				select {
+				case <-stop:
+					if err := p.Drain(time.Minute); err != nil {
+						pubErr.Store(err)
+					}
+					return
+				default:
+				}
+				if published.Load()-portal.Load() >= int64(o.backlog) {
+					if err := p.Flush(); err != nil {
+						pubErr.Store(err)
+						return
+					}
+					time.Sleep(2 * time.Millisecond)
+					continue
+				}
+				n := gen.next()
+				buf = gen.body(buf[:0], n)
+				published.Add(1)
+				if err := p.Publish(gen.topic(n), buf); err != nil {
+					pubErr.Store(err)
+					return
+				}
+			}
+		})
+	}
+	// The portal's count, polled: the publishers' brake, and the samples.
+	pollDone := make(chan struct{})
+	var pollErr atomic.Value
+	go func() {
+		defer close(pollDone)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+			v, err := acked()
+			if err != nil {
+				pollErr.Store(err)
+				return
+			}
+			portal.Store(int64(v - base))
+		}
+	}()
+	type mark struct {
+		at                          time.Time
+		acked                       float64
+		server, client, db, machine time.Duration
+		broker                      time.Duration
+	}
+	markNow := func() (mark, error) {
+		v, err := acked()
+		if err != nil {
+			return mark{}, err
+		}
+		m := mark{at: time.Now(), acked: v, client: loadkit.SelfCPU(), db: loadkit.CommandCPU("postgres")}
+		m.server, _ = loadkit.ProcessCPU(server.PID())
+		m.machine, _ = loadkit.MachineCPU()
+		if brokerPID != 0 {
+			m.broker, _ = loadkit.ProcessCPU(brokerPID)
+		} else {
+			m.broker = loadkit.CommandCPU("mosquitto")
+		}
+		return m, nil
+	}
+	time.Sleep(o.warmup)
+	m0, err := markNow()
+	if err != nil {
+		return "", 0, err
+	}
+	time.Sleep(o.duration)
+	m1, err := markNow()
+	if err != nil {
+		return "", 0, err
+	}
+	close(stop)
+	wg.Wait()
+	<-pollDone
+	if err, ok := pubErr.Load().(error); ok {
+		return "", 0, fmt.Errorf("publisher: %w", err)
+	}
+	if err, ok := pollErr.Load().(error); ok {
+		return "", 0, fmt.Errorf("metrics: %w", err)
+	}
+	for _, p := range pubs {
+		p.Close()
+	}
+	total := published.Load()
+	backlog := total - int64(m1.acked-base)
+	// Every published uplink must come through: wait for the rest.
+	drainStart := time.Now()
+	for {
+		v, err := acked()
+		if err != nil {
+			return "", 0, err
+		}
+		if int64(v-base) >= total {
+			break
+		}
+		if time.Since(drainStart) > 3*time.Minute {
+			return "", 0, fmt.Errorf("the portal acknowledged %d of %d published uplinks in 3 minutes after the publishers stopped", int64(v-base), total)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	points.Add(total * int64(gen.points))
+	if werr, done := server.Exited(); done {
+		return "", 0, fmt.Errorf("the server stopped during the run: %v", werr)
+	}
+	secs := m1.at.Sub(m0.at).Seconds()
+	rate := (m1.acked - m0.acked) / secs
+	cores := func(a, b time.Duration) float64 { return (b - a).Seconds() / secs }
+	fmt.Printf("  uplinks:     %d published, %.0f acknowledged by the portal in the %.2f s measured; %d published and not yet acknowledged at its end; the rest came through in %.1f s\n",
+		total, m1.acked-m0.acked, secs, backlog, time.Since(drainStart).Seconds())
+	fmt.Printf("  throughput:  %.0f uplinks/s stored (acknowledged by the portal)\n", rate)
+	fmt.Printf("  CPU:         server %.2f cores, loadgen %.2f cores, PostgreSQL %.2f cores, broker %.2f cores, whole machine %.2f cores busy (of %d)\n",
+		cores(m0.server, m1.server), cores(m0.client, m1.client), cores(m0.db, m1.db), cores(m0.broker, m1.broker), cores(m0.machine, m1.machine), runtime.NumCPU())
+	fmt.Printf("  values:      %.0f values/s stored (%d a uplink)\n", rate*valuesPerUplink, valuesPerUplink)
+	return fmt.Sprintf("| %s | mqtt | %d publishers | %d | %.0f | – | – | – | 0 | %.2f | %.2f | %.2f | %.2f | %.2f |", o.db, o.pubs, o.nodes, rate,
+		cores(m0.server, m1.server), cores(m0.client, m1.client), cores(m0.db, m1.db), cores(m0.broker, m1.broker), cores(m0.machine, m1.machine)), rate, nil
 }
 
 // measureStore writes the generator's next uplinks straight into the SQL
@@ -376,8 +693,9 @@ func procsLabel(n int) string {
 
 // setup creates, as the SuperAdmin, a company with an application of n
 // nodes and an integration token, and returns the token and the nodes'
-// DevEUIs.
-func setup(base string, n int) (int64, string, []string, error) {
+// DevEUIs. With csApp the application is of ChirpStack, under that
+// ChirpStack application id.
+func setup(base string, n int, csApp string) (int64, string, []string, error) {
 	super, _, err := loadkit.Login(base, benchEmail, benchPassword)
 	if err != nil {
 		return 0, "", nil, err
@@ -399,7 +717,11 @@ func setup(base string, n int) (int64, string, []string, error) {
 	var app struct {
 		ID int64 `json:"id"`
 	}
-	if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/applications/%d", company), super, map[string]any{"name": "Bench field"}, 201, &app); err != nil {
+	fields := map[string]any{"name": "Bench field"}
+	if csApp != "" {
+		fields["networkServer"], fields["chirpstackApplicationId"] = "chirpstack", csApp
+	}
+	if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/applications/%d", company), super, fields, 201, &app); err != nil {
 		return 0, "", nil, err
 	}
 	var tok struct {
@@ -448,24 +770,40 @@ func cmpOr(a, b error) error {
 
 // generator makes the uplinks: the n-th names node n mod N at the time
 // start + (n div N) * interval, so no two uplinks of a node share a time and
-// every one stores new points.
+// every one stores new points. Its bodies are generic JSON or ChirpStack's
+// uplink event.
 type generator struct {
+	kind     bodyKind
+	path     string // the HTTP route
+	points   int    // points an uplink stores
 	head     []byte // request line and headers up to Content-Length
+	csApp    string // ChirpStack application id
 	euis     []string
 	interval time.Duration
 	start    time.Time
 	seq      atomic.Int64
 }
 
-func newGenerator(addr, token string, euis []string, interval time.Duration) *generator {
+type bodyKind int
+
+const (
+	generic bodyKind = iota
+	chirpStack
+)
+
+func newGenerator(addr, token, csApp string, euis []string, interval time.Duration, kind bodyKind) *generator {
 	// Now, as a network server stamps what it receives: live data, whose
 	// hours the store summarises once they have ended (sqlts, seal.go).
 	// A run must stay within the ingest's hour ahead of the clock
 	// (-interval).
 	start := time.Now().UTC().Truncate(time.Second)
-	head := "POST /api/ingest/generic HTTP/1.1\r\nHost: " + addr + "\r\nAuthorization: Bearer " + token +
-		"\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: "
-	return &generator{head: []byte(head), euis: euis, interval: interval, start: start}
+	g := &generator{kind: kind, path: "/api/ingest/generic", points: valuesPerUplink, csApp: csApp, euis: euis, interval: interval, start: start}
+	if kind == chirpStack {
+		g.path, g.points = "/api/ingest/chirpstack?event=up", chirpStackPoints
+	}
+	g.head = []byte("POST " + g.path + " HTTP/1.1\r\nHost: " + addr + "\r\nAuthorization: Bearer " + token +
+		"\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: ")
+	return g
 }
 
 func (g *generator) next() int64 { return g.seq.Add(1) - 1 }
@@ -475,15 +813,20 @@ func (g *generator) request(buf []byte) []byte {
 	n := g.next()
 	buf = append(buf, g.head...)
 	lenAt := len(buf)
-	buf = append(buf, "000\r\n\r\n"...) // room for the length, filled in below
+	buf = append(buf, "0000\r\n\r\n"...) // room for the length, filled in below
 	bodyAt := len(buf)
 	buf = g.body(buf, n)
 	size := len(buf) - bodyAt
-	if size > 999 {
-		panic("uplink body over 999 bytes")
+	if size > 9999 {
+		panic("uplink body over 9999 bytes")
 	}
-	copy(buf[lenAt:], fmt.Sprintf("%03d", size))
+	copy(buf[lenAt:], fmt.Sprintf("%04d", size))
 	return buf
+}
+
+// topic is the MQTT topic ChirpStack publishes uplink n on.
+func (g *generator) topic(n int64) string {
+	return "application/" + g.csApp + "/device/" + g.euis[n%int64(len(g.euis))] + "/event/up"
 }
 
 // uplink returns uplink n: its node, time and five values that drift
@@ -508,12 +851,21 @@ var valueKeys = [valuesPerUplink]string{"temperature", "humidity", "co2", "press
 
 // body appends uplink n's JSON to buf.
 func (g *generator) body(buf []byte, n int64) []byte {
+	if g.kind == chirpStack {
+		return g.chirpStackBody(buf, n)
+	}
 	eui, t, values := g.uplink(n)
 	buf = append(buf, `{"devEui":"`...)
 	buf = append(buf, eui...)
 	buf = append(buf, `","time":"`...)
 	buf = t.AppendFormat(buf, time.RFC3339Nano)
 	buf = append(buf, `","values":{`...)
+	buf = appendValues(buf, values)
+	buf = append(buf, `}}`...)
+	return buf
+}
+
+func appendValues(buf []byte, values [valuesPerUplink]float64) []byte {
 	for i, k := range valueKeys {
 		if i > 0 {
 			buf = append(buf, ',')
@@ -523,7 +875,41 @@ func (g *generator) body(buf []byte, n int64) []byte {
 		buf = append(buf, `":`...)
 		buf = strconv.AppendFloat(buf, values[i], 'f', -1, 64)
 	}
-	buf = append(buf, `}}`...)
+	return buf
+}
+
+// chirpStackBody appends uplink n as ChirpStack v4 sends an uplink event
+// with the JSON encoding (the fields of its testdata fixture): the device,
+// the payload, the codec's decoded object (the nodes' decoder is "raw", so
+// the portal stores the object), one gateway's reception and the radio.
+func (g *generator) chirpStackBody(buf []byte, n int64) []byte {
+	eui, t, values := g.uplink(n)
+	round := n / int64(len(g.euis))
+	buf = append(buf, `{"deduplicationId":"`...)
+	buf = fmt.Appendf(buf, "%08x-4401-4b8d-9386-%012x", uint32(n>>16), n)
+	buf = append(buf, `","time":"`...)
+	buf = t.AppendFormat(buf, time.RFC3339Nano)
+	buf = append(buf, `","deviceInfo":{"tenantId":"52f14cd4-c6f1-4fbd-8f87-4025e1d49242","tenantName":"ChirpStack","applicationId":"`...)
+	buf = append(buf, g.csApp...)
+	buf = append(buf, `","applicationName":"Bench field","deviceProfileId":"14855bf7-d10d-4aee-b618-ebfcb64dc7ad","deviceProfileName":"Bench sensor","deviceName":"Bench node","devEui":"`...)
+	buf = append(buf, eui...)
+	buf = append(buf, `","tags":{}},"devAddr":"00189440","adr":true,"dr":5,"fCnt":`...)
+	buf = strconv.AppendInt(buf, round, 10)
+	buf = append(buf, `,"fPort":2,"confirmed":false,"data":"`...)
+	var payload [10]byte
+	for i, v := range values {
+		x := uint16(int64(v*10) & 0xffff)
+		payload[2*i], payload[2*i+1] = byte(x>>8), byte(x)
+	}
+	buf = base64.StdEncoding.AppendEncode(buf, payload[:])
+	buf = append(buf, `","object":{`...)
+	buf = appendValues(buf, values)
+	buf = append(buf, `},"rxInfo":[{"gatewayId":"0016c001f153a14c","uplinkId":`...)
+	buf = strconv.AppendInt(buf, n&0xffffffff, 10)
+	buf = append(buf, `,"rssi":-`...)
+	buf = strconv.AppendInt(buf, 60+n%40, 10)
+	buf = append(buf, `,"snr":7.5,"channel":2,"location":{},"context":"E3OWOQ==","metadata":{"region_common_name":"EU868","region_config_id":"eu868"},"crcStatus":"CRC_OK"}],`...)
+	buf = append(buf, `"txInfo":{"frequency":867500000,"modulation":{"lora":{"bandwidth":125000,"spreadingFactor":7,"codeRate":"CR_4_5"}}}}`...)
 	return buf
 }
 
@@ -557,9 +943,9 @@ func measureCopy(ctx context.Context, dbURL string, want int64, runs int) (float
 	if err := rows.Err(); err != nil {
 		return 0, fmt.Errorf("COPY: read points: %w", err)
 	}
-	fmt.Printf("  stored:      %d points in tsdb_points, %d for the %d acknowledged uplinks\n", len(data), want, want/valuesPerUplink)
+	fmt.Printf("  stored:      %d points in tsdb_points, %d for the acknowledged uplinks\n", len(data), want)
 	if int64(len(data)) < want {
-		return 0, fmt.Errorf("only %d points stored for %d acknowledged uplinks of %d values", len(data), want/valuesPerUplink, valuesPerUplink)
+		return 0, fmt.Errorf("only %d points stored, %d for the acknowledged uplinks", len(data), want)
 	}
 	if _, err := conn.Exec(ctx, `CREATE TABLE bench_copy_points (LIKE tsdb_points INCLUDING ALL)`); err != nil {
 		return 0, fmt.Errorf("COPY: scratch table: %w", err)

@@ -14,11 +14,27 @@ import (
 // claims, base64url JSON, and an HMAC-SHA256 of them: verifying one needs no
 // database, which keeps every authenticated request to the queries it asks
 // for. It is short-lived; the session behind it lives on as a refresh token
-// that the accounts module stores and can revoke.
+// that the accounts module stores and can revoke. A session that ends
+// (logout, password reset, role change) refuses its access tokens at once
+// through the SessionCheck the accounts module hands in.
 type Tokens struct {
-	key []byte
-	now func() time.Time
+	key      []byte
+	now      func() time.Time
+	sessions SessionCheck
 }
+
+// SessionCheck tells whether the session an access token names has ended
+// before the token lapses. The kernel cannot know: the accounts module owns
+// the sessions and provides the check. It is asked on every authenticated
+// request, so it must answer from memory, without waiting on anything.
+type SessionCheck interface {
+	Ended(sessionID string) bool
+}
+
+// CheckSessions makes Verify refuse the tokens of sessions that check says
+// have ended. It is called once, while the portal is built, before any
+// request is served.
+func (t *Tokens) CheckSessions(check SessionCheck) { t.sessions = check }
 
 // NewTokens returns a signer keyed by secret.
 func NewTokens(secret []byte) *Tokens {
@@ -35,7 +51,8 @@ type claims struct {
 	Expires   int64  `json:"e"`
 }
 
-// ErrBadToken is returned for a token that is malformed, forged or expired.
+// ErrBadToken is returned for a token that is malformed, forged or expired,
+// or whose session has ended.
 var ErrBadToken = errors.New("invalid or expired token")
 
 // Issue returns a token for c valid until expires.
@@ -67,6 +84,9 @@ func (t *Tokens) Verify(token string) (Caller, error) {
 		return Caller{}, ErrBadToken
 	}
 	if _, ok := ParseRole(string(c.Role)); !ok {
+		return Caller{}, ErrBadToken
+	}
+	if t.sessions != nil && c.SessionID != "" && t.sessions.Ended(c.SessionID) {
 		return Caller{}, ErrBadToken
 	}
 	return Caller{UserID: c.UserID, Role: c.Role, CompanyID: c.CompanyID, SessionID: c.SessionID, Expires: time.Unix(c.Expires, 0)}, nil

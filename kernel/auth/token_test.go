@@ -64,3 +64,55 @@ func TestCompanyScope(t *testing.T) {
 		}
 	}
 }
+
+// ended is a SessionCheck of a fixed set of ended sessions.
+type ended map[string]bool
+
+func (e ended) Ended(id string) bool { return e[id] }
+
+func TestTokensOfEndedSessionsAreRefused(t *testing.T) {
+	tokens := NewTokens([]byte("a secret of some length for tests"))
+	expires := time.Now().Add(time.Minute)
+	live := tokens.Issue(Caller{UserID: 7, Role: User, SessionID: "live"}, expires)
+	over := tokens.Issue(Caller{UserID: 7, Role: User, SessionID: "over"}, expires)
+	none := tokens.Issue(Caller{UserID: 7, Role: User}, expires)
+	if _, err := tokens.Verify(over); err != nil {
+		t.Fatalf("without a check every signed token is good: %v", err)
+	}
+	tokens.CheckSessions(ended{"over": true})
+	if _, err := tokens.Verify(live); err != nil {
+		t.Errorf("live session refused: %v", err)
+	}
+	if _, err := tokens.Verify(over); err == nil {
+		t.Errorf("ended session accepted")
+	}
+	if _, err := tokens.Verify(none); err != nil {
+		t.Errorf("a token without a session (a program's own) refused: %v", err)
+	}
+}
+
+// BenchmarkVerify is what every authenticated request pays for its token,
+// without and with the session check (a map of 10,000 ended sessions).
+func BenchmarkVerify(b *testing.B) {
+	tokens := NewTokens([]byte("a secret of some length for tests"))
+	token := tokens.Issue(Caller{UserID: 7, Role: CompanyAdmin, CompanyID: 3, SessionID: "AAAAAAAAAAAAAAAA"}, time.Now().Add(time.Hour))
+	b.Run("unchecked", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := tokens.Verify(token); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	set := ended{}
+	for i := range 10000 {
+		set[RandomToken(12)+strings.Repeat("x", i%2)] = true
+	}
+	tokens.CheckSessions(set)
+	b.Run("checked", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := tokens.Verify(token); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"fmt"
 	"log/slog"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -35,6 +36,10 @@ type Config struct {
 	// TSDBRetentionDays is how long the tag data is kept; 0 keeps it for
 	// good.
 	TSDBRetentionDays int // FIELDHUB_TSDB_RETENTION_DAYS
+
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
+	// the client; empty trusts none.
+	TrustedProxies []netip.Prefix // FIELDHUB_TRUSTED_PROXIES
 
 	source source // where Apply reads the modules' options
 }

@@ -98,5 +98,6 @@ func kernelSection(c *Config) Section {
 			return nil
 		}},
 		{Name: "FIELDHUB_TSDB_RETENTION_DAYS", Default: "0", Help: "days the tag data (the stored values of the nodes) is kept; a daily job deletes older values; 0 keeps them for good", Set: Days(&c.TSDBRetentionDays)},
+		{Name: "FIELDHUB_TRUSTED_PROXIES", Help: "reverse proxies in front of the portal, as comma-separated addresses or CIDR ranges (10.0.0.0/8, ::1); a request from one of them is taken to come from the address its X-Forwarded-For names, which the login rate limit counts by; when unset, the connection's address counts", Set: Prefixes(&c.TrustedProxies)},
 	}}
 }

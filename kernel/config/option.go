@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -38,6 +39,31 @@ func Bool(dst *bool) func(string) error {
 			return fmt.Errorf("want true or false")
 		}
 		*dst = b
+		return nil
+	}
+}
+
+// Prefixes reads comma-separated IP addresses and CIDR ranges into dst;
+// an address is a range of its own.
+func Prefixes(dst *[]netip.Prefix) func(string) error {
+	return func(v string) error {
+		var out []netip.Prefix
+		for _, part := range strings.Split(v, ",") {
+			part = strings.TrimSpace(part)
+			if part == "" {
+				continue
+			}
+			if p, err := netip.ParsePrefix(part); err == nil {
+				out = append(out, p.Masked())
+				continue
+			}
+			a, err := netip.ParseAddr(part)
+			if err != nil {
+				return fmt.Errorf("want IP addresses or CIDR ranges such as 10.0.0.0/8, separated by commas; %q is neither", part)
+			}
+			out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+		}
+		*dst = out
 		return nil
 	}
 }

@@ -29,7 +29,7 @@ func tlvCodec(b *testing.B, e *sandbox.Engine, trusted bool) (*sandbox.Codec, sa
 	if err != nil {
 		b.Fatal(err)
 	}
-	return c, sandbox.Input{Bytes: payload, FPort: 5, RecvTime: time.Now()}
+	return c, sandbox.Input{Bytes: payload, FPort: 5, RecvTime: time.Now(), Tenant: "acme"}
 }
 
 func BenchmarkDecodeUplink(b *testing.B) {
@@ -67,6 +67,31 @@ func BenchmarkDecodeUplinkParallel(b *testing.B) {
 	}
 }
 
+// BenchmarkDecodeUplinkTenants decodes for tenants taking turns, so that
+// each call has the image copied back first, and without a tenant, so that
+// each call has it copied back after.
+func BenchmarkDecodeUplinkTenants(b *testing.B) {
+	for _, tenants := range []int{2, 0} {
+		b.Run(fmt.Sprintf("tenants=%d", tenants), func(b *testing.B) {
+			e := newEngine(b, sandbox.Options{PoolSize: 1})
+			c, in := tlvCodec(b, e, false)
+			ctx := context.Background()
+			names := []string{"", "acme", "beta"}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if tenants == 0 {
+					in.Tenant = ""
+				} else {
+					in.Tenant = names[1+i%tenants]
+				}
+				if _, err := c.DecodeUplink(ctx, in, sandbox.Limits{Time: time.Second}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkFirstDecode loads a codec the engine has not seen and decodes once.
 func BenchmarkFirstDecode(b *testing.B) {
 	e := newEngine(b, sandbox.Options{})
@@ -93,7 +118,7 @@ func BenchmarkWASMDecodeUplink(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	in := sandbox.Input{FPort: 1, Bytes: []byte{0x08, 0xfc, 0x50, 0x0e, 0x10}, RecvTime: time.Now()}
+	in := sandbox.Input{FPort: 1, Bytes: []byte{0x08, 0xfc, 0x50, 0x0e, 0x10}, RecvTime: time.Now(), Tenant: "acme"}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := c.DecodeUplink(context.Background(), in, sandbox.Limits{Time: time.Second}); err != nil {

@@ -7,12 +7,10 @@
 //   install   install(found) records the codec's functions (found is the
 //             probe array, one entry per form, undefined where the codec
 //             defines none) and returns the bit mask of the forms defined
-//   run       run(form, variablesJSON, dataJSON, maxOutput, fPort, bytes,
-//             recvTime, asIs) calls one form with bytes (an Array) and
-//             recvTime (a Date), which the host made, and returns encode of
-//             its result, or the result itself when asIs is true (a
-//             trusted codec, whose result the host serialises and whose
-//             decodeUplink gets one input object at every call)
+//   run       run(form, variablesJSON, dataJSON, fPort, bytes, recvTime)
+//             calls one form with bytes (an Array) and recvTime (a Date),
+//             which the host made, and returns its result, which the host
+//             serialises; decodeUplink gets one input object at every call
 //   describe  describe(thrown) returns {"name","message","stack"} as JSON
 //   encode    encode(value, maxOutput) returns JSON.stringify of value
 //             ("null" for undefined), or -1 when that JSON is longer than
@@ -127,29 +125,23 @@
     return out.length > maxOutput ? -1 : out;
   }
 
-  // uplinkInput is the input of a trusted codec's decodeUplink, reused: an
-  // object literal of four properties costs QuickJS almost a microsecond,
-  // setting them a fifth of that. It is sealed, so that a codec can leave
-  // nothing on it for the next call to find (the next call sets all four).
+  // uplinkInput is the input of decodeUplink, reused: an object literal of
+  // four properties costs QuickJS almost a microsecond, setting them a fifth
+  // of that. It is sealed, so that a codec can leave nothing on it for the
+  // next call to find (the next call sets all four).
   var uplinkInput = Object.seal({ bytes: null, fPort: 0, recvTime: null, variables: null });
 
-  function run(form, variablesJSON, dataJSON, maxOutput, fPort, bytes, recvTime, asIs) {
+  function run(form, variablesJSON, dataJSON, fPort, bytes, recvTime) {
     var variables = variablesJSON === undefined ? {} : JSONparse(variablesJSON);
     var fn = fns[form];
     var result;
     switch (form) {
       case 0: // decodeUplink({bytes, fPort, recvTime, variables})
-        if (asIs) {
-          // A trusted codec gets the same input object at every call (see
-          // uplinkInput), with this call's values.
-          uplinkInput.bytes = bytes;
-          uplinkInput.fPort = fPort;
-          uplinkInput.recvTime = recvTime;
-          uplinkInput.variables = variables;
-          result = fn(uplinkInput);
-          break;
-        }
-        result = fn({ bytes: bytes, fPort: fPort, recvTime: recvTime, variables: variables });
+        uplinkInput.bytes = bytes;
+        uplinkInput.fPort = fPort;
+        uplinkInput.recvTime = recvTime;
+        uplinkInput.variables = variables;
+        result = fn(uplinkInput);
         break;
       case 1: // ChirpStack v3 Decode(fPort, bytes, variables)
         result = fn(fPort, bytes, variables);
@@ -172,7 +164,7 @@
       default:
         throw new PError("unknown form " + form);
     }
-    return asIs ? result : encode(result, maxOutput);
+    return result;
   }
 
   function describe(e) {

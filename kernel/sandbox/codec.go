@@ -14,15 +14,34 @@ import (
 // concurrent use: each call takes a warm instance from the codec's pool (at
 // most Options.PoolSize exist; a call waits while all are busy).
 //
-// Every call of a JavaScript codec starts from the state the codec was in
-// right after it was loaded: globals it set, prototypes it changed and
-// memory it took in one call are gone in the next. A trusted codec
-// (TrustedCodec) is the exception: after a call that ended well its
-// instance frees what the call made and goes on without the copy, for up to
-// a thousand calls, so that a built-in codec must not keep state in
-// globals (none does; they are reviewed). A WASM module's instance
-// is reused as it is; a module should keep no state between calls. An
-// instance that broke a limit, trapped or grew its memory far is closed.
+// A JavaScript codec's instance starts from the state the codec was in right
+// after it was loaded (its image), and is put back in that state (the image
+// copied back) whenever a call must not see what earlier calls left:
+//
+//   - before a call of a tenant (Input.Tenant) other than the one whose
+//     calls the instance served since;
+//   - after a call without a tenant, so that each such call starts clean;
+//   - after any call that failed (a throw, a limit, a result of the wrong
+//     shape), so that it leaves nothing behind;
+//   - after a call whose result held an object that outlives the call (a
+//     top-level object the codec fills anew for every uplink would carry
+//     the fields of one uplink into the next);
+//   - after 1,000 calls in a row, and when the instance's memory grew.
+//
+// So between calls of one tenant that end well, what a codec left (globals
+// it set, prototypes it changed, a closure's variables) may reach the next
+// call on the same instance; a codec must not count on it, since which
+// instance serves a call, and when it is restored, is the sandbox's choice.
+// It never reaches a call of another tenant.
+//
+// A trusted codec (TrustedCodec) ignores tenants: after a call that ended
+// well its instance goes on, up to 1,000 calls, so that a built-in codec must
+// keep no state (none does; they are reviewed, and a test runs every vector
+// in three orders through one instance). A WASM module's instance serves
+// one tenant's calls, and is closed rather than reset: a module's memory is
+// its own between calls of that tenant; without a tenant each call has a new
+// instance. An instance that broke a limit, trapped or grew its memory far
+// is closed.
 type Codec struct {
 	e        *Engine
 	kind     string // js, js-trusted or wasm
@@ -74,7 +93,7 @@ func (c *Codec) form(op Operation) (Form, error) {
 
 func (c *Codec) key() string { return c.kind + ":" + c.hash }
 
-// Trusted reports whether the codec runs in the fast runtime (TrustedCodec).
+// Trusted reports whether the codec was loaded with TrustedCodec.
 func (c *Codec) Trusted() bool { return c.kind == "js-trusted" }
 
 // touch records a use. It writes only when the last record is a second
@@ -146,13 +165,13 @@ func (c *Codec) decode(ctx context.Context, op Operation, in Input, lim Limits) 
 	if err != nil {
 		return Result{}, err
 	}
-	out, log, dur, err := c.run(ctx, op, jsCallInput{form: form, recvTime: in.RecvTime, fPort: in.FPort, bytes: in.Bytes, variables: vars}, c.e.Limits(lim))
-	res := Result{Log: log, Duration: dur, Form: form}
-	if err != nil {
-		return res, err
-	}
-	res.Raw = out.raw
-	return res, res.fill(form, out)
+	res := Result{Form: form}
+	res.Log, res.Duration, err = c.run(ctx, op, jsCallInput{form: form, recvTime: in.RecvTime, fPort: in.FPort, bytes: in.Bytes, variables: vars, tenant: in.Tenant}, c.e.Limits(lim),
+		func(out output) error {
+			res.Raw = out.raw
+			return res.fill(form, out)
+		})
+	return res, err
 }
 
 // EncodeDownlink encodes a downlink with encodeDownlink, Encode or Encoder,
@@ -174,13 +193,13 @@ func (c *Codec) EncodeDownlink(ctx context.Context, in DownlinkInput, lim Limits
 	if err != nil {
 		return EncodeResult{}, fmt.Errorf("encode downlink data: %w", err)
 	}
-	out, log, dur, err := c.run(ctx, OpEncodeDownlink, jsCallInput{form: form, fPort: in.FPort, variables: vars, data: dataJSON}, c.e.Limits(lim))
-	res := EncodeResult{Log: log, Duration: dur, Form: form, FPort: in.FPort}
-	if err != nil {
-		return res, err
-	}
-	res.Raw = out.raw
-	return res, res.fill(form, out)
+	res := EncodeResult{Form: form, FPort: in.FPort}
+	res.Log, res.Duration, err = c.run(ctx, OpEncodeDownlink, jsCallInput{form: form, fPort: in.FPort, variables: vars, data: dataJSON, tenant: in.Tenant}, c.e.Limits(lim),
+		func(out output) error {
+			res.Raw = out.raw
+			return res.fill(form, out)
+		})
+	return res, err
 }
 
 // output is a call's result: its JSON, and the value that JSON reads as
@@ -201,24 +220,30 @@ func (o output) read() (any, error) {
 	return v, err
 }
 
-func (c *Codec) run(ctx context.Context, op Operation, in jsCallInput, lim Limits) (output, []string, time.Duration, error) {
+// run runs one call and reads its output with fill, whose error is the
+// call's: a result of the wrong shape is a failed call.
+func (c *Codec) run(ctx context.Context, op Operation, in jsCallInput, lim Limits, fill func(output) error) ([]string, time.Duration, error) {
 	if c.e.closed.Load() {
-		return output{}, nil, 0, ErrClosed
+		return nil, 0, ErrClosed
 	}
 	defer c.touch()
 	if c.wasm != nil {
 		raw, log, dur, err := c.wasm.call(ctx, op, in, lim)
-		return output{raw: raw}, log, dur, err
+		if err == nil {
+			err = fill(output{raw: raw})
+		}
+		return log, dur, err
 	}
-	vm, err := c.pool.get(ctx)
+	vm, err := c.instance(ctx, in.tenant)
 	if err != nil {
-		return output{}, nil, 0, err
+		return nil, 0, err
 	}
 	out, log, dur, keep, err := vm.invoke(ctx, in, lim)
-	if keep && !vm.reuse() {
-		if rerr := vm.restore(c.img, false); rerr != nil {
-			keep = false
-		}
+	if err == nil {
+		err = fill(out)
+	}
+	if keep && !c.settle(vm, in.tenant, err) {
+		keep = false
 	}
 	if keep {
 		c.pool.put(vm)
@@ -226,7 +251,55 @@ func (c *Codec) run(ctx context.Context, op Operation, in jsCallInput, lim Limit
 		c.pool.discard(vm)
 		c.e.log.Debug("closed a codec instance after a failed call", "codec", c.hash[:12], "error", err)
 	}
-	return out, log, dur, err
+	return log, dur, err
+}
+
+// instance takes an instance for a call of tenant: one that tenant's calls
+// left state in, or one without any, or else one whose image is copied
+// back first, so that no state of another tenant's calls reaches the call.
+func (c *Codec) instance(ctx context.Context, tenant string) (*jsVM, error) {
+	rank := func(vm *jsVM) int {
+		switch vm.owner {
+		case tenant:
+			return 2
+		case "":
+			return 1
+		}
+		return 0
+	}
+	for {
+		vm, err := c.pool.getRanked(ctx, rank)
+		if err != nil {
+			return nil, err
+		}
+		if vm.owner == "" || vm.owner == tenant {
+			return vm, nil
+		}
+		if err := vm.restore(c.img, false); err == nil {
+			return vm, nil
+		}
+		c.pool.discard(vm)
+	}
+}
+
+// settle decides what becomes of an instance after a call that left it
+// usable (err is the call's): it goes on as it is, or has its image copied
+// back now. It reports false when the instance must be closed instead.
+//
+// A trusted codec's instance goes on after a call that freed what it made,
+// up to restoreEvery calls in a row. Another codec's instance goes on only
+// after a call of a tenant that ended well, freed what it made and returned
+// nothing that outlives it (vm.shared), and then only for calls of that
+// tenant (Codec.instance): any failure, a call without a tenant, and a
+// result that shares an object with the codec's globals restore the image.
+func (c *Codec) settle(vm *jsVM, tenant string, err error) bool {
+	if vm.reuse() && (vm.trusted || (err == nil && tenant != "" && !vm.shared)) {
+		if !vm.trusted {
+			vm.owner = tenant
+		}
+		return true
+	}
+	return vm.restore(c.img, false) == nil
 }
 
 func variablesJSON(v map[string]string) ([]byte, error) {

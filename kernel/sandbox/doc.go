@@ -33,44 +33,41 @@
 // decodeDownlink(input). input.bytes is a plain array of numbers,
 // input.recvTime a Date. The result is read as JSON.stringify gives it, so it
 // is what Node would give: undefined dropped, NaN null, a Date its ISO text.
-// (A trusted codec's plain result is walked through the QuickJS API instead,
-// which gives the same JSON faster; see walk.go.)
+// (A plain result is walked through the QuickJS API instead, which gives
+// the same JSON faster; see walk.go.) decodeUplink gets the same sealed input
+// object at every call, with the call's values (bootstrap.js).
 //
-// Each call starts from the state the codec was in right after loading: the
-// linear memory above the stack is copied back after every call (about
-// 0.4 MB, a few microseconds), so globals, prototype changes and garbage of
-// one call never reach the next, and a call that broke a limit leaves nothing
-// behind. A trusted codec's instance goes on after a call that ended well,
-// with what the call made freed, and is restored every 1,000 calls; its
-// decodeUplink gets the same sealed input object at every call, with the
-// call's values (bootstrap.js). Memory: QuickJS's allocation limit, and wazero's page limit
-// (Options.MaxMemory) beneath it. Recursion: QuickJS's stack limit (512 KiB
-// of the 1 MiB stack). Time: QuickJS's interrupt handler stops the codec's
-// own code at the deadline. Some of QuickJS's native code never reaches the
-// handler (JSON.stringify of data nested ten thousand deep, a method of
-// Array.prototype over an array-like of length 2^32), and needs an outer
-// guard that stops the compiled code itself:
-//
-//   - Codec loads a codec into the guarded runtime, where wazero's
-//     WithCloseOnContextDone stops any call a little after its limit
-//     (limit + 25 ms + limit/4) and the instance is thrown away. wazero
-//     implements it by leaving the compiled code for Go at every loop
-//     header, which makes QuickJS about three times slower. Use it for what
-//     users upload.
-//   - TrustedCodec loads it into the fast runtime, without those checks.
-//     There a watchdog sets the stack pointer to 0 at the same moment, which
-//     makes the next function that takes a stack frame trap: it stops much
-//     native code, not all (some loops take no frame and run on until they
-//     end). Use it for the built-in codecs, which are reviewed and fuzzed in
-//     the repository.
+// A codec's instance starts from the state the codec was in right after
+// loading (its image: the linear memory above the stack, about 0.4 MB), and
+// the image is copied back (a few microseconds) whenever a call must not see
+// what earlier calls left: before a call of another tenant (Input.Tenant)
+// than the one whose calls the instance served, after a call without a
+// tenant, after any call that failed or broke a limit, after a call whose
+// result shares an object with what outlives it, and every 1,000 calls. So
+// no state of one tenant's calls ever reaches another tenant's, and a call
+// that failed leaves nothing behind; between calls of one tenant that ended
+// well, globals and the like may carry over (Codec says more). A trusted
+// codec ignores tenants (TrustedCodec). Memory: QuickJS's allocation limit,
+// and wazero's page limit (Options.MaxMemory) beneath it. Recursion:
+// QuickJS's stack limit (512 KiB of the 1 MiB stack). Time: QuickJS's
+// interrupt handler stops the codec's own code at the deadline. Some of
+// QuickJS's native code never reaches the handler (JSON.stringify of data
+// nested ten thousand deep, a method of Array.prototype over an array-like of
+// length 2^32); the outer guard stops it: quickjs.wasm is instrumented so
+// that every loop of its compiled code counts down and calls the host every
+// 20,000 iterations, and the host traps the call once it is past its limit
+// + 25 ms + limit/4 (the instance is then closed). This costs a few per
+// cent of QuickJS's speed at most, where wazero's own guard
+// (WithCloseOnContextDone, which leaves the compiled code for Go at every
+// loop header) cost two thirds of it.
 //
 // What a codec can reach: the ECMAScript built-ins, console (log, info,
 // debug, trace, warn, error; captured into Result.Log, not printed), and
 // nothing else: no require, process, std, os, fetch, import() or timers.
 // Date.now() and new Date() read the uplink's reception time (the call's
 // start, to the second, for downlinks) and the clock stands still during a
-// call, so a codec's output depends on its input alone and re-decoding a
-// stored payload gives the same result; performance.now() reads the same
+// call, so the output of a codec that keeps no state depends on its input
+// alone and re-decoding a stored payload gives the same result; performance.now() reads the same
 // frozen clock; local time is UTC; Math.random is seeded the same in every
 // instance.
 //
@@ -80,14 +77,17 @@
 // documents and serves for Go (GOOS=wasip1, -buildmode=c-shared). They get
 // WASI preview 1 without files, environment or arguments; the same limits
 // apply (time through the context and WithCloseOnContextDone, memory through
-// the page limit of a wazero runtime per memory limit). Their instances are
-// reused between calls.
+// the page limit of a wazero runtime per memory limit). An instance serves
+// the calls of one tenant and keeps its memory between them; a call without
+// a tenant gets a new instance.
 //
 // # Pools and caching
 //
-// quickjs.wasm is compiled once per process (or cached on disk with
-// Options.CacheDir). Each codec keeps up to Options.PoolSize warm instances
-// (default GOMAXPROCS), so throughput grows with cores; a new instance of a
+// quickjs.wasm is instrumented and compiled once per process (or cached on
+// disk with Options.CacheDir). Each codec keeps up to Options.PoolSize warm
+// instances (default GOMAXPROCS), so throughput grows with cores; a call of
+// a tenant takes an idle instance that tenant's calls left, else one that
+// none did, else any (restored first); a new instance of a
 // loaded codec is a fresh quickjs.wasm instance with the codec's image copied
 // in, well under a millisecond. Instances idle for Options.IdleTimeout are
 // closed.

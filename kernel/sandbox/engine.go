@@ -154,8 +154,8 @@ func (e *Engine) Limits(l Limits) Limits {
 // finds which codec functions it defines. Codecs are shared by the hash of
 // their source: loading the same source again returns the same Codec.
 //
-// The codec runs in the guarded runtime, whose outer guard stops any call
-// at its deadline: use Codec for what users upload.
+// Use Codec for what users upload: no state of one tenant's calls reaches
+// another's, and a call that failed leaves nothing behind (see Codec).
 //
 // A source that does not parse returns an *Error of KindSyntax with its
 // line; top-level code that throws or runs too long, KindLoad; a script
@@ -164,11 +164,11 @@ func (e *Engine) Codec(ctx context.Context, source string) (*Codec, error) {
 	return e.loadJS(ctx, source, false)
 }
 
-// TrustedCodec loads a JavaScript codec as Codec does, into the fast
-// runtime: about three times the decodes per second, but a call stuck in
-// QuickJS's native code (not in the codec's own loops, which the interrupt
-// handler stops) may run past its deadline. Use it for the codecs that ship
-// with the portal, which are reviewed and fuzzed in the repository.
+// TrustedCodec loads a JavaScript codec as Codec does, for a codec that
+// keeps no state: its instances go on from one call to the next whoever
+// calls, without the copies of the image that keep tenants apart (see
+// Codec). Use it for the codecs that ship with the portal, which are
+// reviewed and fuzzed in the repository.
 func (e *Engine) TrustedCodec(ctx context.Context, source string) (*Codec, error) {
 	return e.loadJS(ctx, source, true)
 }

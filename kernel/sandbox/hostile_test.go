@@ -274,10 +274,49 @@ func TestNoGoroutineLeaks(t *testing.T) {
 	}
 }
 
-// TestTrustedCodecs runs codecs in the fast runtime, where the built-in
-// catalog runs: the same results as in the guarded runtime, and the
-// interrupt handler and the memory limit hold there too; the watchdog ends
-// the call that native code kept past its deadline.
+// TestNativeCodeStopsAtTheOuterGuard: QuickJS's native code that never
+// reaches its interrupt handler is stopped by the outer guard (the countdown
+// in every loop of quickjs.wasm), in a codec and in a trusted codec alike;
+// the codec's next call works.
+func TestNativeCodeStopsAtTheOuterGuard(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, sandbox.Options{})
+	ctx := context.Background()
+	loops := map[string]string{
+		"JSON.stringify of a result nested ten thousand deep": `var o = {}; for (var i = 0; i < 1e4; i++) o = {o: o}; return {data: {n: JSON.stringify(o).length}}`,
+		"indexOf over an array-like of 2^53 - 1":              `return {data: {i: Array.prototype.indexOf.call({length: Math.pow(2, 53) - 1}, 1)}}`,
+		"lastIndexOf over an array-like of 2^53 - 1":          `return {data: {i: Array.prototype.lastIndexOf.call({length: Math.pow(2, 53) - 1}, 1)}}`,
+		"includes over an array-like of 2^53 - 1":             `return {data: {i: Array.prototype.includes.call({length: Math.pow(2, 53) - 1}, 1)}}`,
+	}
+	for name, body := range loops {
+		src := `function decodeUplink(input) { if (input.bytes[0]) { ` + body + ` } return {data: {ok: true}} }`
+		for _, trusted := range []bool{false, true} {
+			load := e.Codec
+			if trusted {
+				load = e.TrustedCodec
+			}
+			c, err := load(ctx, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			_, err = c.DecodeUplink(ctx, sandbox.Input{Bytes: []byte{1}, Tenant: "acme"}, sandbox.Limits{Time: 20 * time.Millisecond})
+			if !errors.Is(err, sandbox.ErrTimeLimit) && !errors.Is(err, sandbox.ErrStackLimit) {
+				t.Errorf("%s (trusted %v): %v", name, trusted, err)
+			}
+			if took := time.Since(start); took > hang {
+				t.Errorf("%s (trusted %v) took %v", name, trusted, took)
+			}
+			if r, err := c.DecodeUplink(ctx, sandbox.Input{Bytes: []byte{0}, Tenant: "acme"}, roomy); err != nil || r.Data["ok"] != true {
+				t.Errorf("%s (trusted %v), the next call: %v %v", name, trusted, r.Data, err)
+			}
+		}
+	}
+}
+
+// TestTrustedCodecs runs codecs as the built-in catalog runs: the same
+// results as other codecs, and the interrupt handler, the memory limit and
+// the outer guard hold there too.
 func TestTrustedCodecs(t *testing.T) {
 	t.Parallel()
 	e := newEngine(t, sandbox.Options{})

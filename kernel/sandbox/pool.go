@@ -32,7 +32,12 @@ func newPool[T closer](size int, create func(context.Context) (T, error)) *pool[
 }
 
 // get returns an idle instance or creates one, waiting while all are busy.
-func (p *pool[T]) get(ctx context.Context) (T, error) {
+func (p *pool[T]) get(ctx context.Context) (T, error) { return p.getRanked(ctx, nil) }
+
+// getRanked is get taking, among the idle instances, the one rank scores
+// highest (the most recently used of those), or the most recently used
+// with rank nil.
+func (p *pool[T]) getRanked(ctx context.Context, rank func(T) int) (T, error) {
 	var zero T
 	select {
 	case p.slots <- struct{}{}:
@@ -46,7 +51,18 @@ func (p *pool[T]) get(ctx context.Context) (T, error) {
 		return zero, ErrClosed
 	}
 	if n := len(p.idle); n > 0 {
-		v := p.idle[n-1].v
+		best := n - 1
+		if rank != nil {
+			top := rank(p.idle[best].v)
+			for i := n - 2; i >= 0; i-- {
+				if r := rank(p.idle[i].v); r > top {
+					best, top = i, r
+				}
+			}
+		}
+		v := p.idle[best].v
+		copy(p.idle[best:], p.idle[best+1:])
+		p.idle[n-1] = idleInstance[T]{}
 		p.idle = p.idle[:n-1]
 		p.mu.Unlock()
 		return v, nil

@@ -23,13 +23,14 @@ import (
 // the same imports (env.host_* and six WASI functions), the same start-up
 // (_initialize, qjs_init), the same boxed-value helpers (qjs_*) for set-up,
 // and the raw QuickJS C API (JS_Call, JS_NewStringLen, JS_ToCStringLen2),
-// which passes JSValues as i64, on the hot path.
+// which passes JSValues as i64, on the hot path; plus one import of its own,
+// the outer guard (instrument.go).
 //
 // Every instance of one codec starts from the same image: the bytes of linear
-// memory above the stack, taken right after the codec was loaded. After each
-// call the image is copied back, so that no call sees what an earlier one left
-// (globals, prototype changes, the heap), and a call that broke a limit leaves
-// nothing behind either.
+// memory above the stack, taken right after the codec was loaded. Copying the
+// image back makes an instance as it was then, with nothing of what calls
+// left (globals, prototype changes, the heap); Codec.run says when it is
+// copied back.
 
 //go:embed bootstrap.js
 var bootstrapJS string
@@ -41,10 +42,9 @@ const (
 	// ioHeader is where the payload starts.
 	ioHeader = 16
 	// The last 128 bytes of the buffer hold what the QuickJS API reads
-	// through pointers: the arguments of run (8 JSValues) or encode, the
-	// argument of describe and install, and two size_t out-parameters.
+	// through pointers: the arguments of run (runArgs JSValues) or encode,
+	// the argument of describe and install, and two size_t out-parameters.
 	ioRunArgv  = ioSize - 128
-	runArgs    = 8
 	ioOneArgv  = ioSize - 32
 	ioLen      = ioSize - 16
 	ioLogLen   = ioSize - 8
@@ -67,6 +67,17 @@ const (
 	codecFile   = "codec.js"
 )
 
+// The arguments of the bootstrap's run, in order.
+const (
+	argForm = iota
+	argVariables
+	argData
+	argFPort
+	argBytes
+	argRecvTime
+	runArgs
+)
+
 // JSValue tags of QuickJS-NG on wasm32 (NaN boxing): the upper 32 bits.
 // Negative tags are the reference-counted values; tags from tagFloat64 up,
 // and below tagFirst, are doubles.
@@ -85,11 +96,7 @@ const (
 	float64Addend = uint64(0x7ff80000-tagFirst+1) << 32
 )
 
-const (
-	jsUndefined = uint64(3) << 32
-	jsTrue      = uint64(1)<<32 | 1
-	jsFalse     = uint64(1) << 32
-)
+const jsUndefined = uint64(3) << 32
 
 func jsInt(v int32) uint64 { return uint64(uint32(v)) }
 
@@ -107,26 +114,20 @@ var probeJS = func() string {
 
 type vmKey struct{}
 
-// jsRuntime runs QuickJS instances: quickjs.wasm compiled in two wazero
-// runtimes, and the base image (QuickJS and the bootstrap, no codec) that
-// every codec is loaded on.
+// jsRuntime runs QuickJS instances: quickjs.wasm, instrumented with the
+// outer guard (instrument.go) and compiled once, and the base image (QuickJS
+// and the bootstrap, no codec) that every codec is loaded on.
 //
-// The guarded runtime has wazero's WithCloseOnContextDone, the outer guard
-// that stops any call at its context's deadline, also inside native code
-// that never reaches QuickJS's interrupt handler (JSON.stringify of deeply
-// nested data, Array.prototype.reverse over a sparse array of 2^32
-// elements). It costs: wazero leaves the compiled code for Go at every loop
-// header, and QuickJS's interpreter loops once per bytecode, so JavaScript
-// runs about three times slower. Codecs that companies upload run there.
-//
-// The fast runtime has no such checks; the built-in codecs, which are
-// reviewed and fuzzed in the repository, run there. Its outer guard is the
-// watchdog, which stops most such native code but not all of it.
+// The outer guard stops any call a little after its deadline, also inside
+// native code that never reaches QuickJS's interrupt handler (JSON.stringify
+// of deeply nested data, Array.prototype.reverse over a sparse array of 2^32
+// elements): every loop of the compiled code counts down, and the guard's
+// host function, called every guardEvery iterations, traps the call once
+// its outer deadline has passed.
 type jsRuntime struct {
-	opts    *Options
-	guarded *jsEngine
-	fast    *jsEngine
-	base    *jsImage
+	opts *Options
+	eng  *jsEngine
+	base *jsImage
 
 	// Where things are in every image: images only ever add to the base.
 	stackTop uint32
@@ -143,11 +144,10 @@ type jsRuntime struct {
 	atomToJSON uint32
 }
 
-// jsEngine is quickjs.wasm compiled in one wazero runtime.
+// jsEngine is quickjs.wasm compiled in a wazero runtime.
 type jsEngine struct {
 	rt       wazero.Runtime
 	compiled wazero.CompiledModule
-	guarded  bool
 }
 
 // jsImage is linear memory above the stack, as it was when the image was
@@ -167,81 +167,57 @@ type callState struct {
 	interrupted bool
 	memLimit    int64
 	log         logBuffer
+	// outer is the outer guard's deadline, zero between calls; fired
+	// records that the guard stopped the call.
+	outer time.Time
+	fired bool
 }
 
-// watchdog is the outer guard of a call in the fast runtime: when it fires,
-// it sets the instance's stack pointer to 0, so that the next function that
-// takes a stack frame writes below address 0 and traps, which ends the call
-// (the instance is closed afterwards). Native code that loops without
-// calling such a function goes on until it ends by itself. The lock keeps
-// the watchdog from touching an instance whose call has ended. One timer
-// serves all of an instance's calls.
-type watchdog struct {
-	mu       sync.Mutex
-	timer    *time.Timer
-	deadline time.Time // of the call being guarded; zero between calls
-	fired    bool
-}
+// errGuard is the panic of the guard's host function, which wazero turns
+// into the error of the call it stops.
+var errGuard = errors.New("stopped by the sandbox's outer guard")
 
-// guard starts the outer guard of a call that must end within d: the
-// watchdog, or a context deadline in the guarded runtime. stop ends it and
-// reports whether it stopped the call; the instance must be closed then.
-func (vm *jsVM) guard(ctx context.Context, d time.Duration) (context.Context, func() (fired bool)) {
-	if vm.eng.guarded {
-		cctx, cancel := context.WithTimeout(ctx, d)
-		var once sync.Once
-		var fired bool
-		return cctx, func() bool {
-			once.Do(func() {
-				fired = errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
-				cancel()
-			})
-			return fired
+// guardExpired reports whether the outer guard must stop the call: its
+// outer deadline has passed, or its context ended.
+func (st *callState) guardExpired() bool {
+	if st.outer.IsZero() {
+		return false
+	}
+	if st.done != nil {
+		select {
+		case <-st.done:
+			return true
+		default:
 		}
 	}
-	w := &vm.wd
-	w.mu.Lock()
-	w.deadline, w.fired = time.Now().Add(d), false
-	w.mu.Unlock()
-	if w.timer == nil {
-		w.timer = time.AfterFunc(d, vm.fireWatchdog)
-		vm.disarm = vm.disarmWatchdog // made once: a method value allocates
-	} else {
-		w.timer.Reset(d)
-	}
-	return ctx, vm.disarm
+	return !time.Now().Before(st.outer)
 }
 
-func (vm *jsVM) fireWatchdog() {
-	w := &vm.wd
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	// A timer that fired just as the call it guarded ended finds no
-	// deadline, or the next call's, which has not passed.
-	if !w.deadline.IsZero() && !time.Now().Before(w.deadline) {
-		w.fired = true
-		vm.sp.Set(0)
+// guard starts the outer guard of a call that must end within d. stop ends
+// it and reports whether it stopped the call; the instance's memory must be
+// restored or the instance closed then.
+func (vm *jsVM) guard(d time.Duration) (stop func() (fired bool)) {
+	vm.st.outer, vm.st.fired = time.Now().Add(d), false
+	if vm.stopGuard == nil {
+		vm.stopGuard = vm.endGuard // made once: a method value allocates
 	}
+	return vm.stopGuard
 }
 
-func (vm *jsVM) disarmWatchdog() bool {
-	w := &vm.wd
-	w.timer.Stop()
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.deadline = time.Time{}
-	return w.fired
+func (vm *jsVM) endGuard() bool {
+	vm.st.outer = time.Time{}
+	return vm.st.fired
 }
 
 // jsVM is one QuickJS instance.
 type jsVM struct {
-	js  *jsRuntime
-	eng *jsEngine
-	img *jsImage
-	mod api.Module
-	mem api.Memory
-	sp  api.MutableGlobal
-	rng *rand.ChaCha8
+	js      *jsRuntime
+	trusted bool
+	img     *jsImage
+	mod     api.Module
+	mem     api.Memory
+	sp      api.MutableGlobal
+	rng     *rand.ChaCha8
 
 	jsCall, toCString, newString, setMemLimit, getException, freeCString api.Function
 	dupValue, eval, isException, malloc, free, runGC, getPropU32, getU8  api.Function
@@ -249,29 +225,28 @@ type jsVM struct {
 	getOwnPropertyNames, freePropertyEnum, atomToCString, newDate        api.Function
 	dupAtom                                                              api.Function
 
-	// sinceRestore counts the calls since the image was last copied back
-	// (trusted codecs only; see Codec.run).
+	// owner is the tenant whose calls left state in the instance since
+	// its image was last copied back, "" when none did (Codec.run).
+	owner string
+	// sinceRestore counts the calls since the image was last copied back.
 	sinceRestore int
-	// clean is set by a call of a trusted codec that freed all it made.
-	clean bool
+	// clean is set by a call that freed all it made; shared by one whose
+	// result held an object that something else held too, or whose
+	// result was not walked.
+	clean, shared bool
 
-	stack    [8]uint64
-	hstack   [8]uint64
-	walkPath []uint32             // reused by walkJSON
-	keys     map[uint32]cachedKey // property names by atom (walk.go)
-	st       callState
-	wd       watchdog
-	disarm   func() bool // vm.disarmWatchdog
+	stack     [8]uint64
+	hstack    [8]uint64
+	walkPath  []uint32             // reused by walkJSON
+	keys      map[uint32]cachedKey // property names by atom (walk.go)
+	st        callState
+	stopGuard func() bool // vm.endGuard
 }
 
 func newJSRuntime(ctx context.Context, opts *Options, cache wazero.CompilationCache, wasmBytes []byte) (*jsRuntime, error) {
 	js := &jsRuntime{opts: opts}
 	var err error
-	if js.guarded, err = newJSEngine(ctx, opts, cache, wasmBytes, true); err != nil {
-		return nil, err
-	}
-	if js.fast, err = newJSEngine(ctx, opts, cache, wasmBytes, false); err != nil {
-		js.close(ctx)
+	if js.eng, err = newJSEngine(ctx, opts, cache, wasmBytes); err != nil {
 		return nil, err
 	}
 	if err := js.makeBase(ctx); err != nil {
@@ -281,18 +256,21 @@ func newJSRuntime(ctx context.Context, opts *Options, cache wazero.CompilationCa
 	return js, nil
 }
 
-func newJSEngine(ctx context.Context, opts *Options, cache wazero.CompilationCache, wasmBytes []byte, guarded bool) (*jsEngine, error) {
+func newJSEngine(ctx context.Context, opts *Options, cache wazero.CompilationCache, wasmBytes []byte) (*jsEngine, error) {
+	guarded, err := instrumented(wasmBytes)
+	if err != nil {
+		return nil, err
+	}
 	pages := uint32((opts.MaxMemory + growthSlack + 2<<20 + 1<<16 - 1) >> 16)
 	cfg := wazero.NewRuntimeConfig().
 		WithCompilationCache(cache).
-		WithCloseOnContextDone(guarded).
 		WithMemoryLimitPages(pages)
-	eng := &jsEngine{rt: wazero.NewRuntimeWithConfig(ctx, cfg), guarded: guarded}
+	eng := &jsEngine{rt: wazero.NewRuntimeWithConfig(ctx, cfg)}
 	if err := instantiateHost(ctx, eng.rt); err != nil {
 		eng.rt.Close(ctx)
 		return nil, err
 	}
-	compiled, err := eng.rt.CompileModule(ctx, wasmBytes)
+	compiled, err := eng.rt.CompileModule(ctx, guarded)
 	if err != nil {
 		eng.rt.Close(ctx)
 		return nil, fmt.Errorf("compile quickjs.wasm: %w", err)
@@ -301,21 +279,27 @@ func newJSEngine(ctx context.Context, opts *Options, cache wazero.CompilationCac
 	return eng, nil
 }
 
-func (js *jsRuntime) close(ctx context.Context) error {
+// instrumented is quickjs.wasm with the outer guard, made once per process.
+var instrumented = func() func([]byte) ([]byte, error) {
+	var once sync.Once
+	var out []byte
 	var err error
-	for _, eng := range []*jsEngine{js.guarded, js.fast} {
-		if eng != nil {
-			err = errors.Join(err, eng.rt.Close(ctx))
-		}
+	return func(wasm []byte) ([]byte, error) {
+		once.Do(func() {
+			out, err = instrument(wasm)
+			if err != nil {
+				err = fmt.Errorf("instrument quickjs.wasm: %w", err)
+			}
+		})
+		return out, err
 	}
-	return err
-}
+}()
 
-func (js *jsRuntime) engine(trusted bool) *jsEngine {
-	if trusted {
-		return js.fast
+func (js *jsRuntime) close(ctx context.Context) error {
+	if js.eng == nil {
+		return nil
 	}
-	return js.guarded
+	return js.eng.rt.Close(ctx)
 }
 
 // instantiateHost provides quickjs.wasm's imports: the env.host_* functions
@@ -354,6 +338,16 @@ func instantiateHost(ctx context.Context, rt wazero.Runtime) error {
 	add(env, "host_module_load", []api.ValueType{i32, i32}, []api.ValueType{i32}, func(_ context.Context, _ api.Module, s []uint64) { s[0] = 0 })
 	if _, err := env.Instantiate(ctx); err != nil {
 		return fmt.Errorf("instantiate host module env: %w", err)
+	}
+	guard := rt.NewHostModuleBuilder(guardModule)
+	add(guard, guardName, nil, nil, func(ctx context.Context, _ api.Module, _ []uint64) {
+		if vm, ok := ctx.Value(vmKey{}).(*jsVM); ok && vm.st.guardExpired() {
+			vm.st.fired = true
+			panic(errGuard)
+		}
+	})
+	if _, err := guard.Instantiate(ctx); err != nil {
+		return fmt.Errorf("instantiate host module %s: %w", guardModule, err)
 	}
 
 	const errnoSuccess, errnoBadf, errnoNosys = 0, 8, 52
@@ -426,15 +420,14 @@ func (st *callState) expired() bool {
 	return !time.Now().Before(st.deadline)
 }
 
-// newInstance instantiates quickjs.wasm in the runtime of trusted or
-// guarded codecs; img nil leaves it uninitialised.
+// newInstance instantiates quickjs.wasm for a trusted codec or another;
+// img nil leaves it uninitialised.
 func (js *jsRuntime) newInstance(ctx context.Context, img *jsImage, trusted bool) (*jsVM, error) {
-	eng := js.engine(trusted)
-	mod, err := eng.rt.InstantiateModule(ctx, eng.compiled, wazero.NewModuleConfig().WithName("").WithStartFunctions())
+	mod, err := js.eng.rt.InstantiateModule(ctx, js.eng.compiled, wazero.NewModuleConfig().WithName("").WithStartFunctions())
 	if err != nil {
 		return nil, fmt.Errorf("instantiate quickjs: %w", err)
 	}
-	vm := &jsVM{js: js, eng: eng, mod: mod, mem: mod.Memory(), rng: rand.NewChaCha8([32]byte{'f', 'i', 'e', 'l', 'd', 'h', 'u', 'b'})}
+	vm := &jsVM{js: js, trusted: trusted, mod: mod, mem: mod.Memory(), rng: rand.NewChaCha8([32]byte{'f', 'i', 'e', 'l', 'd', 'h', 'u', 'b'})}
 	sp, ok := mod.ExportedGlobal("__stack_pointer").(api.MutableGlobal)
 	if !ok {
 		mod.Close(ctx)
@@ -499,6 +492,7 @@ func (vm *jsVM) restore(img *jsImage, grow bool) error {
 	}
 	vm.sp.Set(img.sp)
 	vm.img = img
+	vm.owner, vm.sinceRestore = "", 0
 	// The atoms the walk pinned are gone with the memory they were in.
 	clear(vm.keys)
 	// Every image was taken with the default limit in force.
@@ -506,19 +500,19 @@ func (vm *jsVM) restore(img *jsImage, grow bool) error {
 	return nil
 }
 
-// restoreEvery is how many calls of a trusted codec may follow one another
-// without the image being copied back.
+// restoreEvery is how many calls may follow one another in an instance
+// without its image being copied back.
 const restoreEvery = 1000
 
 // reuse reports whether the instance may take its next call without its
-// image being restored: only after a call of a trusted codec that ended well
-// and freed what it made, and only restoreEvery times in a row, so that
-// what such calls leave (cycles QuickJS's collector has not reached,
-// fragmentation, globals a codec set) stays bounded.
+// image being restored as far as the instance goes (Codec.settle decides):
+// only after a call that freed what it made, only restoreEvery times in a
+// row, and only while its memory stays near the image's size, so that what
+// such calls leave (cycles QuickJS's collector has not reached,
+// fragmentation, a codec's globals) stays bounded.
 func (vm *jsVM) reuse() bool {
 	if !vm.clean || vm.sinceRestore >= restoreEvery ||
 		uint64(vm.mem.Size()) > uint64(vm.js.stackTop)+uint64(len(vm.img.mem))+growthSlack/2 {
-		vm.sinceRestore = 0
 		return false
 	}
 	vm.sinceRestore++
@@ -585,7 +579,7 @@ func (vm *jsVM) hostCall(ctx context.Context, namePtr, nameLen, argc, argv uint3
 
 // begin prepares the instance for a call that must end by deadline.
 func (vm *jsVM) begin(ctx context.Context, now time.Time, deadline time.Time) context.Context {
-	vm.clean = false
+	vm.clean, vm.shared = false, false
 	vm.st = callState{deadline: deadline, done: ctx.Done(), now: now.UnixNano(), memLimit: vm.st.memLimit, log: logBuffer{max: vm.js.opts.MaxLog}}
 	return context.WithValue(ctx, vmKey{}, vm)
 }
@@ -778,7 +772,7 @@ func (vm *jsVM) load(ctx context.Context, src string) (*jsImage, error) {
 	start := time.Now()
 	lim := Limits{Time: opts.LoadTimeout, Memory: opts.Limits.Memory}
 	cctx := vm.begin(ctx, start.Truncate(time.Second), start.Add(lim.Time))
-	cctx, stop := vm.guard(cctx, lim.Time+outerGrace(lim.Time))
+	stop := vm.guard(lim.Time + outerGrace(lim.Time))
 	defer stop()
 	fail := func(err error) (*jsImage, error) {
 		if ctx.Err() != nil {
@@ -822,7 +816,8 @@ func (vm *jsVM) load(ctx context.Context, src string) (*jsImage, error) {
 	if _, err := vm.call(cctx, vm.runGC); err != nil {
 		return fail(err)
 	}
-	// The image must not hold the stack pointer a late watchdog zeroed.
+	// The guard stopped the load after the script ended (in the
+	// collector, say): the instance's memory is not to be trusted.
 	if stop() {
 		return fail(errors.New("stopped"))
 	}
@@ -842,6 +837,7 @@ type jsCallInput struct {
 	bytes     []byte
 	variables []byte // JSON, nil for {}
 	data      []byte // JSON, encode forms only
+	tenant    string
 }
 
 // invoke runs one call. The instance must be reset before its next call,
@@ -857,7 +853,7 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (out out
 		clock = start.Truncate(time.Second)
 	}
 	cctx := vm.begin(ctx, clock, start.Add(lim.Time))
-	cctx, stop := vm.guard(cctx, lim.Time+outerGrace(lim.Time))
+	stop := vm.guard(lim.Time + outerGrace(lim.Time))
 	defer func() {
 		log = vm.st.log.lines()
 		if stop() {
@@ -889,8 +885,8 @@ func (vm *jsVM) invoke(ctx context.Context, in jsCallInput, lim Limits) (out out
 	if err != nil {
 		return output{}, nil, dur, false, err
 	}
-	// What the call made, which a trusted codec's call frees (freeCall).
-	owned := [...]uint64{argv[1], argv[2], argv[5], argv[6]}
+	// What the call made, which the call frees (freeCall).
+	owned := [...]uint64{argv[argVariables], argv[argData], argv[argBytes], argv[argRecvTime]}
 	out, keep, err = vm.readResult(ctx, cctx, res, owned, lim)
 	return out, nil, dur, keep, err
 }
@@ -922,15 +918,7 @@ func (vm *jsVM) writePayload(in jsCallInput) (off int, keep bool, err error) {
 // written into the io buffer from off. A value QuickJS could not make is a
 // memory limit *Error.
 func (vm *jsVM) makeRunArgs(ctx context.Context, in jsCallInput, off int, lim Limits) ([runArgs]uint64, error) {
-	// A trusted codec's result comes back as it is, for serialise.
-	asIs := jsFalse
-	if !vm.eng.guarded {
-		asIs = jsTrue
-	}
-	argv := [runArgs]uint64{
-		jsInt(int32(in.form)), jsUndefined, jsUndefined, jsInt(int32(vm.js.opts.MaxOutput)),
-		jsInt(int32(in.fPort)), jsUndefined, jsUndefined, asIs,
-	}
+	argv := [runArgs]uint64{jsInt(int32(in.form)), jsUndefined, jsUndefined, jsInt(int32(in.fPort)), jsUndefined, jsUndefined}
 	made := func(i int, v uint64, err error) error {
 		if err == nil && jsTag(v) == tagException {
 			return memoryLimitError(lim)
@@ -941,13 +929,13 @@ func (vm *jsVM) makeRunArgs(ctx context.Context, in jsCallInput, off int, lim Li
 	c := uint64(vm.js.ctxPtr)
 	if in.form.decodes() {
 		v, err := vm.call(ctx, vm.newArrayFrom, c, uint64(len(in.bytes)), uint64(vm.js.ioPtr+ioHeader))
-		if err := made(5, v, err); err != nil {
+		if err := made(argBytes, v, err); err != nil {
 			return argv, err
 		}
 	}
 	if in.form == FormDecodeUplink {
 		v, err := vm.call(ctx, vm.newDate, c, api.EncodeF64(float64(in.recvTime.UnixMilli())))
-		if err := made(6, v, err); err != nil {
+		if err := made(argRecvTime, v, err); err != nil {
 			return argv, err
 		}
 	}
@@ -959,7 +947,7 @@ func (vm *jsVM) makeRunArgs(ctx context.Context, in jsCallInput, off int, lim Li
 		// memory is written through the API, not through an older view.
 		vm.mem.Write(vm.js.ioPtr+uint32(off), s)
 		v, err := vm.call(ctx, vm.newString, c, uint64(vm.js.ioPtr)+uint64(off), uint64(len(s)))
-		if err := made(1+i, v, err); err != nil {
+		if err := made(argVariables+i, v, err); err != nil {
 			return argv, err
 		}
 		off += len(s)
@@ -967,14 +955,13 @@ func (vm *jsVM) makeRunArgs(ctx context.Context, in jsCallInput, off int, lim Li
 	return argv, nil
 }
 
-// readResult reads what run returned: a trusted codec's result (walked by
-// serialise), encode's JSON string or -1 (too long), or an exception. owned
-// are the values the call made, which a trusted codec's call frees. keep is
-// as for invoke.
+// readResult reads what run returned: the codec's result, walked by
+// serialise (or, when it is not plain data, encode's JSON string or -1 for
+// too long), or an exception. owned are the values the call made, which the
+// call frees. keep is as for invoke.
 func (vm *jsVM) readResult(ctx, cctx context.Context, res uint64, owned [4]uint64, lim Limits) (out output, keep bool, err error) {
 	maxOutput := vm.js.opts.MaxOutput
-	asIs := !vm.eng.guarded
-	if asIs && jsTag(res) != tagException {
+	if jsTag(res) != tagException {
 		var o output
 		if o, res, err = vm.serialise(cctx, res, maxOutput); err != nil {
 			return output{}, false, err
@@ -985,7 +972,10 @@ func (vm *jsVM) readResult(ctx, cctx context.Context, res uint64, owned [4]uint6
 			}
 			return o, true, vm.freeCall(cctx, owned[:]...)
 		}
-		// res is now what encode gave.
+		// res is now what encode gave. Whether the result shared an
+		// object with what outlives the call is not known: the instance
+		// is restored after the call (Codec.run).
+		vm.shared = true
 	}
 	switch jsTag(res) {
 	case tagString:
@@ -999,10 +989,7 @@ func (vm *jsVM) readResult(ctx, cctx context.Context, res uint64, owned [4]uint6
 		if len(b) > maxOutput {
 			return output{}, true, outputLimitError(maxOutput)
 		}
-		if asIs {
-			return output{raw: b}, true, vm.freeCall(cctx, append(owned[:], res)...)
-		}
-		return output{raw: b}, true, nil
+		return output{raw: b}, true, vm.freeCall(cctx, append(owned[:], res)...)
 	case tagInt:
 		return output{}, true, outputLimitError(maxOutput)
 	case tagException:
@@ -1025,9 +1012,9 @@ func (vm *jsVM) readResult(ctx, cctx context.Context, res uint64, owned [4]uint6
 	return output{}, true, fmt.Errorf("run returned a value of tag %d", jsTag(res))
 }
 
-// freeCall frees the values a trusted codec's call made, so that its
-// instance may go on without the image being restored (Codec.run), and
-// marks the instance clean. Its error ends the instance.
+// freeCall frees the values a call made, so that its instance may go on
+// without the image being restored (Codec.run), and marks the instance
+// clean. Its error ends the instance.
 func (vm *jsVM) freeCall(ctx context.Context, vals ...uint64) error {
 	if err := vm.freeValues(ctx, vals...); err != nil {
 		return err
@@ -1049,7 +1036,7 @@ func (vm *jsVM) freeValues(ctx context.Context, vals ...uint64) error {
 	return nil
 }
 
-// serialise turns a trusted codec's result into JSON and the value it reads
+// serialise turns a codec's result into JSON and the value it reads
 // as by walking it (walk.go), and frees it. When the result is not plain
 // data it returns no output but what the bootstrap's encode (that is,
 // JSON.stringify) made of it: a string, -1 when too long, or an exception.
@@ -1060,7 +1047,7 @@ func (vm *jsVM) serialise(ctx context.Context, v uint64, maxOutput int) (out out
 	case err == nil:
 		return output{raw: raw, value: x, parsed: true}, 0, vm.freeValues(ctx, v)
 	case errors.Is(err, errNotPlain), errors.Is(err, errTooLong):
-		// encode decides, and measures, as in the guarded runtime.
+		// encode decides, and measures, as JSON.stringify does.
 	default:
 		return output{}, 0, err
 	}
@@ -1073,7 +1060,7 @@ func (vm *jsVM) serialise(ctx context.Context, v uint64, maxOutput int) (out out
 	return output{}, next, vm.freeValues(ctx, v)
 }
 
-// outerGrace is how long after the time limit the watchdog stops a call:
+// outerGrace is how long after the time limit the outer guard stops a call:
 // the interrupt handler, which QuickJS calls every few thousand
 // instructions, normally stops it long before.
 func outerGrace(limit time.Duration) time.Duration {

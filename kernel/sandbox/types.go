@@ -64,6 +64,14 @@ type Input struct {
 	RecvTime time.Time
 	// Variables are the node's codec variables (input.variables).
 	Variables map[string]string
+	// Tenant is whose call this is (a company). What a JavaScript codec
+	// left in its instance after a call that ended well (globals, a
+	// changed prototype, a closure's variables) may reach the next call
+	// of the same tenant on that instance; it never reaches a call of
+	// another tenant, and a call that failed leaves nothing behind. Empty:
+	// every call starts from the codec's image. Trusted codecs, which keep
+	// no state, ignore it. See Codec.
+	Tenant string
 }
 
 // DownlinkInput is a downlink to encode.
@@ -75,6 +83,8 @@ type DownlinkInput struct {
 	FPort int
 	// Variables are the node's codec variables (input.variables).
 	Variables map[string]string
+	// Tenant is whose call this is, as Input.Tenant.
+	Tenant string
 }
 
 // Result is what a decode call produced.

@@ -11,7 +11,7 @@ import (
 	"github.com/tetratelabs/wazero/api"
 )
 
-// A trusted codec's result is turned into JSON by walking it from Go
+// A codec's result is turned into JSON by walking it from Go
 // through the QuickJS API, to the text JSON.stringify would make of it.
 // Inside QuickJS, JSON.stringify costs a few microseconds a call plus one or
 // two a property (it lists each object's keys as new strings and formats
@@ -27,6 +27,10 @@ import (
 // Proxies, cycles, a getter that throws) returns errNotPlain, and the host
 // asks JSON.stringify instead, so that such results come out as they always
 // did.
+//
+// The walk also tells whether the result holds an object that outlives the
+// call (jsVM.shared): a codec that fills an object kept at its top level
+// and returns it would otherwise carry one uplink's values into the next.
 
 // errNotPlain: the value holds something only JSON.stringify serialises
 // faithfully.
@@ -42,6 +46,13 @@ const (
 	gpnStringMask = 1 << 0
 	gpnEnumOnly   = 1 << 4
 )
+
+// refCountAt is how far before an object (the pointer in its JSValue) its
+// reference count is (JSRefCountHeader, in front of the GC header in this
+// QuickJS). TestResultsKeptByTheCodecAreNotCarriedOver fails if the count
+// is not there, and so does TestStateStaysWithItsTenant if what is there
+// is always more.
+const refCountAt = 4
 
 // walkMaxDepth bounds the nesting the walk follows; deeper results go to
 // JSON.stringify, which has its own limits.
@@ -187,6 +198,18 @@ func (w *jsonWalk) object(v uint64) (any, error) {
 	}
 	if uint32(class) != classObject && uint32(class) != classArray {
 		return nil, errNotPlain
+	}
+	// An object that something besides the result holds (a global, a
+	// closure) outlives the call. QuickJS keeps an object's reference count
+	// in the four bytes before the object (refCountAt); the result holds
+	// one reference, and the walk one more below the root (the root's
+	// only one is the host's).
+	held := uint32(2)
+	if len(w.path) == 0 {
+		held = 1
+	}
+	if refs, _ := vm.mem.ReadUint32Le(ptr - refCountAt); refs > held {
+		vm.shared = true
 	}
 	toJSON, err := w.call(vm.getProperty, c, v, uint64(vm.js.atomToJSON))
 	if err != nil {

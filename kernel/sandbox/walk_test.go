@@ -2,6 +2,8 @@ package sandbox_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"testing"
@@ -9,12 +11,12 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/sandbox"
 )
 
-// TestTrustedResultsSerialiseAsJSONStringify checks that a trusted codec's
-// result, which the host walks through the QuickJS API (walk.go), comes out
-// as the JSON that JSON.stringify makes of it in the guarded runtime: byte
-// for byte, with the same data, and with the same error where
-// JSON.stringify throws.
-func TestTrustedResultsSerialiseAsJSONStringify(t *testing.T) {
+// TestResultsSerialiseAsJSONStringify checks that a codec's result, which
+// the host walks through the QuickJS API (walk.go), comes out as the JSON
+// that JSON.stringify makes of it in the codec: byte for byte, with the
+// data encoding/json reads from that JSON, and with JSON.stringify's error
+// where it throws; for a trusted codec and an uploaded one.
+func TestResultsSerialiseAsJSONStringify(t *testing.T) {
 	e := newEngine(t, sandbox.Options{})
 	results := []struct{ name, expr string }{
 		{"integers", `{a: 0, b: -1, c: 2147483647, d: -2147483648, e: 255}`},
@@ -55,26 +57,52 @@ func TestTrustedResultsSerialiseAsJSONStringify(t *testing.T) {
 		{"many keys", `(function () { var o = {}; for (var i = 0; i < 100; i++) o["k" + i] = i * 1.25; return o; })()`},
 	}
 	ctx := context.Background()
-	in := sandbox.Input{FPort: 1, Bytes: []byte{7, 8}}
+	in := sandbox.Input{FPort: 1, Bytes: []byte{7, 8}, Tenant: "acme"}
 	for _, tt := range results {
 		t.Run(tt.name, func(t *testing.T) {
 			src := fmt.Sprintf("function Decoder(bytes, port) { return (%s); }", tt.expr)
+			// The oracle: JSON.stringify in the codec itself.
+			oracle := mustCodec(t, e, fmt.Sprintf(`function Decoder(bytes, port) {
+				var s;
+				try { s = JSON.stringify((%s)); } catch (e) { return {threw: e.name + ": " + e.message}; }
+				return {json: s === undefined ? "null" : s};
+			}`, tt.expr))
+			o, err := oracle.DecodeUplink(ctx, in, roomy)
+			if err != nil {
+				t.Fatal(err)
+			}
 			trusted, err := e.TrustedCodec(ctx, src)
 			if err != nil {
 				t.Fatal(err)
 			}
-			guarded := mustCodec(t, e, src)
-			// Twice: the second call runs on an instance that was not reset.
-			for i := 0; i < 2; i++ {
-				want, werr := guarded.DecodeUplink(ctx, in, roomy)
-				got, gerr := trusted.DecodeUplink(ctx, in, roomy)
-				if string(got.Raw) != string(want.Raw) || fmt.Sprint(gerr) != fmt.Sprint(werr) {
-					t.Fatalf("call %d: trusted gave %s (%v), JSON.stringify %s (%v)", i, got.Raw, gerr, want.Raw, werr)
-				}
-				// The walk also gives the data, which the guarded runtime
-				// reads from the JSON.
-				if !reflect.DeepEqual(got.Data, want.Data) {
-					t.Fatalf("call %d: trusted data %#v, from the JSON %#v", i, got.Data, want.Data)
+			for _, c := range []*sandbox.Codec{trusted, mustCodec(t, e, src)} {
+				// Twice: the second call runs on an instance that was not reset.
+				for i := 0; i < 2; i++ {
+					got, err := c.DecodeUplink(ctx, in, roomy)
+					var se *sandbox.Error
+					if threw, ok := o.Data["threw"].(string); ok {
+						if !errors.As(err, &se) || se.Kind != sandbox.KindThrown || se.Message != threw {
+							t.Fatalf("trusted %v, call %d: %v, want JSON.stringify's %s", c.Trusted(), i, err, threw)
+						}
+						continue
+					}
+					want := o.Data["json"].(string)
+					if string(got.Raw) != want {
+						t.Fatalf("trusted %v, call %d: %s, JSON.stringify %s", c.Trusted(), i, got.Raw, want)
+					}
+					var data any
+					if err := json.Unmarshal([]byte(want), &data); err != nil {
+						t.Fatal(err)
+					}
+					if obj, ok := data.(map[string]any); !ok {
+						// Decoder must return an object.
+						if !errors.As(err, &se) || se.Kind != sandbox.KindResult {
+							t.Fatalf("trusted %v, call %d: %v for %s", c.Trusted(), i, err, want)
+						}
+					} else if err != nil || !reflect.DeepEqual(got.Data, obj) {
+						// The walk also gives the data, without reading the JSON.
+						t.Fatalf("trusted %v, call %d: data %#v (%v), from the JSON %#v", c.Trusted(), i, got.Data, err, obj)
+					}
 				}
 			}
 		})

@@ -239,6 +239,9 @@ func (m *wasmModule) close() {
 
 // wasmVM is one instance of a WASM decoder.
 type wasmVM struct {
+	// owner is the tenant whose calls the instance served, "" for a new
+	// instance (wasmModule.instance).
+	owner string
 	mod   api.Module
 	alloc api.Function
 	ops   [3]api.Function
@@ -319,7 +322,7 @@ func (m *wasmModule) call(ctx context.Context, op Operation, in jsCallInput, lim
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	vm, err := p.get(ctx)
+	vm, err := m.instance(ctx, p, in.tenant)
 	if err != nil {
 		return nil, nil, 0, err
 	}
@@ -354,8 +357,37 @@ func (m *wasmModule) call(ctx context.Context, op Operation, in jsCallInput, lim
 		p.discard(vm)
 		return nil, log, dur, err
 	}
-	p.put(vm)
+	if in.tenant == "" {
+		// No call's state reaches another call: the instance served one.
+		p.discard(vm)
+	} else {
+		vm.owner = in.tenant
+		p.put(vm)
+	}
 	return raw, log, dur, err
+}
+
+// instance takes an instance for a call of tenant: one that served only
+// that tenant's calls, or a new one. A module's memory and globals are its
+// own to keep between calls (Go's runtime keeps its heap there), so an
+// instance of another tenant is closed rather than reset.
+func (m *wasmModule) instance(ctx context.Context, p *pool[*wasmVM], tenant string) (*wasmVM, error) {
+	rank := func(vm *wasmVM) int {
+		if vm.owner == tenant && tenant != "" {
+			return 2
+		}
+		if vm.owner == "" {
+			return 1
+		}
+		return 0
+	}
+	for {
+		vm, err := p.getRanked(ctx, rank)
+		if err != nil || vm.owner == "" || (vm.owner == tenant && tenant != "") {
+			return vm, err
+		}
+		p.discard(vm)
+	}
 }
 
 func (vm *wasmVM) invoke(ctx context.Context, op Operation, input []byte, maxOutput int) ([]byte, error) {

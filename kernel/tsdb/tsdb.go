@@ -94,6 +94,16 @@ type Store interface {
 	// DeleteNode removes every series (and point) of one node of a company.
 	DeleteNode(ctx context.Context, company int64, devEUI string) error
 
+	// CopyNode copies every series of a node from one company to another:
+	// the points of (from, devEUI, key) are written to (to, devEUI, key),
+	// as Write writes them, so a point at a time the target already holds
+	// is replaced and copying again changes nothing. It returns how many
+	// points it copied. It is not one transaction: a copy that fails midway
+	// may have copied part of the points, and calling it again completes
+	// it. Moving a node to another company is CopyNode, then DeleteNode of
+	// the source.
+	CopyNode(ctx context.Context, from, to int64, devEUI string) (int64, error)
+
 	// Prune removes every point older than before, of every company, and
 	// returns how many it removed; the retention job calls it.
 	Prune(ctx context.Context, before time.Time) (int64, error)
@@ -341,6 +351,22 @@ func ValidateNode(company int64, devEUI string) error {
 	var v errs.Validation
 	if company <= 0 {
 		v.Add("company", IDCompanyInvalid)
+	}
+	if !ValidDevEUI(devEUI) {
+		v.Add("devEui", IDDevEUIInvalid)
+	}
+	return v.Err()
+}
+
+// ValidateCopy checks the arguments of CopyNode: two companies, not the
+// same, and a DevEUI.
+func ValidateCopy(from, to int64, devEUI string) error {
+	var v errs.Validation
+	if from <= 0 {
+		v.Add("from", IDCompanyInvalid)
+	}
+	if to <= 0 || to == from {
+		v.Add("to", IDCompanyInvalid)
 	}
 	if !ValidDevEUI(devEUI) {
 		v.Add("devEui", IDDevEUIInvalid)

@@ -9,6 +9,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"slices"
 	"strings"
 	"time"
@@ -50,6 +51,7 @@ type Router struct {
 	maxBody  int64
 	metrics  *metrics
 	logEvery bool
+	proxies  []netip.Prefix
 }
 
 // Options configure a Router.
@@ -58,11 +60,15 @@ type Options struct {
 	Log          *slog.Logger
 	MaxBodyBytes int64
 	AccessLog    bool
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For
+	// ClientAddr believes.
+	TrustedProxies []netip.Prefix
 }
 
 // NewRouter returns an empty router.
 func NewRouter(o Options) *Router {
-	r := &Router{mux: http.NewServeMux(), cat: o.Catalogs, log: o.Log, maxBody: o.MaxBodyBytes, metrics: newMetrics(), logEvery: o.AccessLog}
+	r := &Router{mux: http.NewServeMux(), cat: o.Catalogs, log: o.Log, maxBody: o.MaxBodyBytes, metrics: newMetrics(), logEvery: o.AccessLog,
+		proxies: o.TrustedProxies}
 	return r
 }
 

@@ -292,20 +292,26 @@ func TestSessionCookie(t *testing.T) {
 	}
 }
 
-// TestLoginRateLimit checks that repeated failures lock the account for a
-// while, also for the right password.
+// TestLoginRateLimit checks that repeated failures from one client make it
+// wait, also with the right password, and that the answer says how long.
 func TestLoginRateLimit(t *testing.T) {
 	ta := kerneltest.Start(t, db.SQLite, nil, app.Build)
 	root := ta.SuperAdmin(t)
 	ta.Company(t, root, "Acme AB", "acme.example")
-	for i := 0; i < 10; i++ {
+	for i := 0; i < 5; i++ {
 		if r := ta.Call(t, "POST", "/api/users/authenticate", "", map[string]any{"email": "worker@acme.example", "password": "wrong"}); r.Status != http.StatusUnauthorized {
 			t.Fatalf("failure %d: %d", i, r.Status)
 		}
 	}
+	failedJustNow(t, ta.Host().DB, "127.0.0.1")
 	r := ta.Call(t, "POST", "/api/users/authenticate", "", map[string]any{"email": "worker@acme.example", "password": kerneltest.Password})
-	if r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" {
-		t.Errorf("11th attempt: %d %s", r.Status, r.Body)
+	if r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" || r.Str("id") != "accounts.login.tooMany" {
+		t.Errorf("6th attempt: %d %s", r.Status, r.Body)
+	}
+	failedJustNow(t, ta.Host().DB, "127.0.0.1")
+	sv := ta.Call(t, "POST", "/api/users/authenticate", "", map[string]any{"email": "worker@acme.example", "password": "wrong"}, "Accept-Language", "sv")
+	if want := "För många misslyckade inloggningar härifrån; försök igen om " + sv.Header.Get("Retry-After") + " s"; sv.Str("message") != want {
+		t.Errorf("Swedish: %q, want %q", sv.Str("message"), want)
 	}
 }
 
@@ -363,8 +369,11 @@ func TestInvite(t *testing.T) {
 		t.Errorf("invite unregistered: %d %s", r.Status, r.Body)
 	}
 	reg := ta.Call(t, "POST", "/api/users", "", kerneltest.UserBody("stranger@example.com"))
-	if reg.Status != http.StatusCreated || reg.Obj()["companyId"] != nil || reg.Str("role") != "User" {
+	if reg.Status != http.StatusCreated || reg.Str("id") != "accounts.register.done" {
 		t.Fatalf("register: %d %s", reg.Status, reg.Body)
+	}
+	if me := ta.Call(t, "GET", "/api/users", ta.Login(t, "stranger@example.com", kerneltest.Password), nil); me.Obj()["companyId"] != nil || me.Str("role") != "User" {
+		t.Fatalf("a registered user is a User without a company: %s", me.Body)
 	}
 	r = ta.Call(t, "POST", invite, acme.CompanyAdminToken, map[string]any{"email": "Stranger@example.com"})
 	if r.Status != 200 || r.Str("message") != "Invitation sent" {

@@ -33,4 +33,5 @@ const (
 	MsgResetBadGUID       = "accounts.forgot.badGuid"
 	MsgResetDone          = "accounts.forgot.done"
 	MsgRefreshInvalid     = "accounts.refresh.invalid"
+	MsgRegistered         = "accounts.register.done"
 )

@@ -168,6 +168,37 @@ func TestCodecFailuresAreOutputErrors(t *testing.T) {
 	}
 }
 
+// TestCompaniesNeverShareACodecsState: two companies that upload the same
+// codec share its loaded copy in the sandbox; what it leaves in a global
+// after one company's uplink reaches that company's next uplink (the sandbox
+// skips restoring the codec between calls of one company), never the other
+// company's.
+func TestCompaniesNeverShareACodecsState(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, db.SQLite)
+	ctx := context.Background()
+	const src = `function decodeUplink(i) {
+		var seen = globalThis.mark === undefined ? "nothing" : globalThis.mark;
+		globalThis.mark = i.variables.company;
+		return {data: {seen: seen}};
+	}`
+	ids := map[string]int64{"acme": e.CreateDecoder(t, "acme", "Shared", src), "beta": e.CreateDecoder(t, "beta", "Shared", src)}
+	var got []string
+	for _, company := range []string{"acme", "acme", "beta", "beta", "acme", "beta"} {
+		out, err := e.dec.Decode(ctx, decoders.CustomKey(ids[company]), decoders.Input{
+			Company: e.ID(t, "{"+company+"}"), FPort: 1, Bytes: []byte{1}, Variables: map[string]string{"company": company},
+		})
+		if err != nil || len(out.Errors) > 0 {
+			t.Fatalf("%s: %+v %v", company, out, err)
+		}
+		got = append(got, company+" saw "+out.Data["seen"].(string))
+	}
+	want := []string{"acme saw nothing", "acme saw acme", "beta saw nothing", "beta saw beta", "acme saw nothing", "beta saw nothing"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
 // TestCatalogVectors runs every built-in codec's documentation vectors
 // through Decode, the path of the ingest: each key must give its vectors'
 // expected output.

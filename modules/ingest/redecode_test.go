@@ -109,7 +109,12 @@ func TestRedecode(t *testing.T) {
 		} {
 			if r := e.Call(t, "acmeAdmin", "POST", jobs, bad.body); r.Status != http.StatusBadRequest || r.FieldError(bad.field) == "" {
 				t.Errorf("job %v: %d %s", bad.body, r.Status, r.Body)
+			} else if strings.ContainsAny(r.FieldError(bad.field), "{}") {
+				t.Errorf("job %v: a placeholder is left in %q", bad.body, r.FieldError(bad.field))
 			}
+		}
+		if r := e.Call(t, "acmeAdmin", "POST", jobs, map[string]any{"decoder": "nope", "from": start, "to": start.Add(time.Hour)}); r.FieldError("decoder") != "There is no decoder nope" {
+			t.Errorf("unknown decoder: %s", r.Body)
 		}
 		r := e.Must(t, "acmeAdmin", "POST", jobs, map[string]any{"decoder": key, "tagId": e.ID(t, "{acmeNode}"),
 			"from": start, "to": start.Add(time.Hour)}, http.StatusCreated)

@@ -25,8 +25,10 @@
 // ingest.DeviceEvent (joins, device status and the network servers' log
 // messages as APP, WARNING or ERROR by their level; decoders and the node
 // pool), netservers.DownlinkOutcome (what became of a downlink: APP, or
-// ERROR when it failed) and accounts.UserSignedIn (LOGIN; a session renewal
-// only counts the user as active). Other modules add entries with
+// ERROR when it failed), accounts.UserSignedIn (LOGIN; a session renewal
+// only counts the user as active), nodes.DevEUIClaimRefused (a WARNING of
+// the installation, which names both companies) and nodes.TagMoved (a
+// USEREVENT of the installation, and an APP entry in each company). Other modules add entries with
 // Service.Record. Entries are written in batches by one goroutine, so that
 // the module that records one never waits for the database; each written
 // entry is announced as EntryWritten, which the live feed forwards to the
@@ -78,6 +80,18 @@ const (
 	IDCompanyRequired = "logs.company.required"
 	// IDEntryLogin is the message of a LOGIN entry.
 	IDEntryLogin = "logs.entry.login"
+)
+
+// Message ids of the entries about nodes (the nodes module's events): a
+// company refused a DevEUI that another company's node has (an entry of
+// the installation, naming both); a SuperAdmin moved a node from one
+// company to another (an entry of the installation naming both, and one in
+// each company that names neither).
+const (
+	IDEntryDevEUIClaim  = "logs.entry.deveuiClaim"
+	IDEntryTagMoved     = "logs.entry.tagMoved"
+	IDEntryTagMovedAway = "logs.entry.tagMovedAway"
+	IDEntryTagMovedHere = "logs.entry.tagMovedHere"
 )
 
 // Message ids of the entries about downlinks (netservers.DownlinkOutcome):

@@ -16,8 +16,8 @@ type Config struct {
 	// MQTTURL is the broker ChirpStack v4 publishes to; "" turns the MQTT
 	// subscriber and the ChirpStack downlinks off.
 	MQTTURL string // MQTT_URL
-	// MQTTClientID is the subscriber's client id, under which the broker
-	// keeps its session.
+	// MQTTClientID names the subscriber's sessions at the broker
+	// (MQTTSessionIDs) and their shared subscription's group.
 	MQTTClientID string // MQTT_CLIENT_ID
 	// MaxAgeDays is how far back the time of a message from a network
 	// server or a device may lie, in days: network servers deliver late,
@@ -38,6 +38,30 @@ func (c *Config) MaxAge() time.Duration {
 	return time.Duration(c.MaxAgeDays) * 24 * time.Hour
 }
 
+// MQTTSessions is how many MQTT sessions the portal's instances take
+// ChirpStack's events in: the members of one MQTT 5 shared subscription
+// ($share/<MQTT_CLIENT_ID>/application/+/device/+/event/+), each a
+// persistent session under a client id of its own (MQTTSessionIDs). The
+// broker hands each event to one member, in turn; the instances divide the
+// sessions among themselves, so more than MQTTSessions instances leave the
+// extra ones standing by. It is a constant because a member that no
+// instance holds any longer would keep its share of the events: lowering
+// it needs the sessions beyond the new count taken over and emptied first.
+const MQTTSessions = 12
+
+// MQTTSessionIDs returns the client ids of the MQTT sessions for
+// MQTT_CLIENT_ID clientID: clientID itself (the client id of the single
+// subscriber of earlier versions, whose session is thus taken over), then
+// clientID-1 to clientID-11.
+func MQTTSessionIDs(clientID string) []string {
+	ids := make([]string, MQTTSessions)
+	ids[0] = clientID
+	for i := 1; i < MQTTSessions; i++ {
+		ids[i] = clientID + "-" + strconv.Itoa(i)
+	}
+	return ids
+}
+
 // Section declares the module's options, read into c.
 func (c *Config) Section() config.Section {
 	return config.Section{Name: "netservers", Options: []config.Option{
@@ -56,7 +80,7 @@ func (c *Config) Section() config.Section {
 			c.MQTTURL = v
 			return nil
 		}},
-		{Name: "MQTT_CLIENT_ID", Default: "fieldhub", Help: "MQTT client id of the subscriber; the broker keeps its session, and the events that arrive while the portal is down, under this id, so keep it stable (installations sharing a broker need different ids)", Set: func(v string) error {
+		{Name: "MQTT_CLIENT_ID", Default: "fieldhub", Help: "MQTT client id of the subscriber: the instances take events in 12 sessions, this id and this id with -1 to -11, members of the shared subscription group of this name; the broker keeps the sessions, and the events that arrive while the portal is down, under these ids, so keep it stable (installations sharing a broker need different ids)", Set: func(v string) error {
 			if len(v) > 64 || strings.Trim(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") != "" {
 				return fmt.Errorf("want 1-64 letters, digits, '-', '_' or '.'")
 			}

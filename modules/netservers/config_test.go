@@ -57,3 +57,10 @@ func TestBadValueNamesTheOption(t *testing.T) {
 		})
 	}
 }
+
+func TestMQTTSessionIDs(t *testing.T) {
+	ids := netservers.MQTTSessionIDs("fieldhub-eu")
+	if len(ids) != netservers.MQTTSessions || ids[0] != "fieldhub-eu" || ids[1] != "fieldhub-eu-1" || ids[11] != "fieldhub-eu-11" {
+		t.Errorf("got %v", ids)
+	}
+}

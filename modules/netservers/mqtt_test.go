@@ -23,6 +23,7 @@ import (
 	"github.com/eclipse/paho.golang/autopaho"
 	"github.com/eclipse/paho.golang/paho"
 	"github.com/google/uuid"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/fieldhub/fieldhub/app"
 	"github.com/fieldhub/fieldhub/kernel/config"
@@ -129,32 +130,40 @@ func newMQTTClient(t *testing.T, brokerURL string, topics ...string) *mqttClient
 	return c
 }
 
-// forgetSession makes the broker drop the session of clientID when the test
-// is over, by connecting with a clean start and no session expiry: a
-// session no one comes back for would collect a week of other tests'
-// events at the broker.
+// forgetSession makes the broker drop the sessions of clientID
+// (netservers.MQTTSessionIDs) when the test is over, by connecting with a
+// clean start and no session expiry: a session no one comes back for would
+// collect a week of other tests' events at the broker.
 func forgetSession(t *testing.T, brokerURL, clientID string) {
 	t.Cleanup(func() {
-		u, _ := url.Parse(brokerURL)
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		cfg := autopaho.ClientConfig{ServerUrls: []*url.URL{u}, CleanStartOnInitialConnection: true, KeepAlive: 30,
-			ClientConfig: paho.ClientConfig{ClientID: clientID}}
-		if u.User != nil {
-			cfg.ConnectUsername = u.User.Username()
-			p, _ := u.User.Password()
-			cfg.ConnectPassword = []byte(p)
+		var wg sync.WaitGroup
+		for _, id := range netservers.MQTTSessionIDs(clientID) {
+			wg.Go(func() { dropSession(brokerURL, id) })
 		}
-		cm, err := autopaho.NewConnection(ctx, cfg)
-		if err != nil {
-			return
-		}
-		if cm.AwaitConnection(ctx) == nil {
-			_ = cm.Disconnect(ctx)
-		}
-		cancel()
-		<-cm.Done()
+		wg.Wait()
 	})
+}
+
+func dropSession(brokerURL, clientID string) {
+	u, _ := url.Parse(brokerURL)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cfg := autopaho.ClientConfig{ServerUrls: []*url.URL{u}, CleanStartOnInitialConnection: true, KeepAlive: 30,
+		ClientConfig: paho.ClientConfig{ClientID: clientID}}
+	if u.User != nil {
+		cfg.ConnectUsername = u.User.Username()
+		p, _ := u.User.Password()
+		cfg.ConnectPassword = []byte(p)
+	}
+	cm, err := autopaho.NewConnection(ctx, cfg)
+	if err != nil {
+		return
+	}
+	if cm.AwaitConnection(ctx) == nil {
+		_ = cm.Disconnect(ctx)
+	}
+	cancel()
+	<-cm.Done()
 }
 
 // publish sends with QoS 1 and waits for the broker's PUBACK.
@@ -189,11 +198,13 @@ func (c *mqttClient) await(t *testing.T, ok func(*paho.Publish) bool) *paho.Publ
 // restart. Acme has a ChirpStack application (csApp, a fresh UUID, so that
 // its topics are this test's alone) with one node (devEUI, fresh too).
 type mqttEnv struct {
-	cfg    *config.Config
-	broker string
-	c      *kerneltest.Client
-	store  tsdb.Store
-	stop   func()
+	cfg      *config.Config
+	broker   string
+	clientID string // MQTT_CLIENT_ID
+	c        *kerneltest.Client
+	store    tsdb.Store
+	metrics  *prometheus.Registry // of the running portal
+	stop     func()
 
 	super, admin, token string
 	company, app, tag   int64
@@ -202,16 +213,22 @@ type mqttEnv struct {
 
 func newMQTTEnv(t *testing.T, d db.Dialect, more ...map[string]string) *mqttEnv {
 	t.Helper()
-	e := &mqttEnv{broker: broker(t), csApp: uuid.NewString(), devEUI: randomHex(8)}
+	return newMQTTEnvAt(t, d, broker(t), more...)
+}
+
+// newMQTTEnvAt is newMQTTEnv on the broker at brokerURL; more are further
+// settings of the portal's.
+func newMQTTEnvAt(t *testing.T, d db.Dialect, brokerURL string, more ...map[string]string) *mqttEnv {
+	t.Helper()
+	e := &mqttEnv{broker: brokerURL, clientID: "fieldhub-test-" + randomHex(6), csApp: uuid.NewString(), devEUI: randomHex(8)}
 	// The fake The Things Stack listens on 127.0.0.1, which companies may
 	// reach only with FIELDHUB_OUTBOUND_PRIVATE.
-	clientID := "fieldhub-test-" + randomHex(6)
-	env := map[string]string{"MQTT_URL": e.broker, "MQTT_CLIENT_ID": clientID, "FIELDHUB_OUTBOUND_PRIVATE": "true"}
+	env := map[string]string{"MQTT_URL": e.broker, "MQTT_CLIENT_ID": e.clientID, "FIELDHUB_OUTBOUND_PRIVATE": "true"}
 	for _, m := range more {
 		maps.Copy(env, m)
 	}
 	e.cfg = kerneltest.Config(t, d, env)
-	forgetSession(t, e.broker, clientID) // registered first, so it runs after the portal has stopped
+	forgetSession(t, e.broker, e.clientID) // registered first, so it runs after the portal has stopped
 	acc := e.start(t)
 	s := kerneltest.Companies(t, e.c, acc, kerneltest.CompanySpec{Key: "acme", Ingest: true})
 	e.super, e.admin, e.token, e.company = s.Tokens["super"], s.Tokens["acmeAdmin"], s.Tokens["acmeIngest"], s.ID(t, "{acme}")
@@ -231,6 +248,7 @@ func (e *mqttEnv) start(t *testing.T) accounts.Module {
 	}
 	k := a.Kernel()
 	e.store = a.Series()
+	e.metrics = k.Host().Router.Registry()
 	stop, err := k.Start(context.Background())
 	if err != nil {
 		a.Close()

@@ -26,14 +26,16 @@
 // nothing, for a body it cannot read.
 //
 // With MQTT_URL set (Config), the module also subscribes to ChirpStack v4's
-// MQTT integration (application/+/device/+/event/+, QoS 1) in a persistent
-// session under MQTT_CLIENT_ID, so that events published while the portal
-// is down arrive once it is back. An event acts for the company whose
-// application names the topic's ChirpStack application id
-// (chirpstackApplicationId); an uplink of an application that none names
-// goes to the node pool. An event is acknowledged to the broker only once
-// what it reports is durable. On PostgreSQL one instance at a time holds
-// the subscription.
+// MQTT integration (application/+/device/+/event/+, QoS 1) as an MQTT 5
+// shared subscription of MQTTSessions persistent sessions under the client
+// ids MQTTSessionIDs(MQTT_CLIENT_ID), which the instances divide among
+// themselves, so that the events are shared between the instances and
+// those published while the portal is down arrive once it is back. An
+// event acts for the company whose application names the topic's ChirpStack
+// application id (chirpstackApplicationId); an uplink of an application that
+// none names goes to the node pool. Each session has hundreds of events in
+// hand at once, which join the ingest's group commit together; an event is
+// acknowledged to the broker only once what it reports is durable.
 //
 // Outbound, the downlink queue (Downlink, a row of downlinks) has the routes
 // GET /api/downlink/tag/{tagId}, POST /api/downlink/{tagId} and DELETE

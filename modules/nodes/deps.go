@@ -32,14 +32,17 @@ type Decoders interface {
 	SwitchedOff(ctx context.Context, company int64, key string) (*decoders.SwitchOff, error)
 }
 
-// Series is the part of tsdb.Store that nodes reads: the stored values
-// the node details page and the tag data API show (points, trends, latest
-// values) and the counts of data points. The methods return what tsdb.Store
-// documents.
+// Series is the part of tsdb.Store that nodes uses: it reads the stored
+// values the node details page and the tag data API show (points, trends,
+// latest values) and the counts of data points, and copies and deletes a
+// node's series when a SuperAdmin moves the node to another company. The
+// methods return what tsdb.Store documents.
 type Series interface {
 	Range(ctx context.Context, s tsdb.Series, from, to time.Time, maxPoints int) ([]tsdb.Point, error)
 	Latest(ctx context.Context, s tsdb.Series) (tsdb.Point, bool, error)
 	Aggregate(ctx context.Context, s tsdb.Series, from, to time.Time, bucket time.Duration) ([]tsdb.Bucket, error)
 	Count(ctx context.Context, company int64, from, to time.Time) (int64, error)
 	CountByNode(ctx context.Context, company int64, from, to time.Time) (map[string]int64, error)
+	CopyNode(ctx context.Context, from, to int64, devEUI string) (int64, error)
+	DeleteNode(ctx context.Context, company int64, devEUI string) error
 }

@@ -26,6 +26,26 @@ const (
 	IDTokenInvalid     = "nodes.token.invalid"
 )
 
+// Message ids of the limit of refused DevEUI claims (claims.go): a company
+// that must wait before it registers a node again ({seconds}), and one
+// that is paused ({minutes}).
+const (
+	IDClaimsSlowed  = "nodes.deveui.claimsSlowed"
+	IDClaimsBlocked = "nodes.deveui.claimsBlocked"
+)
+
+// Message ids of a node's move to another company (POST
+// /api/tag/{tagId}/move): no application, or one of the node's own
+// company; an AppKey that does not match the node's; no proof of
+// ownership, for a node with an AppKey and for one without.
+const (
+	IDMoveApplication    = "nodes.move.application"
+	IDMoveSameCompany    = "nodes.move.sameCompany"
+	IDMoveAppKeyMismatch = "nodes.move.appKeyMismatch"
+	IDMoveProof          = "nodes.move.proof"
+	IDMoveProofNoAppKey  = "nodes.move.proofNoAppKey"
+)
+
 // Message ids of the tag data queries.
 const (
 	IDTagDataTime       = "nodes.tagdata.time"

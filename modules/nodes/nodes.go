@@ -11,6 +11,12 @@
 // adds its downlink section to the node details page through Pages (a
 // registry of PageSection, as the decoder page has).
 //
+// A DevEUI is unique in the installation: a company's registrations of
+// DevEUIs that other companies' nodes have are limited (claims.go) and
+// announced (DevEUIClaimRefused) for the SuperAdmin's log, and a
+// SuperAdmin may move a node with its stored data to the company that
+// proves it owns it (TagMoved).
+//
 // The roles are not scoped to a caller: the asking module decides who may
 // see the answer. Lookups return an errs.NotFound error for an unknown id or
 // DevEUI, and an errs.Invalid error for a DevEUI that is not 16 hexadecimal

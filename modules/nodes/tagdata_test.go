@@ -398,6 +398,9 @@ func TestTagData(t *testing.T) {
 						if texts[lang] == "" || texts[lang] == tc.id {
 							t.Errorf("%s: %s has no text: %s", lang, tc.id, r.Body)
 						}
+						if strings.ContainsAny(texts[lang], "{}") {
+							t.Errorf("%s: %s has a placeholder left: %q", lang, tc.id, texts[lang])
+						}
 					}
 					if texts["en"] == texts["sv"] {
 						t.Errorf("%s reads the same in English and Swedish: %q", tc.id, texts["en"])

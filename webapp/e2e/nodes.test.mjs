@@ -1,8 +1,9 @@
 // Node pages: a CompanyAdmin makes an application and a node with the forms,
 // filters the node list, looks after the node on its details page and takes
 // back a downlink; makes an integration token and copies it; a SuperAdmin
-// creates a node from the node pool. The filled-in pages get the axe-core
-// check in both themes, which the menu walk of a11y.test.mjs sees only empty.
+// creates a node from the node pool, and moves a node that another company
+// claimed to that company. The filled-in pages get the axe-core check in
+// both themes, which the menu walk of a11y.test.mjs sees only empty.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { checkA11y } from "./lib/axe.mjs";
@@ -185,5 +186,47 @@ describe("SuperAdmin", () => {
     await page.goto("/tag/pool?status=taken");
     await page.getByRole("row", { name: /A1B2C3D4E5F60718/ }).waitFor();
     watch.check();
+  });
+
+  test("moves a node that another company claimed to that company, after asking", async (t) => {
+    const [acme, globex] = server.accounts.companies;
+    const deveui = "70B3D57ED00C1A11";
+    const appKey = "2B7E151628AED2A6ABF7158809CF4F3C";
+    const acmeToken = await server.token(acme.companyAdmin);
+    const globexToken = await server.token(globex.companyAdmin);
+    const acmeApp = await server.api("POST", `/api/applications/${acme.id}`, { token: acmeToken, body: { name: "Claimed field" } });
+    await server.api("POST", `/api/applications/${acmeApp.id}/tag`, { token: acmeToken, body: { name: "Claimed", deveui, appKey } });
+    const globexApp = await server.api("POST", `/api/applications/${globex.id}`, { token: globexToken, body: { name: "Own field" } });
+    // Globex's claim is refused.
+    await server.api("POST", `/api/applications/${globexApp.id}/tag`, { token: globexToken, body: { name: "Ours", deveui }, expect: [400] });
+    await uplink(acme, deveui, { temperature: 7 });
+    const points = (await server.api("GET", `/api/companies/${acme.id}/tags`, { token: acmeToken })).find((n) => n.deveui === deveui).dataPoints24h;
+    assert.ok(points > 0, "the node has stored data");
+
+    const { page, watch } = await pageAs(t, server.accounts.superAdmin);
+    await page.goto("/tag/pool");
+    const lang = await pageLang(page);
+    const row = page.getByRole("row", { name: new RegExp(deveui) }).filter({ hasText: globex.name });
+    await row.waitFor();
+    await axeBothThemes(page, "node pool with a refused claim");
+    await row.getByRole("link", { name: tf(lang, "page.pool.claims.openLabel", { deveui }) }).click();
+    await page.waitForURL(`/tagdetails/${deveui}#tag-move`);
+    const move = page.locator("#tag-move");
+    await move.getByLabel(msg(lang, "page.tag.move.application"), { exact: true }).selectOption({ label: `${globex.name} · Own field` });
+    await move.getByLabel(msg(lang, "page.tag.move.appKey"), { exact: true }).fill("00000000000000000000000000000000");
+    await move.getByRole("button", { name: msg(lang, "page.tag.move.submit") }).click();
+    await move.getByText(msg(lang, "nodes.move.appKeyMismatch")).waitFor();
+    await waitForSwapSettled(page);
+    await axeBothThemes(page, "node move refused");
+    await move.getByLabel(msg(lang, "page.tag.move.appKey"), { exact: true }).fill(appKey.toLowerCase());
+    await move.getByRole("button", { name: msg(lang, "page.tag.move.submit") }).click();
+    const dialog = page.getByRole("alertdialog", { name: msg(lang, "page.tag.move") });
+    await dialog.getByText(msg(lang, "page.tag.move.proven")).waitFor();
+    await axeBothThemes(page, "node move confirmation");
+    await dialog.getByRole("button", { name: msg(lang, "page.tag.move.yes") }).click();
+    assertSnackbar(await readSnackbar(page), tf(lang, "page.tag.moved", { name: "Claimed", to: globex.name, points }), "after the move");
+    const moved = await server.api("GET", `/api/companies/${globex.id}/tags`, { token: globexToken });
+    assert.ok(moved.some((n) => n.deveui === deveui && n.dataPoints24h === points), "Globex has the node with its data");
+    watch.check([new RegExp(`^HTTP 400: POST /tagdetails/${deveui}/move$`)]);
   });
 });

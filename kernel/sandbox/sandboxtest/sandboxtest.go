@@ -146,12 +146,13 @@ func DifferentialCodecs(t *testing.T, e *sandbox.Engine, codecs []Codec) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Both runtimes: the trusted one, where the built-in codecs run, reads
-	// results through QuickJS's binary writer rather than JSON.stringify.
-	// Its instances go on from one call to the next without a reset, so
-	// each case gets a codec of its own there (a comment makes the source
-	// another): some of these codecs check that no call sees another's
-	// globals, which only the guarded runtime promises.
+	// Both kinds of codec: an uploaded one, called without a tenant so
+	// that every call starts from the codec as loaded, and a trusted one,
+	// as the built-in codecs run, whose instances go on from one call to
+	// the next without a reset, so that each case gets a codec of its own
+	// there (a comment makes the source another): some of these codecs
+	// check that no call sees another's globals, which only the first
+	// promises.
 	runtimes := []struct {
 		name    string
 		load    func(context.Context, string) (*sandbox.Codec, error)

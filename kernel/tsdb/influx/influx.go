@@ -38,6 +38,10 @@
 // candidates. Aggregate is one GROUP BY time(bucket, offset) query with the
 // offset that makes the buckets start at from.
 //
+// CopyNode reads a node's keys with SHOW TAG VALUES and its points a batch
+// at a time, and writes them again with the other company's tag: a
+// series' tags cannot be changed in place.
+//
 // DeleteNode and Prune use DROP SERIES and DELETE, which InfluxDB 1.x and
 // 2.x serve; InfluxDB 3 has neither in InfluxQL, so there the retention of
 // the database stands in for Prune.
@@ -77,6 +81,9 @@ type Options struct {
 	// HTTPClient sends the requests; nil means a client of its own with a
 	// 30-second timeout per request.
 	HTTPClient *http.Client
+	// CopyBatch is how many points CopyNode reads and writes at a time
+	// (DefaultBatch when zero); tests set it low.
+	CopyBatch int
 }
 
 // Store is the InfluxDB time-series store. It implements tsdb.Store.
@@ -88,6 +95,7 @@ type Store struct {
 	measurement string
 	batch       int
 	rawLimit    int
+	copyBatch   int
 	hc          *http.Client
 	ownClient   bool
 }
@@ -110,6 +118,7 @@ func Open(ctx context.Context, rawURL string, opts Options) (*Store, error) {
 		measurement: DefaultMeasurement,
 		batch:       DefaultBatch,
 		rawLimit:    opts.RawLimit,
+		copyBatch:   opts.CopyBatch,
 		hc:          opts.HTTPClient,
 	}
 	if s.db == "" || strings.Contains(s.db, "/") {
@@ -143,6 +152,9 @@ func Open(ctx context.Context, rawURL string, opts Options) (*Store, error) {
 	}
 	if s.rawLimit <= 0 {
 		s.rawLimit = DefaultRawLimit
+	}
+	if s.copyBatch <= 0 {
+		s.copyBatch = DefaultBatch
 	}
 	if s.hc == nil {
 		s.hc = &http.Client{Timeout: 30 * time.Second}

@@ -58,7 +58,7 @@ func TestConformance(t *testing.T) {
 		opts Options
 	}{
 		{"raw", Options{RawLimit: math.MaxInt32}},
-		{"extremes", Options{RawLimit: 1}},
+		{"extremes", Options{RawLimit: 1, CopyBatch: 4}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tsdbtest.Run(t, func(t *testing.T) tsdb.Store { return open(t, tc.opts) })

@@ -430,3 +430,49 @@ func (s *Store) dropDatabase(ctx context.Context) error {
 	_, err := s.query(ctx, http.MethodPost, "DROP DATABASE "+ident(s.db))
 	return err
 }
+
+// CopyNode copies the series of a node to another company; see tsdb.Store
+// and the package doc.
+func (s *Store) CopyNode(ctx context.Context, from, to int64, devEUI string) (int64, error) {
+	if err := tsdb.ValidateCopy(from, to, devEUI); err != nil {
+		return 0, err
+	}
+	node := `"company" = ` + literal(strconv.FormatInt(from, 10)) + ` AND "deveui" = ` + literal(devEUI)
+	rows, err := s.selectOne(ctx, `SHOW TAG VALUES FROM `+ident(s.measurement)+` WITH KEY = "key" WHERE `+node)
+	if err != nil {
+		return 0, fmt.Errorf("copy node %s: keys: %w", devEUI, err)
+	}
+	var copied int64
+	for _, row := range rows {
+		var key string
+		if len(row) < 2 || json.Unmarshal(row[1], &key) != nil {
+			return copied, fmt.Errorf("copy node %s: influx key row %s", devEUI, row)
+		}
+		src := tsdb.Series{Company: from, DevEUI: devEUI, Key: key}
+		target := tsdb.Series{Company: to, DevEUI: devEUI, Key: key}
+		cond := "time >= " + micros(tsdb.Micros(tsdb.MinTime))
+		for {
+			page, err := s.selectOne(ctx, `SELECT "value", "text"`+s.from()+s.tags(src)+" AND "+cond+
+				" ORDER BY time ASC LIMIT "+strconv.Itoa(s.copyBatch))
+			if err != nil {
+				return copied, fmt.Errorf("copy node %s: read %s: %w", devEUI, src, err)
+			}
+			pts, err := points(target, page)
+			if err != nil {
+				return copied, fmt.Errorf("copy node %s: %w", devEUI, err)
+			}
+			if len(pts) == 0 {
+				break
+			}
+			if err := s.Write(ctx, pts); err != nil {
+				return copied, fmt.Errorf("copy node %s: %w", devEUI, err)
+			}
+			copied += int64(len(pts))
+			if len(pts) < s.copyBatch {
+				break
+			}
+			cond = "time > " + micros(tsdb.Micros(pts[len(pts)-1].Time))
+		}
+	}
+	return copied, nil
+}

@@ -114,13 +114,20 @@ type Options struct {
 	// hourly summaries; tests set it low to exercise the summaries on
 	// small data.
 	RawLimit int
+	// CopyBatch is how many points CopyNode reads and writes at a time
+	// (DefaultCopyBatch when zero); tests set it low.
+	CopyBatch int
 }
+
+// DefaultCopyBatch is Options.CopyBatch when it is zero.
+const DefaultCopyBatch = 5_000
 
 // Store is the SQL time-series store. It implements tsdb.Store.
 type Store struct {
-	db       *sql.DB
-	pg       bool
-	rawLimit int
+	db        *sql.DB
+	pg        bool
+	rawLimit  int
+	copyBatch int
 	// rereads counts the hours that writes summarised by reading their
 	// points back, for the tests of the incremental path.
 	rereads atomic.Int64
@@ -141,7 +148,10 @@ func New(bdb *bun.DB, opts Options) *Store {
 	if opts.RawLimit <= 0 {
 		opts.RawLimit = DefaultRawLimit
 	}
-	return &Store{db: bdb.DB, pg: db.DialectOf(bdb) == db.Postgres, rawLimit: opts.RawLimit}
+	if opts.CopyBatch <= 0 {
+		opts.CopyBatch = DefaultCopyBatch
+	}
+	return &Store{db: bdb.DB, pg: db.DialectOf(bdb) == db.Postgres, rawLimit: opts.RawLimit, copyBatch: opts.CopyBatch}
 }
 
 // Close does nothing: the database belongs to the caller.

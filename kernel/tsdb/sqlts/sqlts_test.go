@@ -43,8 +43,8 @@ func TestConformance(t *testing.T) {
 			live bool
 		}{
 			{"raw", sqlts.Options{RawLimit: math.MaxInt32}, false},
-			{"summaries", sqlts.Options{RawLimit: 1}, false},
-			{"summaries, live", sqlts.Options{RawLimit: 1}, true},
+			{"summaries", sqlts.Options{RawLimit: 1, CopyBatch: 4}, false},
+			{"summaries, live", sqlts.Options{RawLimit: 1, CopyBatch: 4}, true},
 		} {
 			if tc.live && d != db.Postgres {
 				continue

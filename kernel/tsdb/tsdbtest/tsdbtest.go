@@ -55,6 +55,7 @@ func Run(t *testing.T, newStore NewStore) {
 		{"Rewrite", rewrite},
 		{"WriteOrders", writeOrders},
 		{"DeleteNode", deleteNode},
+		{"CopyNode", copyNode},
 		{"Prune", prune},
 		{"ConcurrentWriters", concurrentWriters},
 		{"ConcurrentRewrites", concurrentRewrites},
@@ -702,6 +703,83 @@ func deleteNode(t *testing.T, st tsdb.Store) {
 	}
 	write(t, st, tsdb.Number(temp, t0, 7))
 	samePoints(t, "written again", all(t, st, temp), []tsdb.Point{tsdb.Number(temp, t0, 7)})
+}
+
+// copyNode copies a node's series to another company that holds older
+// series of the same node, and deletes them at the source, as a node's
+// move does: the copied points join the target's (replacing the one at the
+// same time), the hourly aggregates and counts of both companies follow,
+// and the other node and the other company's other data stay.
+func copyNode(t *testing.T, st tsdb.Store) {
+	for _, bad := range []struct {
+		name     string
+		from, to int64
+		eui      string
+	}{{"same company", 1, 1, euiA}, {"no source", 0, 2, euiA}, {"no target", 1, 0, euiA}, {"bad DevEUI", 1, 2, "70B3D57ED0000001"}} {
+		if _, err := st.CopyNode(ctx, bad.from, bad.to, bad.eui); !errs.Is(err, errs.Invalid) {
+			t.Errorf("copy with %s: %v, want an invalid-argument error", bad.name, err)
+		}
+	}
+	if n, err := st.CopyNode(ctx, 1, 2, euiA); err != nil || n != 0 {
+		t.Fatalf("copying a node without data: %d, %v", n, err)
+	}
+	var temps []tsdb.Point
+	for i := range 25 { // over three hours, more than a copy batch of the tests
+		temps = append(temps, tsdb.Number(temp, t0.Add(time.Duration(i)*7*time.Minute), float64(i%9)-2.5))
+	}
+	doors := []tsdb.Point{tsdb.Text(door, t0, "open"), tsdb.Text(door, t0.Add(time.Minute), "closed"), tsdb.Text(door, t0.Add(3*time.Hour), "open")}
+	other := tsdb.Number(humid, t0, 40)
+	theirs := []tsdb.Point{tsdb.Number(foreign, t0.Add(-2*time.Hour), 11), tsdb.Number(foreign, temps[3].Time, 99)}
+	write(t, st, append(append(append(slices.Clone(temps), doors...), other), theirs...)...)
+	as := func(pts []tsdb.Point, company int64) []tsdb.Point {
+		out := make([]tsdb.Point, len(pts))
+		for i, p := range pts {
+			p.Company = company
+			out[i] = p
+		}
+		return out
+	}
+	want := append([]tsdb.Point{theirs[0]}, as(temps, 2)...) // the copied point replaced theirs[1]
+	targetDoor := tsdb.Series{Company: 2, DevEUI: euiA, Key: "door"}
+	from, to := t0.Add(-3*time.Hour), t0.Add(5*time.Hour)
+
+	for _, pass := range []string{"copy", "copy again"} {
+		n, err := st.CopyNode(ctx, 1, 2, euiA)
+		if err != nil || n != int64(len(temps)+len(doors)) {
+			t.Fatalf("%s: %d, %v; want %d points", pass, n, err, len(temps)+len(doors))
+		}
+		samePoints(t, pass+": the source's numbers", all(t, st, temp), temps)
+		samePoints(t, pass+": the target's numbers", all(t, st, foreign), want)
+		samePoints(t, pass+": the target's texts", all(t, st, targetDoor), as(doors, 2))
+	}
+	if err := st.DeleteNode(ctx, 1, euiA); err != nil {
+		t.Fatal(err)
+	}
+	samePoints(t, "the source's numbers after the move", all(t, st, temp), nil)
+	samePoints(t, "the source's texts after the move", all(t, st, door), nil)
+	samePoints(t, "the source's other node", all(t, st, humid), []tsdb.Point{other})
+	samePoints(t, "the target's numbers after the move", all(t, st, foreign), want)
+	got, err := st.Aggregate(ctx, foreign, from, to, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wantB := expectBuckets(want, from, to, time.Hour); !sameBucketsOK(got, wantB) {
+		t.Fatalf("the target's hours are\n%+v, want\n%+v", got, wantB)
+	}
+	if p, ok, err := st.Latest(ctx, foreign); err != nil || !ok || !samePoint(p, want[len(want)-1]) {
+		t.Fatalf("the target's latest: %+v, %v, %v", p, ok, err)
+	}
+	for company, count := range map[int64]int64{1: 1, 2: int64(len(want) + len(doors))} {
+		if c, err := st.Count(ctx, company, from, to); err != nil || c != count {
+			t.Fatalf("count of company %d after the move: %d, %v; want %d", company, c, err, count)
+		}
+	}
+	// Nothing is left to copy; the source may write the node anew.
+	if n, err := st.CopyNode(ctx, 1, 2, euiA); err != nil || n != 0 {
+		t.Fatalf("copying after the move: %d, %v", n, err)
+	}
+	write(t, st, tsdb.Number(temp, t0.Add(10*time.Hour), 5))
+	samePoints(t, "written anew at the source", all(t, st, temp), []tsdb.Point{tsdb.Number(temp, t0.Add(10*time.Hour), 5)})
 }
 
 func prune(t *testing.T, st tsdb.Store) {

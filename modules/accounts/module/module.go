@@ -11,6 +11,7 @@ import (
 	"github.com/fieldhub/fieldhub/modules/accounts/internal/directory"
 	"github.com/fieldhub/fieldhub/modules/accounts/internal/httpapi"
 	"github.com/fieldhub/fieldhub/modules/accounts/internal/pages"
+	"github.com/fieldhub/fieldhub/modules/accounts/internal/revoked"
 	"github.com/fieldhub/fieldhub/modules/accounts/internal/signin"
 	"github.com/fieldhub/fieldhub/webapp/ui"
 )
@@ -26,16 +27,25 @@ type Deps struct {
 	UI *ui.Env
 }
 
-// New builds the module and hooks it into the page frame: it renews lapsed
-// browser sessions, tells the frame who is looking and adds its menu
-// entries. Accounts needs no other module, so nothing can be missing.
+// New builds the module and hooks it into the kernel and the page frame:
+// it hands the kernel the list of ended sessions, whose access tokens are
+// refused, renews lapsed browser sessions, tells the frame who is looking
+// and adds its menu entries. Accounts needs no other module, so nothing can
+// be missing.
 func New(host *kernel.Host, deps Deps) accounts.Module {
-	sign := signin.New(host, deps.Config)
+	postgresURL := ""
+	if host.Config.IsPostgres() {
+		postgresURL = host.Config.DatabaseURL
+	}
+	ended := revoked.New(host.DB, postgresURL, deps.Config.AccessTokenTTL, host.Logger("accounts"))
+	host.Tokens.CheckSessions(ended)
+	sign := signin.New(host, deps.Config, ended)
 	dir := directory.New(host, sign, deps.Config.OpenRegistration)
 	host.Router.SetRefresher(sign.RefreshBrowser)
 	return &module{
 		Directory: dir,
 		signin:    sign,
+		ended:     ended,
 		api:       httpapi.New(host, dir, sign),
 		pages:     pages.New(host, deps.UI, dir, sign),
 		host:      host,
@@ -47,6 +57,7 @@ func New(host *kernel.Host, deps Deps) accounts.Module {
 type module struct {
 	*directory.Directory
 	signin *signin.Service
+	ended  *revoked.List
 	api    *httpapi.API
 	pages  *pages.Pages
 	host   *kernel.Host
@@ -61,8 +72,20 @@ func (m *module) Routes(r *web.ModuleRoutes) {
 	m.pages.Routes(r)
 }
 
-// Start schedules the hourly pruning of expired sessions, reset links and
-// login failures.
+// Start reads the sessions that ended recently, so that their access
+// tokens are refused from the first request on, listens for those that
+// other instances end, and schedules the hourly pruning of expired
+// sessions, reset links, login failures and ended sessions.
 func (m *module) Start(ctx context.Context) error {
+	if err := m.ended.Start(ctx); err != nil {
+		return err
+	}
 	return m.host.Scheduler.Every("accounts", "prune", time.Hour, true, m.signin.Prune)
+}
+
+// Stop waits for the listener of ended sessions, which ends with Start's
+// context.
+func (m *module) Stop(context.Context) error {
+	m.ended.Wait()
+	return nil
 }

@@ -23,7 +23,8 @@ type Deps struct {
 }
 
 // New builds the module and subscribes it to ingest.DeviceEvent,
-// netservers.DownlinkOutcome and accounts.UserSignedIn. It panics when a dependency is missing, so that a
+// netservers.DownlinkOutcome, accounts.UserSignedIn, nodes.DevEUIClaimRefused
+// and nodes.TagMoved. It panics when a dependency is missing, so that a
 // wiring mistake stops the program at start.
 func New(host *kernel.Host, deps Deps) logs.Module {
 	if deps.Accounts == nil || deps.Series == nil {

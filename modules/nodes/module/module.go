@@ -30,10 +30,11 @@ type Deps struct {
 	// alone, and the sections other modules register (nodes.Pages) are
 	// never drawn.
 	UI *ui.Env
-	// Series reads the stored values a node's details page shows, and
-	// serves the tag data API. Optional: without it the page shows the
-	// latest reported values only, the tag data routes are not served and
-	// dataPoints24h stays 0.
+	// Series reads the stored values a node's details page shows, serves
+	// the tag data API, and takes a node's data along when a SuperAdmin
+	// moves it to another company. Optional: without it the page shows the
+	// latest reported values only, the tag data routes are not served,
+	// dataPoints24h stays 0 and a node moves without data.
 	Series nodes.Series
 }
 
@@ -43,7 +44,7 @@ func New(host *kernel.Host, deps Deps) nodes.Module {
 	if deps.Accounts == nil || deps.Decoders == nil {
 		panic("nodes module: Deps.Accounts and Deps.Decoders are required")
 	}
-	reg := registry.New(host, deps.Decoders)
+	reg := registry.New(host, deps.Decoders, deps.Accounts, deps.Series)
 	m := &module{Registry: reg, api: httpapi.New(reg, deps.Accounts, deps.Series)}
 	if deps.Series != nil {
 		m.data = tagdata.New(host.DB, reg, deps.Accounts, deps.Series)

@@ -65,6 +65,21 @@ func MayEdit(c auth.Caller, target *accounts.User) bool {
 	return false
 }
 
+// MayChangeRoleOf tells whether c may change target's role at all (which
+// roles, MayGrant says): never their own (so the last SuperAdmin, and the
+// CompanyAdmin who acts, keep theirs); an Admin or SuperAdmin whom they may
+// edit; a CompanyAdmin the Users and the other CompanyAdmins of their own
+// company, so that a CompanyAdmin can take back the role they could give.
+func MayChangeRoleOf(c auth.Caller, target *accounts.User) bool {
+	if target.ID == c.UserID || !c.Role.In(auth.AdminOrCompanyAdmin) {
+		return false
+	}
+	if c.Role == auth.CompanyAdmin {
+		return c.CompanyID != 0 && c.CompanyID == target.Company() && (target.Role == auth.User || target.Role == auth.CompanyAdmin)
+	}
+	return MayEdit(c, target)
+}
+
 // MayGrant reports whether the caller may give role to someone: a SuperAdmin
 // any role, an Admin up to Admin, a CompanyAdmin up to CompanyAdmin.
 func MayGrant(c auth.Caller, role auth.Role) bool {

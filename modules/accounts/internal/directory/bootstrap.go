@@ -35,8 +35,8 @@ func (d *Directory) EnsureFirstSuperAdmin(ctx context.Context) (email, password 
 }
 
 // CreateSuperAdmin adds a SuperAdmin, or makes an existing account with that
-// address one and sets its password (the way back in for a locked-out
-// operator).
+// address one, sets its password and ends its sessions (the way back in for
+// a locked-out operator).
 func (d *Directory) CreateSuperAdmin(ctx context.Context, email, password string) error {
 	email = validate.NormaliseEmail(email)
 	v := &errs.Validation{}
@@ -52,8 +52,23 @@ func (d *Directory) CreateSuperAdmin(ctx context.Context, email, password string
 	existing, err := store.UserByEmail(ctx, d.db, email)
 	switch {
 	case err == nil:
+		// A new password and role: the account's sessions end, as after a
+		// password reset (someone else may have been using it).
 		existing.Role, existing.PasswordHash = auth.SuperAdmin, hash
-		return store.UpdateUser(ctx, d.db, existing, "role", "password_hash")
+		var ended []string
+		err := d.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			if err := store.UpdateUser(ctx, tx, existing, "role", "password_hash"); err != nil {
+				return err
+			}
+			var err error
+			ended, err = store.EndSessionsOf(ctx, tx, existing.ID)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		d.signin.SessionsEnded(ended)
+		return nil
 	case !errs.Is(err, errs.NotFound):
 		return err
 	}

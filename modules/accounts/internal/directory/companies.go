@@ -146,12 +146,16 @@ func (d *Directory) SaveCompany(ctx context.Context, c *accounts.Company, in Com
 // DeleteCompany deletes company id, whose members stay as users without a
 // company, and publishes accounts.CompanyDeleted.
 func (d *Directory) DeleteCompany(ctx context.Context, id int64) error {
+	var ended []string
 	err := d.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		return store.DeleteCompany(ctx, tx, id)
+		var err error
+		ended, err = store.DeleteCompany(ctx, tx, id)
+		return err
 	})
 	if err != nil {
 		return err
 	}
+	d.signin.SessionsEnded(ended)
 	d.host.Bus.Publish(ctx, accounts.CompanyDeleted{CompanyID: id})
 	return nil
 }
@@ -185,7 +189,8 @@ func (d *Directory) InviteUser(ctx context.Context, company *accounts.Company, e
 	}
 	lang := company.Language()
 	cat := d.host.Catalogs
-	return d.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	var ended []string
+	err = d.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		added, err := store.AddMember(ctx, tx, u.ID, company.ID, auth.User)
 		if err != nil {
 			return err
@@ -193,7 +198,7 @@ func (d *Directory) InviteUser(ctx context.Context, company *accounts.Company, e
 		if !added {
 			return errs.New(errs.Conflict, accounts.MsgInviteOther)
 		}
-		if err := store.DeleteSessionsOf(ctx, tx, u.ID); err != nil {
+		if ended, err = store.EndSessionsOf(ctx, tx, u.ID); err != nil {
 			return err
 		}
 		args := map[string]any{"name": u.Name(), "company": company.Name, "link": d.host.Config.PublicURL + "/login"}
@@ -203,6 +208,11 @@ func (d *Directory) InviteUser(ctx context.Context, company *accounts.Company, e
 			Text:    cat.T(lang, "accounts.invite.mail.body", args),
 		})
 	})
+	if err != nil {
+		return err
+	}
+	d.signin.SessionsEnded(ended)
+	return nil
 }
 
 // RegisterInput is the body of POST /users/create/company.

@@ -78,23 +78,24 @@ func (d *Directory) MayCreateUser(c auth.Caller) error {
 	return nil
 }
 
-// AddUser validates and stores a new user on behalf of c. Without a
-// session it is registration: a User without a company, to be invited into
-// one. An Admin or CompanyAdmin creates a user in their own company, a
+// AddUser validates and stores a new user on behalf of c, an administrator:
+// an Admin or CompanyAdmin creates a user in their own company, a
 // SuperAdmin in the company in names; they may set a role they could
-// grant. The API and the /company/usercreate page both use it.
+// grant, and are told when the address is taken. The API and the
+// /company/usercreate page both use it; a visitor registers with RegisterUser.
 func (d *Directory) AddUser(ctx context.Context, c auth.Caller, in UserInput) (*accounts.User, error) {
 	if err := d.MayCreateUser(c); err != nil {
 		return nil, err
+	}
+	if !c.SignedIn() {
+		return nil, errs.New(errs.Forbidden, errs.IDForbidden)
 	}
 	u, err := newUser(in)
 	if err != nil {
 		return nil, err
 	}
-	if c.SignedIn() {
-		if err := d.placeNewUser(ctx, c, u, in); err != nil {
-			return nil, err
-		}
+	if err := d.placeNewUser(ctx, c, u, in); err != nil {
+		return nil, err
 	}
 	if err := store.InsertUser(ctx, d.db, u); err != nil {
 		return nil, err
@@ -188,16 +189,24 @@ func (d *Directory) EditUser(ctx context.Context, c auth.Caller, u *accounts.Use
 		u.PasswordHash = hash
 		columns = append(columns, "password_hash")
 	}
-	return d.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	var ended []string
+	err := d.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if err := store.UpdateUser(ctx, tx, u, columns...); err != nil {
 			return err
 		}
 		if passwordChanged {
 			// Other sessions end; the caller's own goes on.
-			return store.DeleteOtherSessions(ctx, tx, u.ID, c.SessionID)
+			var err error
+			ended, err = store.EndOtherSessions(ctx, tx, u.ID, c.SessionID)
+			return err
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	d.signin.SessionsEnded(ended)
+	return nil
 }
 
 // RemoveUser deletes u, a user c may see, if c may edit them and they are
@@ -209,16 +218,25 @@ func (d *Directory) RemoveUser(ctx context.Context, c auth.Caller, u *accounts.U
 	if !MayEdit(c, u) {
 		return errs.New(errs.Forbidden, errs.IDForbidden)
 	}
-	if err := store.DeleteUser(ctx, d.db, u.ID); err != nil {
+	var ended []string
+	err := d.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		var err error
+		if ended, err = store.EndSessionsOf(ctx, tx, u.ID); err != nil {
+			return err
+		}
+		return store.DeleteUser(ctx, tx, u.ID)
+	})
+	if err != nil {
 		return err
 	}
+	d.signin.SessionsEnded(ended)
 	d.host.Bus.Publish(ctx, accounts.UserDeleted{UserID: u.ID, CompanyID: u.Company()})
 	return nil
 }
 
 // SetRole gives u, a user c may see, the role named name, and ends u's
 // sessions so that the new role applies at once. Nobody changes their own
-// role.
+// role; who may change whose, to what, MayChangeRoleOf and MayGrant say.
 func (d *Directory) SetRole(ctx context.Context, c auth.Caller, u *accounts.User, name string) error {
 	role, ok := auth.ParseRole(name)
 	if !ok {
@@ -227,14 +245,22 @@ func (d *Directory) SetRole(ctx context.Context, c auth.Caller, u *accounts.User
 	if u.ID == c.UserID {
 		return errs.New(errs.Invalid, accounts.MsgOwnRole)
 	}
-	if !MayEdit(c, u) || !MayGrant(c, role) {
+	if !MayChangeRoleOf(c, u) || !MayGrant(c, role) {
 		return errs.New(errs.Forbidden, accounts.MsgRoleNotAllowed)
 	}
 	u.Role = role
-	return d.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	var ended []string
+	err := d.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if err := store.UpdateUser(ctx, tx, u, "role"); err != nil {
 			return err
 		}
-		return store.DeleteSessionsOf(ctx, tx, u.ID)
+		var err error
+		ended, err = store.EndSessionsOf(ctx, tx, u.ID)
+		return err
 	})
+	if err != nil {
+		return err
+	}
+	d.signin.SessionsEnded(ended)
+	return nil
 }

@@ -56,8 +56,10 @@ func (a *API) getUserCompany(w http.ResponseWriter, r *http.Request) error {
 	return web.OK(w, c)
 }
 
-// createUser answers POST /users: registration without a session, else a
-// user an administrator creates (directory.Directory.AddUser).
+// createUser answers POST /users: registration without a session
+// (directory.Directory.RegisterUser), which answers 201 with the same message
+// whether or not the address is taken, else a user an administrator
+// creates (directory.Directory.AddUser), answered with the user.
 func (a *API) createUser(w http.ResponseWriter, r *http.Request) error {
 	c := auth.CallerFrom(r.Context())
 	if err := a.dir.MayCreateUser(c); err != nil {
@@ -66,6 +68,12 @@ func (a *API) createUser(w http.ResponseWriter, r *http.Request) error {
 	var in directory.UserInput
 	if err := web.Decode(r, &in); err != nil {
 		return err
+	}
+	if !c.SignedIn() {
+		if err := a.dir.RegisterUser(r.Context(), a.host.Router.Lang(r), in); err != nil {
+			return err
+		}
+		return a.message(w, r, http.StatusCreated, accounts.MsgRegistered)
 	}
 	u, err := a.dir.AddUser(r.Context(), c, in)
 	if err != nil {

@@ -16,7 +16,8 @@ import (
 
 // The user pages: /company/user/{userId} (view, edit, role, delete) and
 // /company/usercreate (create or invite). The rules are those of the API:
-// directory.Directory.VisibleUser, directory.MayEdit, directory.MayGrant.
+// directory.Directory.VisibleUser, directory.MayEdit, directory.MayChangeRoleOf,
+// directory.MayGrant.
 
 // pageUser loads the user of the path if the viewer may see them; another
 // company's user is a 404.
@@ -26,12 +27,6 @@ func (p *Pages) pageUser(r *http.Request) (*accounts.User, error) {
 		return nil, err
 	}
 	return p.dir.VisibleUser(r.Context(), id)
-}
-
-// mayChangeRole tells whether c gets the role form for u: the dedicated call
-// is for administrators, never about oneself.
-func mayChangeRole(c auth.Caller, u *accounts.User) bool {
-	return u.ID != c.UserID && c.Role.In(auth.AdminOrCompanyAdmin) && directory.MayEdit(c, u)
 }
 
 // mayDelete tells whether c gets the delete button for u; nobody deletes
@@ -46,7 +41,7 @@ func userView(c auth.Caller, u *accounts.User, edit, role templ.Component) templ
 	if edit == nil && directory.MayEdit(c, u) {
 		edit = userEditForm(u.ID, userValues(u), ui.NoErrors, c.UserID == u.ID)
 	}
-	if role == nil && mayChangeRole(c, u) {
+	if role == nil && directory.MayChangeRoleOf(c, u) {
 		role = userRoleForm(u.ID, string(u.Role), roleOptions(c, u.Role), ui.NoErrors)
 	}
 	return userPage(u, edit, role, mayDelete(c, u))

@@ -2,7 +2,7 @@ package signin
 
 import (
 	"context"
-	"net"
+	"math"
 	"net/http"
 	"time"
 
@@ -13,12 +13,20 @@ import (
 	"github.com/fieldhub/fieldhub/modules/accounts/internal/validate"
 )
 
-// Login rate limits: failed attempts counted over a window, per account and
-// per client address.
+// The login rate limit slows down the client that fails, for the account it
+// fails on, instead of locking the account: failures are counted per
+// account and client address over failureWindow; after freePerPair of them
+// the client waits firstWait after its latest failure before it may try
+// that account again, twice as long after each further failure, at most
+// maxWait. A client that fails on many accounts is slowed the same way
+// after freePerClient failures in all. A client without failures is never
+// kept waiting, so the owner gets in while someone else guesses.
 const (
-	failureWindow   = 15 * time.Minute
-	maxFailsPerUser = 10
-	maxFailsPerIP   = 100
+	failureWindow = time.Hour
+	freePerPair   = 5
+	freePerClient = 100
+	firstWait     = time.Second
+	maxWait       = 15 * time.Minute
 )
 
 // Login checks credentials, within the rate limit, and starts a session.
@@ -32,8 +40,19 @@ func (s *Service) Login(r *http.Request, email, password string) (*Answer, error
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	ip := clientIP(r)
-	if err := s.checkRateLimit(ctx, email, ip); err != nil {
+	ip := s.host.Router.ClientAddr(r)
+	now := time.Now().UTC()
+	// The attempt is noted as a failure before the password is checked, so
+	// that attempts sent at once see each other and cannot all slip under
+	// the limit; it is forgotten if it is refused unchecked or succeeds.
+	attempt, err := store.RecordLoginFailure(ctx, s.db, email, ip, now)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkRateLimit(ctx, email, ip, attempt, now); err != nil {
+		if ferr := store.ForgetLoginFailure(ctx, s.db, attempt); ferr != nil {
+			return nil, ferr
+		}
 		return nil, err
 	}
 	u, err := store.UserByEmail(ctx, s.db, email)
@@ -44,12 +63,9 @@ func (s *Service) Login(r *http.Request, email, password string) (*Answer, error
 		auth.BurnPasswordCheck(password)
 	}
 	if u == nil || !auth.CheckPassword(u.PasswordHash, password) {
-		if err := store.RecordLoginFailure(ctx, s.db, email, ip, time.Now().UTC()); err != nil {
-			return nil, err
-		}
 		return nil, errs.New(errs.Unauthorized, accounts.MsgLoginFailed)
 	}
-	if err := store.ClearLoginFailures(ctx, s.db, email); err != nil {
+	if err := store.ClearLoginFailures(ctx, s.db, email, ip); err != nil {
 		return nil, err
 	}
 	ans, err := s.startSession(ctx, u, r.UserAgent())
@@ -61,25 +77,38 @@ func (s *Service) Login(r *http.Request, email, password string) (*Answer, error
 	return ans, nil
 }
 
-// checkRateLimit refuses a login when the account or the client address
-// failed too often within the window, with the minutes to wait.
-func (s *Service) checkRateLimit(ctx context.Context, email, ip string) error {
-	since := time.Now().UTC().Add(-failureWindow)
-	byUser, byIP, err := store.CountLoginFailures(ctx, s.db, email, ip, since)
+// checkRateLimit refuses a login attempt that comes too soon after the
+// failures noted before it, with the seconds to wait.
+func (s *Service) checkRateLimit(ctx context.Context, email, ip string, attempt int64, now time.Time) error {
+	pair, client, err := store.LoginFailuresBefore(ctx, s.db, email, ip, attempt, now.Add(-failureWindow))
 	if err != nil {
 		return err
 	}
-	if byUser >= maxFailsPerUser || byIP >= maxFailsPerIP {
-		minutes := int(failureWindow.Minutes())
-		return errs.New(errs.TooMany, errs.IDTooManyLogins).With("minutes", minutes).With("retryAfter", minutes*60)
+	left := max(waitLeft(pair, freePerPair, now), waitLeft(client, freePerClient, now))
+	if left <= 0 {
+		return nil
 	}
-	return nil
+	seconds := int(math.Ceil(left.Seconds()))
+	return errs.New(errs.TooMany, errs.IDTooManyLogins).With("seconds", seconds).With("retryAfter", seconds)
 }
 
-func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
+// wait is how long a client waits after its latest failure when it has
+// failed n times and free are allowed without waiting.
+func wait(n, free int64) time.Duration {
+	if n < free {
+		return 0
 	}
-	return host
+	doublings := n - free
+	if doublings >= 30 {
+		return maxWait
+	}
+	return min(firstWait<<doublings, maxWait)
+}
+
+// waitLeft is what remains at now of the wait that failures impose.
+func waitLeft(f store.Failures, free int64, now time.Time) time.Duration {
+	if f.N == 0 {
+		return 0
+	}
+	return f.Last.Add(wait(f.N, free)).Sub(now)
 }

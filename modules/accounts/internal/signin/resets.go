@@ -96,7 +96,8 @@ func (s *Service) Reset(ctx context.Context, id, password string, confirm *strin
 	if err != nil {
 		return err
 	}
-	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	var ended []string
+	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		now := time.Now().UTC()
 		reset, err := store.UsableReset(ctx, tx, guid.String(), now)
 		if err != nil {
@@ -115,6 +116,12 @@ func (s *Service) Reset(ctx context.Context, id, password string, confirm *strin
 		if err := store.ClearLoginFailuresOf(ctx, tx, reset.UserID); err != nil {
 			return err
 		}
-		return store.DeleteSessionsOf(ctx, tx, reset.UserID)
+		ended, err = store.EndSessionsOf(ctx, tx, reset.UserID)
+		return err
 	})
+	if err != nil {
+		return err
+	}
+	s.SessionsEnded(ended)
+	return nil
 }

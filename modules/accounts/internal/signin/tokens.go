@@ -110,18 +110,28 @@ func (s *Service) Reissue(w http.ResponseWriter, r *http.Request, c auth.Caller,
 	return nil
 }
 
-// End deletes the caller's session, named by the access token or, when
-// that has lapsed, by the refresh cookie.
+// End ends the caller's session, named by the access token or, when
+// that has lapsed, by the refresh cookie; its access tokens are refused
+// from now on.
 func (s *Service) End(r *http.Request) error {
 	ctx := r.Context()
-	if c := auth.CallerFrom(ctx); c.SessionID != "" {
-		return store.DeleteSession(ctx, s.db, c.SessionID)
-	}
-	if ck, err := r.Cookie(RefreshCookie); err == nil {
-		if sess, _, err := store.SessionByRefresh(ctx, s.db, ck.Value); err == nil {
-			return store.DeleteSession(ctx, s.db, sess.ID)
+	id := auth.CallerFrom(ctx).SessionID
+	if id == "" {
+		ck, err := r.Cookie(RefreshCookie)
+		if err != nil {
+			return nil
 		}
+		sess, _, err := store.SessionByRefresh(ctx, s.db, ck.Value)
+		if err != nil {
+			return nil
+		}
+		id = sess.ID
 	}
+	ended, err := store.EndSession(ctx, s.db, id)
+	if err != nil {
+		return err
+	}
+	s.SessionsEnded(ended)
 	return nil
 }
 

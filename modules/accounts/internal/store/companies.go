@@ -94,20 +94,21 @@ func UpdateCompany(ctx context.Context, idb bun.IDB, c *accounts.Company) error 
 }
 
 // DeleteCompany removes a company. Its members stay as users without a
-// company; their company role falls back to User and their sessions end.
-func DeleteCompany(ctx context.Context, idb bun.IDB, id int64) error {
+// company; their company role falls back to User and their sessions end
+// (returned as EndSessionsOf returns them).
+func DeleteCompany(ctx context.Context, idb bun.IDB, id int64) (ended []string, err error) {
 	if _, err := idb.NewUpdate().Model((*accounts.User)(nil)).Set("role = ?", "User").
 		Where("company_id = ? AND role = ?", id, "CompanyAdmin").Exec(ctx); err != nil {
-		return fmt.Errorf("demote members of company %d: %w", id, err)
+		return nil, fmt.Errorf("demote members of company %d: %w", id, err)
 	}
-	if err := DeleteSessionsOfCompany(ctx, idb, id); err != nil {
-		return err
+	if ended, err = EndSessionsOfCompany(ctx, idb, id); err != nil {
+		return nil, err
 	}
 	if _, err := idb.NewUpdate().Model((*accounts.User)(nil)).Set("company_id = NULL").Where("company_id = ?", id).Exec(ctx); err != nil {
-		return fmt.Errorf("detach members of company %d: %w", id, err)
+		return nil, fmt.Errorf("detach members of company %d: %w", id, err)
 	}
 	if _, err := idb.NewDelete().Model((*accounts.Company)(nil)).Where("id = ?", id).Exec(ctx); err != nil {
-		return fmt.Errorf("delete company %d: %w", id, err)
+		return nil, fmt.Errorf("delete company %d: %w", id, err)
 	}
-	return nil
+	return ended, nil
 }

@@ -9,9 +9,11 @@ import (
 )
 
 // Prune deletes what can no longer be used: sessions that expired before
-// now, reset links a day past their end, and login failures older than
-// failureWindow, which the rate limit no longer counts.
-func Prune(ctx context.Context, idb bun.IDB, now time.Time, failureWindow time.Duration) error {
+// now, reset links a day past their end, registration notices older than a
+// day, login failures older than
+// failureWindow, which the rate limit no longer counts, and ended sessions
+// older than endedKept, whose access tokens have all lapsed.
+func Prune(ctx context.Context, idb bun.IDB, now time.Time, failureWindow, endedKept time.Duration) error {
 	if _, err := idb.NewDelete().Model((*Session)(nil)).Where("expires_at < ?", now).Exec(ctx); err != nil {
 		return fmt.Errorf("prune sessions: %w", err)
 	}
@@ -20,6 +22,12 @@ func Prune(ctx context.Context, idb bun.IDB, now time.Time, failureWindow time.D
 	}
 	if _, err := idb.NewDelete().Model((*loginFailure)(nil)).Where("at < ?", now.Add(-failureWindow)).Exec(ctx); err != nil {
 		return fmt.Errorf("prune login failures: %w", err)
+	}
+	if _, err := idb.NewDelete().Model((*registrationNotice)(nil)).Where("sent_at < ?", now.Add(-24*time.Hour)).Exec(ctx); err != nil {
+		return fmt.Errorf("prune registration notices: %w", err)
+	}
+	if _, err := idb.NewDelete().Model((*endedSession)(nil)).Where("ended_at < ?", now.Add(-endedKept)).Exec(ctx); err != nil {
+		return fmt.Errorf("prune ended sessions: %w", err)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -82,7 +83,84 @@ func RotateSession(ctx context.Context, idb bun.IDB, s *Session, nextHash string
 	return n == 1, nil
 }
 
-// DeleteSession ends one session.
+// EndedChannel is the PostgreSQL notification channel on which the ids of
+// ended sessions travel to every instance.
+const EndedChannel = "fieldhub_sessions_ended"
+
+// ReloadEnded is the notification that asks every instance to read the
+// ended sessions again: sent instead of the ids when they do not fit in
+// one notification.
+const ReloadEnded = "*"
+
+// endedSession is a session that ended while its access tokens may still
+// be unexpired.
+type endedSession struct {
+	bun.BaseModel `bun:"table:ended_sessions"`
+	SessionID     string    `bun:"session_id,pk"`
+	EndedAt       time.Time `bun:"ended_at"`
+}
+
+// endSessions deletes the sessions where selects and notes them as ended,
+// so that their access tokens are refused, and on PostgreSQL tells the
+// other instances, when idb's transaction commits. It returns the ids of
+// the ended sessions, which the caller hands to this instance's list of
+// ended sessions once the transaction has committed.
+func endSessions(ctx context.Context, idb bun.IDB, where func(*bun.DeleteQuery) *bun.DeleteQuery) ([]string, error) {
+	var ids []string
+	if _, err := where(idb.NewDelete().Model((*Session)(nil))).Returning("id").Exec(ctx, &ids); err != nil {
+		return nil, fmt.Errorf("end sessions: %w", err)
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	now := time.Now().UTC()
+	rows := make([]endedSession, len(ids))
+	for i, id := range ids {
+		rows[i] = endedSession{SessionID: id, EndedAt: now}
+	}
+	if _, err := idb.NewInsert().Model(&rows).On("CONFLICT (session_id) DO NOTHING").Exec(ctx); err != nil {
+		return nil, fmt.Errorf("note ended sessions: %w", err)
+	}
+	if db.DialectOf(idb) == db.Postgres {
+		payload := strings.Join(ids, ",")
+		if len(payload) > 7900 { // PostgreSQL's limit is 8000 bytes
+			payload = ReloadEnded
+		}
+		if _, err := idb.NewRaw("SELECT pg_notify(?, ?)", EndedChannel, payload).Exec(ctx); err != nil {
+			return nil, fmt.Errorf("announce ended sessions: %w", err)
+		}
+	}
+	return ids, nil
+}
+
+// EndSession ends one session.
+func EndSession(ctx context.Context, idb bun.IDB, id string) ([]string, error) {
+	return endSessions(ctx, idb, func(q *bun.DeleteQuery) *bun.DeleteQuery { return q.Where("id = ?", id) })
+}
+
+// EndSessionsOf ends every session of a user, so that a changed role,
+// membership or password takes effect at once.
+func EndSessionsOf(ctx context.Context, idb bun.IDB, userID int64) ([]string, error) {
+	return endSessions(ctx, idb, func(q *bun.DeleteQuery) *bun.DeleteQuery { return q.Where("user_id = ?", userID) })
+}
+
+// EndOtherSessions ends every session of a user but keep, the one they
+// are using.
+func EndOtherSessions(ctx context.Context, idb bun.IDB, userID int64, keep string) ([]string, error) {
+	return endSessions(ctx, idb, func(q *bun.DeleteQuery) *bun.DeleteQuery {
+		return q.Where("user_id = ? AND id <> ?", userID, keep)
+	})
+}
+
+// EndSessionsOfCompany ends every session of a company's members.
+func EndSessionsOfCompany(ctx context.Context, idb bun.IDB, companyID int64) ([]string, error) {
+	return endSessions(ctx, idb, func(q *bun.DeleteQuery) *bun.DeleteQuery {
+		return q.Where("user_id IN (?)", idb.NewSelect().Model((*accounts.User)(nil)).Column("id").Where("company_id = ?", companyID))
+	})
+}
+
+// DeleteSession removes a session whose refresh token has lapsed; its
+// access tokens lapse on their own.
 func DeleteSession(ctx context.Context, idb bun.IDB, id string) error {
 	if _, err := idb.NewDelete().Model((*Session)(nil)).Where("id = ?", id).Exec(ctx); err != nil {
 		return fmt.Errorf("delete session: %w", err)
@@ -90,28 +168,15 @@ func DeleteSession(ctx context.Context, idb bun.IDB, id string) error {
 	return nil
 }
 
-// DeleteSessionsOf ends every session of a user, so that a changed role or
-// membership takes effect at the next token refresh.
-func DeleteSessionsOf(ctx context.Context, idb bun.IDB, userID int64) error {
-	if _, err := idb.NewDelete().Model((*Session)(nil)).Where("user_id = ?", userID).Exec(ctx); err != nil {
-		return fmt.Errorf("delete sessions of user %d: %w", userID, err)
+// EndedSince lists the sessions that ended after since.
+func EndedSince(ctx context.Context, idb bun.IDB, since time.Time) (map[string]time.Time, error) {
+	var rows []endedSession
+	if err := idb.NewSelect().Model(&rows).Where("ended_at > ?", since).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("list ended sessions: %w", err)
 	}
-	return nil
-}
-
-// DeleteOtherSessions ends every session of a user but keep, the one they
-// are using.
-func DeleteOtherSessions(ctx context.Context, idb bun.IDB, userID int64, keep string) error {
-	_, err := idb.NewDelete().Model((*Session)(nil)).Where("user_id = ? AND id <> ?", userID, keep).Exec(ctx)
-	return err
-}
-
-// DeleteSessionsOfCompany ends every session of a company's members.
-func DeleteSessionsOfCompany(ctx context.Context, idb bun.IDB, companyID int64) error {
-	_, err := idb.NewDelete().Model((*Session)(nil)).
-		Where("user_id IN (?)", idb.NewSelect().Model((*accounts.User)(nil)).Column("id").Where("company_id = ?", companyID)).Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("delete sessions of company %d: %w", companyID, err)
+	ended := make(map[string]time.Time, len(rows))
+	for _, r := range rows {
+		ended[r.SessionID] = r.EndedAt
 	}
-	return nil
+	return ended, nil
 }

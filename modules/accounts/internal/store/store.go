@@ -1,6 +1,7 @@
 // Package store holds the accounts module's tables: users, companies and
-// their logos, sessions, password resets and login failures. Each function
-// takes the bun.IDB to run on, so that the caller chooses the transaction.
+// their logos, sessions and ended sessions, password resets, login failures
+// and registration notices. Each function takes the bun.IDB to run on, so
+// that the caller chooses the transaction.
 package store
 
 import (

@@ -121,8 +121,8 @@ func (s *Service) resolve(ctx context.Context, company int64, key string) (*load
 	if l != nil {
 		return l, nil
 	}
-	// The built-in codecs are reviewed and fuzzed here: they run in the
-	// sandbox's fast runtime.
+	// The built-in codecs are reviewed and fuzzed here and keep no state:
+	// they are trusted codecs, which no tenant's calls restore.
 	l, err := load(ctx, e, decoders.KindJS, []byte(b.Source), true)
 	if err != nil {
 		return nil, err
@@ -137,8 +137,8 @@ func (s *Service) resolve(ctx context.Context, company int64, key string) (*load
 	return l, nil
 }
 
-// load loads a codec on e: a JavaScript codec in the guarded runtime, or
-// with trusted (the built-in ones) in the fast one. A codec that does not
+// load loads a codec on e: a JavaScript codec as one a company uploaded,
+// or with trusted (the built-in ones) as a trusted codec. A codec that does not
 // load is a loaded with fail set; the error is for what is not the codec's
 // fault (ctx ended, the engine closed).
 func load(ctx context.Context, e *sandbox.Engine, kind string, content []byte, trusted bool) (*loaded, error) {

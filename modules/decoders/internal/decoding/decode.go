@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/fieldhub/fieldhub/kernel/sandbox"
@@ -40,12 +41,23 @@ func (s *Service) Decode(ctx context.Context, key string, in decoders.Input) (de
 	if err != nil {
 		return decoders.Output{}, err
 	}
-	out, failed, err := run(ctx, l, in, lim)
+	out, failed, err := run(ctx, l, in, lim, tenant(in.Company))
 	release(out.Duration)
 	if err == nil && l.id != 0 {
 		s.noteOutcome(ctx, l, failed, &out)
 	}
 	return out, err
+}
+
+// tenant is the sandbox's tenant of a company's uplinks: what a codec left
+// after one of its calls may reach the company's next uplinks, never another
+// company's (sandbox.Input.Tenant). Company 0 has none: each call starts
+// clean.
+func tenant(company int64) string {
+	if company == 0 {
+		return ""
+	}
+	return strconv.FormatInt(company, 10)
 }
 
 // decodeRaw keeps a payload as it came: its bytes in lower-case hex, the
@@ -59,14 +71,15 @@ func decodeRaw(in decoders.Input) decoders.Output {
 	return decoders.Output{Data: data}
 }
 
-// run decodes in with a loaded codec: a codec that fails answers an
-// Output whose Errors say why, and failed is the sandbox's failure.
-func run(ctx context.Context, l *loaded, in decoders.Input, lim sandbox.Limits) (out decoders.Output, failed *sandbox.Error, err error) {
+// run decodes in with a loaded codec for tenant (see sandbox.Input.Tenant):
+// a codec that fails answers an Output whose Errors say why, and failed is
+// the sandbox's failure.
+func run(ctx context.Context, l *loaded, in decoders.Input, lim sandbox.Limits, tenant string) (out decoders.Output, failed *sandbox.Error, err error) {
 	l.touch()
 	if l.fail != nil {
 		return decoders.Output{Errors: []string{failure(l.fail)}}, nil, nil
 	}
-	res, err := l.codec.DecodeUplink(ctx, sandbox.Input{Bytes: in.Bytes, FPort: in.FPort, RecvTime: in.RecvTime, Variables: in.Variables}, lim)
+	res, err := l.codec.DecodeUplink(ctx, sandbox.Input{Bytes: in.Bytes, FPort: in.FPort, RecvTime: in.RecvTime, Variables: in.Variables, Tenant: tenant}, lim)
 	out = decoders.Output{Data: res.Data, Warnings: res.Warnings, Errors: res.Errors, Log: res.Log, Duration: res.Duration}
 	if err == nil {
 		return out, nil, nil

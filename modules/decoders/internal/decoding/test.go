@@ -85,10 +85,11 @@ func (s *Service) RunTest(ctx context.Context, company int64, in TestInput) (dec
 			return decoders.Output{}, err
 		}
 		// A switched-off decoder is run all the same: the test call is
-		// how its company finds out what is wrong with it.
+		// how its company finds out what is wrong with it. A test call
+		// starts clean, whatever the company's uplinks left.
 		var out decoders.Output
 		err = s.runBudgeted(ctx, company, func() (err error) {
-			out, _, err = run(ctx, l, inp, lim)
+			out, _, err = run(ctx, l, inp, lim, "")
 			return err
 		})
 		return out, err
@@ -111,7 +112,7 @@ func (s *Service) RunTest(ctx context.Context, company int64, in TestInput) (dec
 		if err != nil {
 			return err
 		}
-		out, _, err = run(ctx, l, inp, lim)
+		out, _, err = run(ctx, l, inp, lim, "")
 		return err
 	})
 	return out, err

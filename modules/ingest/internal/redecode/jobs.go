@@ -106,7 +106,7 @@ func (s *Jobs) Create(ctx context.Context, company int64, in Input) (*ingest.Red
 			return nil, err
 		}
 		if !ok {
-			v.Add("decoder", decoders.IDUnknown)
+			v.AddArgs("decoder", decoders.IDUnknown, map[string]any{"key": key})
 		}
 	}
 	if in.From == nil {

@@ -7,6 +7,7 @@ package recorder
 import (
 	"context"
 	"log/slog"
+	"strconv"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -21,6 +22,7 @@ import (
 	"github.com/fieldhub/fieldhub/modules/logs/internal/store"
 	"github.com/fieldhub/fieldhub/modules/logs/internal/writer"
 	"github.com/fieldhub/fieldhub/modules/netservers"
+	"github.com/fieldhub/fieldhub/modules/nodes"
 )
 
 // The retention job runs daily at this local time, before the reports of
@@ -62,6 +64,8 @@ func New(host *kernel.Host, cfg logs.Config) *Recorder {
 	host.Bus.Subscribe(ingest.DeviceEvent{}.Topic(), rec.onDeviceEvent)
 	host.Bus.Subscribe(netservers.DownlinkOutcome{}.Topic(), rec.onDownlinkOutcome)
 	host.Bus.Subscribe(accounts.UserSignedIn{}.Topic(), rec.onSignedIn)
+	host.Bus.Subscribe(nodes.DevEUIClaimRefused{}.Topic(), rec.onClaimRefused)
+	host.Bus.Subscribe(nodes.TagMoved{}.Topic(), rec.onTagMoved)
 	return rec
 }
 
@@ -177,6 +181,59 @@ func (rec *Recorder) onSignedIn(_ context.Context, ev kevents.Event) {
 		}
 	}
 	rec.w.Add(it)
+}
+
+// onClaimRefused logs, for the SuperAdmin, a node registration refused
+// because another company's node has the DevEUI: a WARNING of the
+// installation (no company's: it names both), with the companies' names
+// and ids as data.
+func (rec *Recorder) onClaimRefused(_ context.Context, ev kevents.Event) {
+	c, ok := ev.(nodes.DevEUIClaimRefused)
+	if !ok {
+		return
+	}
+	args := map[string]any{"deveui": c.DevEUI, "company": companyName(c.CompanyName, c.CompanyID), "companyId": c.CompanyID,
+		"owner": companyName(c.OwnerName, c.OwnerID), "ownerId": c.OwnerID}
+	rec.nodeEntry(logs.TypeWarning, nil, logs.IDEntryDevEUIClaim, "deveuiClaim", c.DevEUI, args, c.Time)
+}
+
+// onTagMoved logs a node's move to another company: a USEREVENT of the
+// installation that names both companies, and in each company an APP
+// entry that names neither, so that neither learns who the other is.
+func (rec *Recorder) onTagMoved(_ context.Context, ev kevents.Event) {
+	m, ok := ev.(nodes.TagMoved)
+	if !ok {
+		return
+	}
+	args := map[string]any{"name": m.Name, "deveui": m.DevEUI, "points": m.Points,
+		"from": companyName(m.FromName, m.FromID), "fromId": m.FromID, "to": companyName(m.ToName, m.ToID), "toId": m.ToID, "proven": m.Proven}
+	rec.nodeEntry(logs.TypeUserEvent, nil, logs.IDEntryTagMoved, "tagMoved", m.DevEUI, args, m.Time)
+	node := map[string]any{"name": m.Name, "deveui": m.DevEUI}
+	from, to := m.FromID, m.ToID
+	rec.nodeEntry(logs.TypeApp, &from, logs.IDEntryTagMovedAway, "tagMoved", m.DevEUI, node, m.Time)
+	here := map[string]any{"name": m.Name, "deveui": m.DevEUI, "points": m.Points}
+	rec.nodeEntry(logs.TypeApp, &to, logs.IDEntryTagMovedHere, "tagMoved", m.DevEUI, here, m.Time)
+}
+
+// nodeEntry records an entry about a node of the nodes module's events:
+// its message in English from the catalog, its arguments and kind as
+// data.
+func (rec *Recorder) nodeEntry(typ string, company *int64, id, kind, deveui string, args map[string]any, at time.Time) {
+	data := map[string]any{"kind": kind}
+	for k, v := range args {
+		data[k] = v
+	}
+	rec.Record(logs.Entry{Type: typ, CompanyID: company, Message: rec.host.Catalogs.T(i18n.Default, id, args), MessageID: id,
+		DevEUI: deveui, Data: data, CreatedAt: at})
+}
+
+// companyName is a company's name for an entry, or its id when the name
+// could not be read.
+func companyName(name string, id int64) string {
+	if name != "" {
+		return name
+	}
+	return "#" + strconv.FormatInt(id, 10)
 }
 
 // retention deletes the entries older than FIELDHUB_LOG_RETENTION_DAYS and

@@ -1,7 +1,8 @@
 // Package mqtt is the netservers module's link to ChirpStack's MQTT
-// integration: the subscriber of its device events (subscriber.go, holding
-// the subscription on one instance at a time: lead.go), which hands each
-// event to the dispatcher, and the publisher of downlink commands
+// integration: the subscriber of its device events, which hands each event
+// to the dispatcher, in sessions that are members of one shared
+// subscription (subscriber.go) and that the instances divide among
+// themselves (sessions.go), and the publisher of downlink commands
 // (publisher.go), which the downlink worker sends through.
 package mqtt
 
@@ -12,6 +13,8 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/modules/ingest"
@@ -46,16 +49,45 @@ type Client struct {
 
 	wg  sync.WaitGroup
 	pub *publisher // nil without MQTT_URL
+
+	// appCache keeps the applications of ChirpStack application ids
+	// (subscriber.go); retries thins out the lines about events that
+	// fail.
+	appCache appCache
+	retries  sparseLog
+	metrics  metrics
 }
 
-// New builds the client; nothing connects before Start.
+// metrics are the subscriber's Prometheus metrics.
+type metrics struct {
+	sessions prometheus.Gauge   // sessions this instance holds and has subscribed
+	inHand   prometheus.Gauge   // events received and not through yet
+	received prometheus.Counter // events received
+	acked    prometheus.Counter // events acknowledged
+}
+
+// New builds the client and registers its metrics; nothing connects before
+// Start.
 func New(host *kernel.Host, deps Deps) *Client {
-	return &Client{host: host, log: host.Logger("netservers"), deps: deps, now: time.Now}
+	c := &Client{host: host, log: host.Logger("netservers"), deps: deps, now: time.Now}
+	c.metrics = metrics{
+		sessions: prometheus.NewGauge(prometheus.GaugeOpts{Name: "fieldhub_mqtt_sessions",
+			Help: "MQTT sessions of the shared subscription of ChirpStack events that this instance holds, connected and subscribed."}),
+		inHand: prometheus.NewGauge(prometheus.GaugeOpts{Name: "fieldhub_mqtt_events_in_hand",
+			Help: "ChirpStack events received over MQTT that are not through yet."}),
+		received: prometheus.NewCounter(prometheus.CounterOpts{Name: "fieldhub_mqtt_events_received_total",
+			Help: "ChirpStack events received over MQTT, those sent again included."}),
+		acked: prometheus.NewCounter(prometheus.CounterOpts{Name: "fieldhub_mqtt_events_acknowledged_total",
+			Help: "ChirpStack events acknowledged to the broker, once what they report was durable or they were dropped."}),
+	}
+	host.Router.Registry().MustRegister(c.metrics.sessions, c.metrics.inHand, c.metrics.received, c.metrics.acked)
+	return c
 }
 
 // Start starts the subscriber and readies the publisher of broker (the
 // value of MQTT_URL) under clientID (MQTT_CLIENT_ID); without a broker it
-// does nothing. Both end when ctx is done.
+// does nothing. Both end when ctx is done: the subscriber's sessions then
+// finish the events in hand for a few seconds (Wait waits for them).
 func (c *Client) Start(ctx context.Context, broker, clientID string) error {
 	if broker == "" {
 		return nil
@@ -65,18 +97,15 @@ func (c *Client) Start(ctx context.Context, broker, clientID string) error {
 		return fmt.Errorf("MQTT_URL: %w", err)
 	}
 	c.pub = newPublisher(ctx, cfg, c.log)
-	c.wg.Add(1)
-	go func() {
-		defer c.wg.Done()
-		if err := c.runSubscriber(ctx, cfg); err != nil {
-			c.log.Error("MQTT subscriber stopped", "err", err)
-		}
-	}()
+	c.wg.Go(func() {
+		c.runSessions(ctx, cfg)
+		c.log.Info("MQTT subscriber stopped")
+	})
 	return nil
 }
 
-// Wait waits for the subscriber to disconnect (the kernel has cancelled
-// the context of Start) and closes the publisher.
+// Wait waits for the subscriber's sessions to finish and disconnect (the
+// kernel has cancelled the context of Start) and closes the publisher.
 func (c *Client) Wait() {
 	c.wg.Wait()
 	if c.pub != nil {

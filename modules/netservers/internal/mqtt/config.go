@@ -15,20 +15,35 @@ import (
 
 // The MQTT integration of ChirpStack v4 publishes device events to
 // application/{application_id}/device/{dev_eui}/event/{event} (its default
-// event_topic) and takes downlinks on .../command/down.
+// event_topic) and takes downlinks on .../command/down. The portal's
+// sessions subscribe to the event topics as members of one shared
+// subscription (sharedEventTopics).
 const (
 	eventTopics  = "application/+/device/+/event/+"
 	commandTopic = "application/%s/device/%s/command/down"
 )
 
+// sharedEventTopics is the event topics as a shared subscription of group
+// (MQTT_CLIENT_ID): the broker hands each event to one of the group's
+// members.
+func sharedEventTopics(group string) string { return "$share/" + group + "/" + eventTopics }
+
 const (
-	// sessionExpiry is how long the broker keeps the subscriber's session,
-	// and the events that arrive for it, while the portal is away (MQTT 5
-	// Session Expiry Interval, in seconds): a week of downtime.
+	// sessionExpiry is how long the broker keeps a session, and the events
+	// that arrive for it, while no instance holds it (MQTT 5 Session
+	// Expiry Interval, in seconds): a week of downtime.
 	sessionExpiry = 7 * 24 * 60 * 60
-	// receiveMaximum bounds the events the broker sends before the portal
-	// has acknowledged earlier ones: the back-pressure of the subscriber.
-	receiveMaximum = 32
+	// receiveMaximum bounds the events the broker sends a session before
+	// the portal has acknowledged earlier ones: the back-pressure of the
+	// subscriber. An event is acknowledged once its group commit is
+	// through, tens of milliseconds under load, so each session keeps
+	// hundreds in flight, and an instance that holds every session
+	// (netservers.MQTTSessions) thousands: enough for the ingest's
+	// batches to fill.
+	receiveMaximum = 512
+	// ackInterval is how often a session sends the acknowledgements that
+	// are due, in the order the events came (paho's SendAcksInterval).
+	ackInterval = 20 * time.Millisecond
 	// keepAlive is the MQTT keep-alive, in seconds.
 	keepAlive = 30
 )

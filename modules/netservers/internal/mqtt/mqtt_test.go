@@ -1,6 +1,12 @@
 package mqtt
 
-import "testing"
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/fieldhub/fieldhub/modules/nodes"
+)
 
 func TestSplitEventTopic(t *testing.T) {
 	t.Parallel()
@@ -59,4 +65,38 @@ func TestParseMQTTURL(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fakeApplications counts the lookups of ChirpStack application ids.
+type fakeApplications struct {
+	apps    map[string][]nodes.Application
+	lookups int
+}
+
+func (f *fakeApplications) ApplicationsByChirpStackID(_ context.Context, id string) ([]nodes.Application, error) {
+	f.lookups++
+	return f.apps[id], nil
+}
+
+func TestApplicationsAreKeptForAWhile(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	f := &fakeApplications{apps: map[string][]nodes.Application{"known": {{ID: 1, CompanyID: 7}}}}
+	c := &Client{deps: Deps{Applications: f}, now: func() time.Time { return now }}
+	ask := func(id string, wantApps, wantLookups int) {
+		t.Helper()
+		apps, err := c.applications(context.Background(), id)
+		if err != nil || len(apps) != wantApps || f.lookups != wantLookups {
+			t.Fatalf("%s: %v, %v after %d lookups; want %d applications after %d", id, apps, err, f.lookups, wantApps, wantLookups)
+		}
+	}
+	ask("known", 1, 1)
+	ask("known", 1, 1) // kept
+	// An id no application names is asked for every time, so that an
+	// application made for it takes its next event.
+	ask("unknown", 0, 2)
+	f.apps["unknown"] = []nodes.Application{{ID: 2, CompanyID: 8}}
+	ask("unknown", 1, 3)
+	now = now.Add(appCacheFor)
+	ask("known", 1, 4) // expired
 }

@@ -53,6 +53,7 @@ func (a *API) Routes(r *web.ModuleRoutes) {
 	r.API("POST /tag/{tagId}/image", auth.AdminOrCompanyAdmin, a.putTagImage, web.MaxBody(web.ImageBodyLimit))
 	r.API("DELETE /tag/{tagId}/image", auth.AdminOrCompanyAdmin, a.deleteTagImage)
 	r.API("POST /tag/{tagId}/default/{key}", auth.AdminOrCompanyAdmin, a.setDefaultKey)
+	r.API("POST /tag/{tagId}/move", auth.SuperAdminOnly, a.moveTag)
 
 	r.API("POST /tag/key/add", auth.AdminOrCompanyAdmin, a.addKey)
 	r.API("POST /tag/key/update", auth.AdminOrCompanyAdmin, a.updateKey)

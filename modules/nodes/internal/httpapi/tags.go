@@ -129,3 +129,27 @@ func (a *API) deleteTag(w http.ResponseWriter, r *http.Request) error {
 	}
 	return web.NoContent(w)
 }
+
+// moveTag answers POST /tag/{tagId}/move (SuperAdmin): the node goes, with
+// its keys, picture and stored data, to the application of another company
+// that proved it owns the device.
+func (a *API) moveTag(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	t, err := a.pathTag(ctx, r, true)
+	if err != nil {
+		return err
+	}
+	var in registry.MoveInput
+	if err := web.Decode(r, &in); err != nil {
+		return err
+	}
+	res, err := a.reg.MoveTag(ctx, t, in)
+	if err != nil {
+		return err
+	}
+	if err := tagdata.FillDataPoints(ctx, a.series, res.Tag); err != nil {
+		return err
+	}
+	registry.Present(ctx, res.Tag)
+	return web.OK(w, res)
+}

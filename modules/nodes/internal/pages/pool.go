@@ -11,7 +11,9 @@ import (
 
 // The node pool page, /tag/pool (SuperAdmin): the DevEUIs heard without a
 // node, filtered by status, with the actions that hide, show or take an
-// entry and the way to create its node.
+// entry and the way to create its node; and the node registrations refused
+// because another company's node has the DevEUI, with the way to the
+// node's move.
 
 // poolStatuses are the filter's choices, the default first.
 var poolStatuses = []string{nodes.PoolShown, nodes.PoolHidden, nodes.PoolTaken, "all"}
@@ -34,7 +36,11 @@ func (pg *Pages) poolPage(w http.ResponseWriter, r *http.Request) error {
 	if web.IsHTMX(r) && r.Header.Get("HX-Target") == "pool-list" {
 		return pg.ui.Fragment(w, r, http.StatusOK, body)
 	}
-	return pg.ui.Render(w, r, http.StatusOK, "page.pool.title", poolPage(status, body))
+	claims, err := pg.reg.ClaimGroups(r.Context())
+	if err != nil {
+		return err
+	}
+	return pg.ui.Render(w, r, http.StatusOK, "page.pool.title", poolPage(status, body, claims))
 }
 
 // poolSubmit changes an entry's status and goes back to the list it came

@@ -4,10 +4,12 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/a-h/templ"
 
+	"github.com/fieldhub/fieldhub/kernel/auth"
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/web"
 	"github.com/fieldhub/fieldhub/modules/decoders"
@@ -38,6 +40,11 @@ type tagDetails struct {
 
 	Edit, Image, Delete templ.Component
 	KeyForms            map[string]templ.Component
+	// Move is the SuperAdmin's move to another company, nil for others;
+	// MoveTargets are the applications it offers.
+	Move        templ.Component
+	CanMove     bool
+	MoveTargets []ui.Option
 }
 
 // pageTag loads the tag of the path's DevEUI if the viewer manages it; a
@@ -75,8 +82,15 @@ func (pg *Pages) tagDetails(r *http.Request, t *nodes.Tag, replace nodes.PageSec
 	if err != nil {
 		return nil, -1, err
 	}
-	return &tagDetails{Tag: t, Form: form, Data: data, Sections: sections, Recent: pg.recentData(ctx, t, keys),
-		DecoderOff: off, KeyForms: map[string]templ.Component{}}, at, nil
+	d := &tagDetails{Tag: t, Form: form, Data: data, Sections: sections, Recent: pg.recentData(ctx, t, keys),
+		DecoderOff: off, KeyForms: map[string]templ.Component{}}
+	if auth.CallerFrom(ctx).Role == auth.SuperAdmin {
+		if d.MoveTargets, err = pg.moveTargets(r, t); err != nil {
+			return nil, -1, err
+		}
+		d.CanMove = true
+	}
+	return d, at, nil
 }
 
 // view draws the page with the fresh forms where none is set.
@@ -89,6 +103,9 @@ func (d *tagDetails) view() templ.Component {
 	}
 	if d.Delete == nil {
 		d.Delete = tagDeleteSection(d.Tag)
+	}
+	if d.Move == nil && d.CanMove {
+		d.Move = tagMoveSection(d.Tag, d.MoveTargets, url.Values{}, ui.NoErrors)
 	}
 	for i, td := range d.Data {
 		if d.KeyForms[td.Key.Key] == nil {
@@ -306,6 +323,106 @@ func (pg *Pages) tagDeleteSubmit(w http.ResponseWriter, r *http.Request) error {
 	web.Toast(w, r, "error", pg.t(r, "page.tag.deleted", "name", t.Name))
 	web.Redirect(w, r, "/tag")
 	return nil
+}
+
+// moveTargets are the applications of the other companies, as the move
+// form offers them: "Company · Application".
+func (pg *Pages) moveTargets(r *http.Request, t *nodes.Tag) ([]ui.Option, error) {
+	targets, err := pg.reg.MoveTargets(r.Context(), t)
+	if err != nil {
+		return nil, err
+	}
+	opts := make([]ui.Option, len(targets))
+	for i, m := range targets {
+		opts[i] = ui.Option{Value: strconv.FormatInt(m.Application.ID, 10), Label: m.CompanyName + " · " + m.Application.Name}
+	}
+	return opts, nil
+}
+
+// moveSummary is what the move's confirmation names.
+type moveSummary struct {
+	From, To, Application string
+	Proven                bool
+}
+
+// moveFields are the move form's names of the fields of the move's body.
+var moveFields = map[string]string{"applicationId": "moveApplicationId", "appKey": "moveAppKey", "ownershipVerified": "moveOwnershipVerified"}
+
+// moveFormErrors puts the messages of a refused move on the form's fields.
+func moveFormErrors(fe ui.FormErrors) ui.FormErrors {
+	out := ui.FormErrors{Form: fe.Form, Fields: map[string]string{}}
+	for field, msg := range fe.Fields {
+		if name, ok := moveFields[field]; ok {
+			field = name
+		}
+		out.Fields[field] = msg
+	}
+	return out
+}
+
+// moveInputFrom reads the move form; an application that is not an id is
+// a field error.
+func moveInputFrom(vals url.Values) (registry.MoveInput, error) {
+	in := registry.MoveInput{AppKey: web.FormValue(vals, "moveAppKey"), OwnershipVerified: vals.Get("moveOwnershipVerified") == "true"}
+	if raw := strings.TrimSpace(vals.Get("moveApplicationId")); raw != "" {
+		id, err := strconv.ParseInt(raw, 10, 64)
+		if err != nil || id <= 0 {
+			return in, registry.AddField(nil, "applicationId", nodes.IDMoveApplication)
+		}
+		in.ApplicationID = &id
+	}
+	return in, nil
+}
+
+// tagMoveSubmit checks the move form and asks for confirmation; the
+// confirmation's form (confirm=yes) moves the node (SuperAdmin).
+func (pg *Pages) tagMoveSubmit(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	t, err := pg.pageTag(r)
+	if err != nil {
+		return err
+	}
+	vals, err := web.ReadForm(r)
+	if err != nil {
+		return err
+	}
+	shown := *t
+	in, err := moveInputFrom(vals)
+	var m *registry.Move
+	if err == nil {
+		if vals.Get("confirm") == "yes" {
+			var res *registry.MoveResult
+			if res, err = pg.reg.MoveTag(ctx, t, in); err == nil {
+				web.Toast(w, r, "success", pg.t(r, "page.tag.moved", "name", res.Tag.Name,
+					"to", pg.reg.CompanyName(ctx, res.Tag.CompanyID), "points", res.Points))
+				web.Redirect(w, r, tagPath(res.Tag.DevEUI, ""))
+				return nil
+			}
+		} else {
+			m, err = pg.reg.CheckMove(ctx, t, in)
+		}
+	}
+	if err != nil {
+		targets, terr := pg.moveTargets(r, &shown)
+		if terr != nil {
+			return terr
+		}
+		return pg.failed(w, r, &shown, err, func(fe ui.FormErrors) templ.Component {
+			return tagMoveSection(&shown, targets, vals, moveFormErrors(fe))
+		}, func(d *tagDetails, c templ.Component) { d.Move = c })
+	}
+	sum := moveSummary{From: pg.reg.CompanyName(ctx, t.CompanyID), To: pg.reg.CompanyName(ctx, m.To.CompanyID),
+		Application: m.To.Name, Proven: m.Proven}
+	confirm := tagMoveConfirm(t, sum, vals)
+	if web.IsHTMX(r) {
+		return pg.ui.Fragment(w, r, http.StatusOK, confirm)
+	}
+	d, _, err := pg.tagDetails(r, t, nil)
+	if err != nil {
+		return err
+	}
+	d.Move = confirm
+	return pg.ui.Render(w, r, http.StatusOK, "page.tag.details.title", d.view(), ui.Options{Islands: true})
 }
 
 // snr is the signal-to-noise ratio of the node's latest uplink, which the

@@ -9,6 +9,7 @@ package registry
 
 import (
 	"log/slog"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -22,6 +23,12 @@ type Registry struct {
 	db       *bun.DB
 	log      *slog.Logger
 	decoders nodes.Decoders
+	accounts nodes.Accounts
+	// series holds the nodes' stored data, which a node's move to another
+	// company takes along; nil when there is none.
+	series nodes.Series
+	// now is the clock of the claim limits.
+	now func() time.Time
 	// tokens keeps recently presented integration tokens (tokencache.go).
 	tokens tokenCache
 	// tagCache keeps the tags the ingest looks up (tagcache.go).
@@ -29,9 +36,11 @@ type Registry struct {
 }
 
 // New builds the registry on the host's database; decoders tells which
-// decoders a tag may name.
-func New(host *kernel.Host, decoders nodes.Decoders) *Registry {
-	return &Registry{host: host, db: host.DB, log: host.Logger("nodes"), decoders: decoders}
+// decoders a tag may name, accounts names companies, and series (nil when
+// there is none) holds the nodes' stored data.
+func New(host *kernel.Host, decoders nodes.Decoders, accounts nodes.Accounts, series nodes.Series) *Registry {
+	return &Registry{host: host, db: host.DB, log: host.Logger("nodes"), decoders: decoders, accounts: accounts, series: series,
+		now: func() time.Time { return time.Now().UTC() }}
 }
 
 // seal seals a secret with the kernel's Box; nothing stays nothing.

@@ -107,20 +107,23 @@ func (g *Registry) checkDecoder(ctx context.Context, v *errs.Validation, t *node
 
 // AddTag validates in and stores it as a new tag of app, an application
 // the caller manages, and returns the tag as loaded. A DevEUI is unique
-// across the installation; the pool entry of the DevEUI, if any, is marked
-// taken. The API and the /tag/create pages both use it.
+// across the installation; a company that was refused too many DevEUIs of
+// other companies' nodes lately must wait (claims.go). The pool entry of
+// the DevEUI, if any, is marked taken. The API and the /tag/create pages
+// both use it.
 func (g *Registry) AddTag(ctx context.Context, app *nodes.Application, in TagInput) (*nodes.Tag, error) {
 	in.ApplicationID = nil
 	t := &nodes.Tag{ApplicationID: app.ID, CompanyID: app.CompanyID}
 	if err := g.ApplyTag(ctx, t, in, true); err != nil {
 		return nil, err
 	}
+	if err := g.checkClaims(ctx, t.CompanyID); err != nil {
+		return nil, err
+	}
 	t.SealedAppKey = g.seal(t.AppKey)
+	var owner int64
 	err := g.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if taken, err := store.DevEUITaken(ctx, tx, t.DevEUI, 0); err != nil || taken {
-			if err == nil {
-				err = store.DevEUIConflict()
-			}
+		if err := claimDevEUI(ctx, tx, t.DevEUI, 0, &owner); err != nil {
 			return err
 		}
 		if err := store.InsertTag(ctx, tx, t); err != nil {
@@ -129,6 +132,9 @@ func (g *Registry) AddTag(ctx context.Context, app *nodes.Application, in TagInp
 		return store.TakeFromPool(ctx, tx, t.DevEUI)
 	})
 	if err != nil {
+		if owner != 0 {
+			g.refuseClaim(ctx, t.CompanyID, owner, t.DevEUI)
+		}
 		return nil, err
 	}
 	g.host.Bus.Publish(ctx, nodes.TagCreated{TagID: t.ID, CompanyID: t.CompanyID, ApplicationID: t.ApplicationID, DevEUI: t.DevEUI})
@@ -136,9 +142,10 @@ func (g *Registry) AddTag(ctx context.Context, app *nodes.Application, in TagInp
 }
 
 // SaveTag validates the given fields of in onto t, a tag the caller
-// manages, stores it and returns it as loaded. in may give a new DevEUI, and
-// move the tag to another application the caller manages. The API and the
-// /tagdetails page both use it.
+// manages, stores it and returns it as loaded. in may give a new DevEUI
+// (within the limit of refused claims, as AddTag), and move the tag to
+// another application the caller manages. The API and the /tagdetails page
+// both use it.
 func (g *Registry) SaveTag(ctx context.Context, t *nodes.Tag, in TagInput) (*nodes.Tag, error) {
 	deveui := t.DevEUI
 	verr := g.ApplyTag(ctx, t, in, false)
@@ -173,13 +180,16 @@ func (g *Registry) SaveTag(ctx context.Context, t *nodes.Tag, in TagInput) (*nod
 	if verr != nil {
 		return nil, verr
 	}
+	if t.DevEUI != deveui {
+		if err := g.checkClaims(ctx, t.CompanyID); err != nil {
+			return nil, err
+		}
+	}
 	t.SealedAppKey = g.seal(t.AppKey)
+	var owner int64
 	err := g.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if t.DevEUI != deveui {
-			if taken, err := store.DevEUITaken(ctx, tx, t.DevEUI, t.ID); err != nil || taken {
-				if err == nil {
-					err = store.DevEUIConflict()
-				}
+			if err := claimDevEUI(ctx, tx, t.DevEUI, t.ID, &owner); err != nil {
 				return err
 			}
 		}
@@ -192,6 +202,9 @@ func (g *Registry) SaveTag(ctx context.Context, t *nodes.Tag, in TagInput) (*nod
 		return nil
 	})
 	if err != nil {
+		if owner != 0 {
+			g.refuseClaim(ctx, t.CompanyID, owner, t.DevEUI)
+		}
 		return nil, err
 	}
 	return g.ScopedTag(ctx, t.ID, false)

@@ -32,6 +32,16 @@ func Applications(ctx context.Context, idb bun.IDB, companyID int64) ([]nodes.Ap
 	return list, nil
 }
 
+// OtherApplications lists the applications of every company but one, by
+// company and name.
+func OtherApplications(ctx context.Context, idb bun.IDB, except int64) ([]nodes.Application, error) {
+	list := []nodes.Application{}
+	if err := idb.NewSelect().Model(&list).Where("company_id <> ?", except).Order("company_id", "name", "id").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("list applications of other companies: %w", err)
+	}
+	return list, nil
+}
+
 // ApplicationsByChirpStackID lists the applications that name a ChirpStack
 // application id, given in lower case, oldest first.
 func ApplicationsByChirpStackID(ctx context.Context, idb bun.IDB, id string) ([]nodes.Application, error) {

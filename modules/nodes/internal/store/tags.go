@@ -123,6 +123,18 @@ func DeleteTag(ctx context.Context, idb bun.IDB, id int64) error {
 	return nil
 }
 
+// DeleteDownlinksOf removes the downlinks of a tag that moves to another
+// company: its queue and history are the old company's. The table is the
+// netservers module's queue, made by this module's migrations, which
+// remove a tag's downlinks with the tag; a moved tag loses them the same
+// way.
+func DeleteDownlinksOf(ctx context.Context, idb bun.IDB, tagID int64) error {
+	if _, err := idb.NewRaw("DELETE FROM downlinks WHERE tag_id = ?", tagID).Exec(ctx); err != nil {
+		return fmt.Errorf("delete downlinks of tag %d: %w", tagID, err)
+	}
+	return nil
+}
+
 // UpdateState records what a node reported: battery, RSSI and VDD when
 // given and finite; with s.Time, the latest time and data, unless the tag
 // already holds a newer time (then nothing changes). A tag that does not

@@ -77,7 +77,7 @@ func (q *dataQuery) id(name string) (int64, bool) {
 	}
 	id, err := strconv.ParseInt(raw, 10, 64)
 	if err != nil || id <= 0 {
-		q.v.Add(name, errs.IDBadID)
+		q.v.AddArgs(name, errs.IDBadID, map[string]any{"id": raw})
 		return 0, false
 	}
 	return id, true

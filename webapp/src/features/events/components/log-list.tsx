@@ -57,7 +57,11 @@ type EntryMessageId =
   | "logs.entry.downlink.sentBy"
   | "logs.entry.downlink.acknowledged"
   | "logs.entry.downlink.failed"
-  | "logs.entry.login";
+  | "logs.entry.login"
+  | "logs.entry.deveuiClaim"
+  | "logs.entry.tagMoved"
+  | "logs.entry.tagMovedAway"
+  | "logs.entry.tagMovedHere";
 
 const entryMessages = defineMessages<Record<EntryMessageId, Record<string, string | number>>>({
   "logs.entry.join": { id: "logs.entry.join", defaultMessage: "The device joined the network" },
@@ -74,6 +78,19 @@ const entryMessages = defineMessages<Record<EntryMessageId, Record<string, strin
   "logs.entry.downlink.acknowledged": { id: "logs.entry.downlink.acknowledged", defaultMessage: "Downlink {id} was acknowledged by the device" },
   "logs.entry.downlink.failed": { id: "logs.entry.downlink.failed", defaultMessage: "Downlink {id} failed: {reason}" },
   "logs.entry.login": { id: "logs.entry.login", defaultMessage: "{user} signed in" },
+  "logs.entry.deveuiClaim": { id: "logs.entry.deveuiClaim", defaultMessage: "{company} tried to register DevEUI {deveui}, which a node of {owner} has" },
+  "logs.entry.tagMoved": {
+    id: "logs.entry.tagMoved",
+    defaultMessage: "The node {name} ({deveui}) was moved from {from} to {to} with {points} stored values",
+  },
+  "logs.entry.tagMovedAway": {
+    id: "logs.entry.tagMovedAway",
+    defaultMessage: "The node {name} ({deveui}) was moved to another company by the portal's administrator",
+  },
+  "logs.entry.tagMovedHere": {
+    id: "logs.entry.tagMovedHere",
+    defaultMessage: "The node {name} ({deveui}) was moved to this company by the portal's administrator, with {points} stored values",
+  },
 });
 
 const isEntryMessage = (id: string): id is EntryMessageId => Object.hasOwn(entryMessages, id);
