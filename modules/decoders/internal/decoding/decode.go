@@ -41,11 +41,31 @@ func (s *Service) Decode(ctx context.Context, key string, in decoders.Input) (de
 	if err != nil {
 		return decoders.Output{}, err
 	}
+	if l.id != 0 {
+		// While this decode waited for its turn, the decoder may have
+		// been switched off (by the decodes before it) or got a new
+		// version: a backlog of a looping decoder's uplinks must not run
+		// it again, one after the other, once it is off.
+		if l, err = s.resolve(ctx, in.Company, key); err != nil {
+			release(0)
+			return decoders.Output{}, err
+		}
+		switch {
+		case l.off != nil:
+			release(0)
+			return decoders.Output{Errors: []string{switchedOffText(l.off)}}, nil
+		case l.fail != nil:
+			release(0)
+			return decoders.Output{Errors: []string{failure(l.fail)}}, nil
+		}
+	}
 	out, failed, err := run(ctx, l, in, lim, tenant(in.Company))
-	release(out.Duration)
 	if err == nil && l.id != 0 {
+		// Before the slot is let go, so that the company's next decode
+		// finds the decoder switched off if this one was the last straw.
 		s.noteOutcome(ctx, l, failed, &out)
 	}
+	release(out.Duration)
 	return out, err
 }
 
