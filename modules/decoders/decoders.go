@@ -83,8 +83,9 @@ type Service interface {
 	// database failed. A codec runs within in.Company's decode budget:
 	// Decode waits while the company's decodes take all it may run at once
 	// or have spent their time of the last second, and only the company's
-	// own decodes wait for it. A switched-off decoder does not run: its
-	// Errors say so at once.
+	// own decodes wait for it, as long as ctx lasts or at most in.MaxWait,
+	// past which the codec does not run and Errors says so. A switched-off
+	// decoder does not run: its Errors say so at once.
 	Decode(ctx context.Context, key string, in Input) (Output, error)
 	// Has reports whether company may give a node the decoder key: a
 	// built-in one, or one of the company's own decoders.

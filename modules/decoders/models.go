@@ -22,6 +22,10 @@ type Input struct {
 	// Variables are the node's decoder settings (calibration offsets and
 	// the like), nil when there are none.
 	Variables map[string]string
+	// MaxWait is how long the decode may wait for its company's decode
+	// budget; past it the codec does not run and Output.Errors says so. 0
+	// waits as long as the context lasts.
+	MaxWait time.Duration
 }
 
 // Output is what a decoder made of an uplink.

@@ -2,6 +2,7 @@ package decoding
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"sync"
 	"time"
@@ -50,15 +51,33 @@ func newBudget(concurrency int, rate time.Duration) *budget {
 	return &budget{concurrency: concurrency, rate: rate, now: time.Now, after: time.After, lanes: map[int64]*lane{}}
 }
 
+// errBudgetWait is acquireWithin's error when the company's budget did not
+// let the decode start within the time allowed.
+var errBudgetWait = errors.New("the company's decode budget did not let the decode start in time")
+
 // acquire waits until a decode of company may start, or ctx ends (its
 // error). The decode then calls release with the time its codec ran.
 func (b *budget) acquire(ctx context.Context, company int64) (release func(used time.Duration), err error) {
+	return b.acquireWithin(ctx, company, 0)
+}
+
+// acquireWithin is acquire that waits at most maxWait (0: as long as ctx
+// lasts); past it, errBudgetWait.
+func (b *budget) acquireWithin(ctx context.Context, company int64, maxWait time.Duration) (release func(used time.Duration), err error) {
+	var late <-chan time.Time // nil: never
+	var deadline time.Time
+	if maxWait > 0 {
+		late, deadline = b.after(maxWait), b.now().Add(maxWait)
+	}
 	l := b.hold(company)
 	select {
 	case l.slots <- struct{}{}:
 	case <-ctx.Done():
 		b.let(l)
 		return nil, ctx.Err()
+	case <-late:
+		b.let(l)
+		return nil, errBudgetWait
 	}
 	for {
 		b.mu.Lock()
@@ -68,9 +87,17 @@ func (b *budget) acquire(ctx context.Context, company int64) (release func(used 
 			// The time until the bucket holds a millisecond again.
 			wait = time.Duration(float64(time.Millisecond-l.tokens) * float64(time.Second) / float64(b.rate))
 		}
+		now := b.now()
 		b.mu.Unlock()
 		if wait == 0 {
 			break
+		}
+		if !deadline.IsZero() && now.Add(wait).After(deadline) {
+			// The bucket will not have filled in time: say so now, and
+			// free the slot for the company's other decodes.
+			<-l.slots
+			b.let(l)
+			return nil, errBudgetWait
 		}
 		select {
 		case <-b.after(wait):
@@ -78,6 +105,10 @@ func (b *budget) acquire(ctx context.Context, company int64) (release func(used 
 			<-l.slots
 			b.let(l)
 			return nil, ctx.Err()
+		case <-late:
+			<-l.slots
+			b.let(l)
+			return nil, errBudgetWait
 		}
 	}
 	var once sync.Once

@@ -194,3 +194,70 @@ func TestBudgetDefaults(t *testing.T) {
 		t.Errorf("concurrency %d, rate %v", b.concurrency, b.rate)
 	}
 }
+
+// TestBudgetWaitWithin: a decode allowed to wait a while (an MQTT event's)
+// gives up at once when its company's bucket will not have filled in time,
+// and once the time is up when the company's slots stay taken; either way
+// it holds nothing afterwards, and a decode that may wait long enough
+// still starts.
+func TestBudgetWaitWithin(t *testing.T) {
+	t.Parallel()
+	b, c := testBudget(1, 100*time.Millisecond)
+	ctx := context.Background()
+
+	// 500 ms spent at a rate of 100 ms a second: the bucket is above zero
+	// again in about four seconds.
+	r, err := b.acquireWithin(ctx, 1, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-c.waits // the unused deadline of the first call
+	r(500 * time.Millisecond)
+	if _, err := b.acquireWithin(ctx, 1, time.Second); !errors.Is(err, errBudgetWait) {
+		t.Fatalf("with the bucket four seconds from filling, a one-second wait: %v", err)
+	}
+	<-c.waits
+	// Its slot is free again: a decode that may wait five seconds waits
+	// for the bucket and starts.
+	next := make(chan error, 1)
+	go func() {
+		r, err := b.acquireWithin(ctx, 1, 5*time.Second)
+		if err == nil {
+			r(time.Millisecond)
+		}
+		next <- err
+	}()
+	deadline, fill := <-c.waits, <-c.waits
+	if deadline.d != 5*time.Second || fill.d > 5*time.Second {
+		t.Fatalf("waits %v and %v", deadline.d, fill.d)
+	}
+	c.advance(fill.d)
+	fill.fire <- c.Now()
+	if err := <-next; err != nil {
+		t.Fatalf("a decode that may wait long enough: %v", err)
+	}
+
+	// The slot taken by a decode that runs on: the next gives up once its
+	// time is up.
+	c.advance(time.Second)
+	running, err := b.acquire(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make(chan error, 1)
+	go func() {
+		_, err := b.acquireWithin(ctx, 1, time.Second)
+		out <- err
+	}()
+	w := <-c.waits
+	w.fire <- c.Now()
+	if err := <-out; !errors.Is(err, errBudgetWait) {
+		t.Fatalf("with the slot taken past the wait: %v", err)
+	}
+	running(time.Millisecond)
+	c.advance(time.Second)
+	b.prune()
+	if n := b.size(); n != 0 {
+		t.Errorf("%d lanes kept after every decode gave up or ended", n)
+	}
+}

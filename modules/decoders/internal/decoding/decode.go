@@ -37,7 +37,10 @@ func (s *Service) Decode(ctx context.Context, key string, in decoders.Input) (de
 	case l.fail != nil:
 		return decoders.Output{Errors: []string{failure(l.fail)}}, nil
 	}
-	release, err := s.budget.acquire(ctx, in.Company)
+	release, err := s.budget.acquireWithin(ctx, in.Company, in.MaxWait)
+	if errors.Is(err, errBudgetWait) {
+		return decoders.Output{Errors: []string{budgetText(in.MaxWait)}}, nil
+	}
 	if err != nil {
 		return decoders.Output{}, err
 	}
@@ -67,6 +70,12 @@ func (s *Service) Decode(ctx context.Context, key string, in decoders.Input) (de
 	}
 	release(out.Duration)
 	return out, err
+}
+
+// budgetText is what a decode answers in Output.Errors when its company's
+// budget did not let it start within Input.MaxWait.
+func budgetText(waited time.Duration) string {
+	return fmt.Sprintf("decoder not run: the company's decode budget was used up for longer than %s (the payload is kept for decoding again)", waited)
 }
 
 // tenant is the sandbox's tenant of a company's uplinks: what a codec left

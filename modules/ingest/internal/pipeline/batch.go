@@ -199,7 +199,7 @@ func (p *Pipeline) prepare(ctx context.Context, j *job) error {
 	var values map[string]any
 	if j.msg.Kind == ingest.KindUplink {
 		u := j.msg.Uplink
-		d, err := p.decode(ctx, j.tag, u)
+		d, err := p.decode(ctx, j.tag, u, j.msg.DecodeWait)
 		if err != nil {
 			return err
 		}

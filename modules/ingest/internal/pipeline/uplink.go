@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/ingest"
@@ -60,9 +61,10 @@ type decoded struct {
 // object is used when the tag keeps payloads raw, or when there is no
 // payload to decode; otherwise the tag's decoder decodes the payload, under
 // the limits of the tag's company. A decoder that is gone, cannot run or
-// fails (a throw, a broken limit) leaves the payload raw rather than lose
-// it, and what it failed with is reported.
-func (p *Pipeline) decode(ctx context.Context, tag *nodes.Tag, u *ingest.Uplink) (decoded, error) {
+// fails (a throw, a broken limit), or whose company's decode budget does
+// not let it start within maxWait (0: no bound), leaves the payload raw
+// rather than lose it, and what it failed with is reported.
+func (p *Pipeline) decode(ctx context.Context, tag *nodes.Tag, u *ingest.Uplink, maxWait time.Duration) (decoded, error) {
 	if u.Object != nil && (tag.Decoder == decoders.Raw || len(u.Payload) == 0) {
 		values, err := ingest.Flatten(u.Object)
 		return decoded{values: values}, err // the parser has checked the object, so err is nil
@@ -70,7 +72,7 @@ func (p *Pipeline) decode(ctx context.Context, tag *nodes.Tag, u *ingest.Uplink)
 	if len(u.Payload) == 0 {
 		return decoded{values: map[string]any{}}, nil
 	}
-	in := decoders.Input{Company: tag.CompanyID, FPort: u.FPort, Bytes: u.Payload, RecvTime: u.Time}
+	in := decoders.Input{Company: tag.CompanyID, FPort: u.FPort, Bytes: u.Payload, RecvTime: u.Time, MaxWait: maxWait}
 	out, err := p.deps.Decoding.Decode(ctx, tag.Decoder, in)
 	d := decoded{switchOff: out.SwitchOff}
 	switch {

@@ -284,9 +284,24 @@ func (c *Client) chirpStackEvent(ctx context.Context, appID string, msg parse.Me
 			"kind", kindOf(msg), "dev_eui", msg.DevEUI())
 		return nil
 	}
+	if msg.Device != nil {
+		msg.Device.DecodeWait = decodeWait
+	}
 	_, err = c.deps.Dispatcher.Dispatch(ctx, company, msg)
 	return err
 }
+
+// decodeWait is how long an uplink's decode waits for its company's decode
+// budget before its payload is stored raw, with the reason, for decoding
+// again (ingest.Message.DecodeWait). Over HTTP a request waits as long as
+// its sender does, and only that sender waits; here acknowledgements go in
+// arrival order, so a company's uplinks waiting for its budget would hold
+// up the acknowledgements of every company's events behind them, and once
+// receiveMaximum are unacknowledged the session would take no more. A
+// second keeps a session flowing up to about 500 events a second; a company
+// that keeps within its budget seldom waits that long, since its bucket
+// holds a second's worth of codec time.
+const decodeWait = time.Second
 
 // kindOf names what msg reports, for the log.
 func kindOf(msg parse.Message) string {
