@@ -174,36 +174,39 @@ func TestBuiltinDecodersAreNeverSwitchedOff(t *testing.T) {
 // the other, long after the switch-off.
 func TestDecodesThatWaitedDoNotRunASwitchedOffDecoder(t *testing.T) {
 	t.Parallel()
-	p := kerneltest.Start(t, db.SQLite, map[string]string{"FIELDHUB_DECODER_SWITCH_OFF_AFTER": "3",
-		"FIELDHUB_DECODE_CONCURRENCY": "1", "FIELDHUB_DECODE_TIME_PER_SECOND": "1h"}, app.Build)
-	e := &env{Devices: kerneltest.NewDevices(t, p.Client, p.App, p.App.Series()), host: p.Host(), dec: p.App.Decoders()}
-	e.Must(t, "super", "PUT", "/api/companies/{acme}/decoders/limits", map[string]any{"timeMs": 20, "memoryMiB": 16}, http.StatusOK)
-	key := decoders.CustomKey(e.CreateDecoder(t, "acme", "Spinner", loopingCodec))
-	in := decoders.Input{Company: e.ID(t, "{acme}"), FPort: 1, Bytes: []byte{1}, RecvTime: time.Now()}
-	const n = 12
-	outs := make(chan decoders.Output, n)
-	for range n {
-		go func() {
-			out, err := e.dec.Decode(t.Context(), key, in)
-			if err != nil {
-				t.Error(err)
-			}
-			outs <- out
-		}()
-	}
-	ran, off := 0, 0
-	for range n {
-		out := <-outs
-		switch errors := fmt.Sprint(out.Errors); {
-		case strings.Contains(errors, "decoder switched off"): // since ... (time limit of 20 ms exceeded)
-			off++
-		case strings.Contains(errors, "time limit of 20 ms exceeded"):
-			ran++
-		default:
-			t.Errorf("errors %s", errors)
+	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
+		t.Parallel()
+		p := kerneltest.Start(t, d, map[string]string{"FIELDHUB_DECODER_SWITCH_OFF_AFTER": "3",
+			"FIELDHUB_DECODE_CONCURRENCY": "1", "FIELDHUB_DECODE_TIME_PER_SECOND": "1h"}, app.Build)
+		e := &env{Devices: kerneltest.NewDevices(t, p.Client, p.App, p.App.Series()), host: p.Host(), dec: p.App.Decoders()}
+		e.Must(t, "super", "PUT", "/api/companies/{acme}/decoders/limits", map[string]any{"timeMs": 20, "memoryMiB": 16}, http.StatusOK)
+		key := decoders.CustomKey(e.CreateDecoder(t, "acme", "Spinner", loopingCodec))
+		in := decoders.Input{Company: e.ID(t, "{acme}"), FPort: 1, Bytes: []byte{1}, RecvTime: time.Now()}
+		const n = 12
+		outs := make(chan decoders.Output, n)
+		for range n {
+			go func() {
+				out, err := e.dec.Decode(t.Context(), key, in)
+				if err != nil {
+					t.Error(err)
+				}
+				outs <- out
+			}()
 		}
-	}
-	if ran != 3 || off != n-3 {
-		t.Errorf("the looping decoder ran %d times and answered switched off %d times; want 3 and %d", ran, off, n-3)
-	}
+		ran, off := 0, 0
+		for range n {
+			out := <-outs
+			switch errors := fmt.Sprint(out.Errors); {
+			case strings.Contains(errors, "decoder switched off"): // since ... (time limit of 20 ms exceeded)
+				off++
+			case strings.Contains(errors, "time limit of 20 ms exceeded"):
+				ran++
+			default:
+				t.Errorf("errors %s", errors)
+			}
+		}
+		if ran != 3 || off != n-3 {
+			t.Errorf("the looping decoder ran %d times and answered switched off %d times; want 3 and %d", ran, off, n-3)
+		}
+	})
 }
