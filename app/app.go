@@ -68,11 +68,13 @@ type moduleConfig struct {
 	logs       logs.Config
 	netservers netservers.Config
 	events     events.Config
+	decoders   decoders.Config
 }
 
 // sections are the modules' options, read into m.
 func (m *moduleConfig) sections() []config.Section {
-	return []config.Section{m.webapp.Section(), m.accounts.Section(), m.dashboards.Section(), m.logs.Section(), m.netservers.Section(), m.events.Section()}
+	return []config.Section{m.webapp.Section(), m.accounts.Section(), m.dashboards.Section(), m.logs.Section(), m.netservers.Section(),
+		m.events.Section(), m.decoders.Section()}
 }
 
 // ConfigSections are the options the modules declare, beside the kernel's:
@@ -146,7 +148,7 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	if o.WrapSeries != nil {
 		series = o.WrapSeries(series)
 	}
-	dec := decodersmodule.New(host, decodersmodule.Deps{Accounts: acc, UI: env})
+	dec := decodersmodule.New(host, decodersmodule.Deps{Config: mc.decoders, Accounts: acc, UI: env})
 	k.Add(dec)
 	nod := nodesmodule.New(host, nodesmodule.Deps{Accounts: acc, Decoders: dec, UI: env, Series: series})
 	k.Add(nod)

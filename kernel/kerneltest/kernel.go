@@ -21,13 +21,18 @@ import (
 
 // Config returns a configuration for a test on a fresh database of dialect
 // d, with env's values over the defaults (env names as in the README).
+// Tests post the published examples of the network servers, with their
+// times of years ago, so the ingest takes messages up to a hundred years
+// back here (FIELDHUB_INGEST_MAX_AGE_DAYS; a month in production): a test
+// of the window sets its own.
 func Config(tb testing.TB, d db.Dialect, env map[string]string) *config.Config {
 	tb.Helper()
 	vars := map[string]string{
-		"DATABASE_URL":        DatabaseURL(tb, d),
-		"FIELDHUB_DATA":       tb.TempDir(),
-		"FIELDHUB_ADDR":       "127.0.0.1:0",
-		"FIELDHUB_ACCESS_LOG": "false",
+		"DATABASE_URL":                 DatabaseURL(tb, d),
+		"FIELDHUB_DATA":                tb.TempDir(),
+		"FIELDHUB_ADDR":                "127.0.0.1:0",
+		"FIELDHUB_ACCESS_LOG":          "false",
+		"FIELDHUB_INGEST_MAX_AGE_DAYS": "36500",
 	}
 	for k, v := range env {
 		vars[k] = v

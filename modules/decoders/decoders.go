@@ -9,7 +9,14 @@
 // modules that follow sdk/decoder's ABI, kept in versions of which one is
 // active; a node names one as CustomKey(id). Every codec runs in one shared
 // kernel/sandbox Engine (started by Start, closed by Stop) under the time
-// and memory limits of the node's company.
+// and memory limits of the node's company, and within the company's decode
+// budget (Config): how many of its decodes run at once and how much codec
+// time they take a second, so that one company's slow or hostile codec
+// slows that company's uplinks alone. A company's decoder that breaks its
+// limits in Config.SwitchOffAfter decodes in a row is switched off
+// (SwitchOff, DecoderSwitchedOff) until a version is saved or activated,
+// or a CompanyAdmin switches it on again (POST
+// /api/decoders/{decoderId}/switch-on).
 //
 // The module is a leaf: it knows no other module but accounts. The ingest
 // decodes every uplink through Service.Decode with the decoder key of the
@@ -73,7 +80,12 @@ type Service interface {
 	// an errs.NotFound error with message IDUnknown for a key the company
 	// cannot use, an errs.Unavailable error (IDNotStarted) without a
 	// sandbox, ctx's error when ctx ended, and a wrapped error when the
-	// database failed.
+	// database failed. A codec runs within in.Company's decode budget:
+	// Decode waits while the company's decodes take all it may run at once
+	// or have spent their time of the last second, and only the company's
+	// own decodes wait for it, as long as ctx lasts or at most in.MaxWait,
+	// past which the codec does not run and Errors says so. A switched-off
+	// decoder does not run: its Errors say so at once.
 	Decode(ctx context.Context, key string, in Input) (Output, error)
 	// Has reports whether company may give a node the decoder key: a
 	// built-in one, or one of the company's own decoders.
@@ -82,6 +94,11 @@ type Service interface {
 	// built-in ones and the company's own (company 0: the built-in ones).
 	// It does not hold the empty prompt that GET /api/decoder puts first.
 	Catalog(ctx context.Context, company int64) ([]Entry, error)
+	// SwitchedOff tells why the decoder key names for company is switched
+	// off (SwitchOff), for the pages of its nodes; nil when it decodes, or
+	// when key is no decoder of the company's own (built-in decoders are
+	// never switched off).
+	SwitchedOff(ctx context.Context, company int64, key string) (*SwitchOff, error)
 }
 
 // Users tells which nodes of a company name a decoder key. The module that

@@ -16,3 +16,19 @@ type VersionActivated struct {
 
 // Topic names the event.
 func (VersionActivated) Topic() string { return "decoders.version_activated" }
+
+// DecoderSwitchedOff is published once a company's own decoder has been
+// switched off for breaking the sandbox's limits in decodes in a row (see
+// SwitchOff), by the instance that switched it off, for what tells people
+// about it (the notifications, once they exist). The company's log entry
+// comes from the ingest, which sees Output.SwitchOff of the call that was
+// the last straw and names that call's node.
+type DecoderSwitchedOff struct {
+	CompanyID int64
+	// Key is the decoder key nodes name it by (CustomKey(DecoderID)).
+	Key string
+	SwitchOff
+}
+
+// Topic names the event.
+func (DecoderSwitchedOff) Topic() string { return "decoders.decoder_switched_off" }

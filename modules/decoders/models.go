@@ -22,6 +22,10 @@ type Input struct {
 	// Variables are the node's decoder settings (calibration offsets and
 	// the like), nil when there are none.
 	Variables map[string]string
+	// MaxWait is how long the decode may wait for its company's decode
+	// budget; past it the codec does not run and Output.Errors says so. 0
+	// waits as long as the context lasts.
+	MaxWait time.Duration
 }
 
 // Output is what a decoder made of an uplink.
@@ -39,6 +43,26 @@ type Output struct {
 	Log []string
 	// Duration is how long the codec ran.
 	Duration time.Duration
+	// SwitchOff is set on the one call after which the company's decoder
+	// was switched off: the last of Config.SwitchOffAfter decodes in a row
+	// that broke a limit. Later calls answer at once, with Errors saying
+	// that the decoder is switched off, until it is switched on again.
+	SwitchOff *SwitchOff
+}
+
+// SwitchOff says why and since when a company's own decoder is switched
+// off: it broke the sandbox's limits (time, memory, stack, output) in
+// Config.SwitchOffAfter decodes in a row. Its nodes' uplinks are then
+// stored raw, and kept for decoding again, until a CompanyAdmin saves (or
+// activates) a version or switches it on again.
+type SwitchOff struct {
+	DecoderID int64 `json:"decoderId"`
+	// Name is the decoder's name.
+	Name string    `json:"name"`
+	At   time.Time `json:"at"`
+	// Reason is the sandbox's text of the last broken limit ("time limit
+	// of 50 ms exceeded").
+	Reason string `json:"reason"`
 }
 
 // Entry is one decoder of the catalog: {"key": ..., "name": ...}, with
@@ -76,6 +100,11 @@ type Decoder struct {
 	Kind      string    `bun:"kind" json:"kind"`
 	CreatedAt time.Time `bun:"created_at" json:"createdAt"`
 	UpdatedAt time.Time `bun:"updated_at" json:"updatedAt"`
+	// SwitchedOffAt is when the decoder was switched off for breaking its
+	// limits again and again (see SwitchOff), nil while it decodes;
+	// SwitchedOffReason is the last limit it broke.
+	SwitchedOffAt     *time.Time `bun:"switched_off_at" json:"switchedOffAt"`
+	SwitchedOffReason string     `bun:"switched_off_reason" json:"switchedOffReason,omitempty"`
 
 	// Key is the decoder key nodes name it by.
 	Key string `bun:"-" json:"key"`

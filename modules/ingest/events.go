@@ -45,7 +45,9 @@ const (
 // the values of its uplinks, for the log: a join of a node, a device status,
 // a network server's log message, a decoder that failed or warned, a DevEUI
 // heard without a node that went to the node pool (the last two at most
-// once per DevEUI every 15 minutes). Events about a device name only nodes
+// once per DevEUI every 15 minutes), and a decoder switched off for
+// breaking its limits again and again (once, with the node whose uplink
+// was the last straw). Events about a device name only nodes
 // of the company the message acted for, or a DevEUI that company's own
 // network server sent. Publishing one never holds up the message it is
 // about: subscribers must not block. (What became of a downlink is the
@@ -79,4 +81,7 @@ const (
 	IDLogStatusPowered = "logs.entry.statusPowered"
 	IDLogPool          = "logs.entry.pool"
 	IDLogDecoder       = "logs.entry.decoder"
+	// IDLogDecoderOff: the node's decoder was switched off for breaking
+	// the sandbox's limits again and again (decoders.SwitchOff).
+	IDLogDecoderOff = "logs.entry.decoderOff"
 )

@@ -8,14 +8,18 @@
 // for. An uplink of a DevEUI that has no tag in that company (none at all,
 // or another company's) goes to the node pool and is not stored. For a node
 // of the company, the payload is decoded with the tag's decoder (under its
-// company's sandbox limits; a decoder that fails leaves the payload raw and
+// company's sandbox limits and decode budget; a decoder that fails, or that
+// was switched off for failing again and again, leaves the payload raw and
 // its errors kept), the values are flattened to dotted keys (Flatten) and
 // stored as time series (with the radio's rssi and snr), the payload, port
 // and radio values are kept as they came under UplinkKey (for decoding
 // again), the keys are registered, the tag's latest data, time, battery and
 // RSSI are updated, and UplinkReceived is published. Uplinks that arrive
 // together are handled together (group commit): one lookup of their tags,
-// one transaction for their values, one statement for their nodes' states.
+// then each is decoded on its own, within its company's decode budget, and
+// the decoded ones share one transaction for their values and one statement
+// for their nodes' states, so that no company's codec holds up another's
+// uplinks.
 // Process returns once the uplink's own values and its node's state are
 // durable. Joins, device statuses and the network servers' log messages are
 // recorded and told to the log as DeviceEvent.

@@ -36,6 +36,13 @@ type Message struct {
 	Uplink *Uplink
 	Status *Status
 	Log    *Log
+	// DecodeWait is how long an uplink's decode may wait for its
+	// company's decode budget (decoders.Input.MaxWait); past it the
+	// payload is stored raw, with the reason, for decoding again. 0 waits
+	// as long as the context lasts. The MQTT subscriber sets it: its
+	// acknowledgements go in arrival order, so an uplink waiting for its
+	// company's budget would hold up every company's events behind it.
+	DecodeWait time.Duration
 }
 
 // Uplink is one uplink of a node.

@@ -5,12 +5,13 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/fieldhub/fieldhub/kernel/config"
 )
 
 // Config is the netservers module's part of the configuration: the MQTT
-// broker of ChirpStack's MQTT integration.
+// broker of ChirpStack's MQTT integration, and how old a message may be.
 type Config struct {
 	// MQTTURL is the broker ChirpStack v4 publishes to; "" turns the MQTT
 	// subscriber and the ChirpStack downlinks off.
@@ -18,6 +19,23 @@ type Config struct {
 	// MQTTClientID names the subscriber's sessions at the broker
 	// (MQTTSessionIDs) and their shared subscription's group.
 	MQTTClientID string // MQTT_CLIENT_ID
+	// MaxAgeDays is how far back the time of a message from a network
+	// server or a device may lie, in days: network servers deliver late,
+	// devices post their history; an older time is refused.
+	MaxAgeDays int // FIELDHUB_INGEST_MAX_AGE_DAYS
+}
+
+// DefaultMaxAgeDays is MaxAgeDays unless configured: a month, generous
+// for network servers that deliver what they kept while the portal was
+// away.
+const DefaultMaxAgeDays = 30
+
+// MaxAge is MaxAgeDays as a duration.
+func (c *Config) MaxAge() time.Duration {
+	if c.MaxAgeDays <= 0 {
+		return DefaultMaxAgeDays * 24 * time.Hour
+	}
+	return time.Duration(c.MaxAgeDays) * 24 * time.Hour
 }
 
 // MQTTSessions is how many MQTT sessions the portal's instances take
@@ -67,6 +85,14 @@ func (c *Config) Section() config.Section {
 				return fmt.Errorf("want 1-64 letters, digits, '-', '_' or '.'")
 			}
 			c.MQTTClientID = v
+			return nil
+		}},
+		{Name: "FIELDHUB_INGEST_MAX_AGE_DAYS", Default: strconv.Itoa(DefaultMaxAgeDays), Help: "how many days back the time of an uplink (or another message of a network server or device) may lie, for network servers that deliver late and devices that post their history; an older time is refused with 400 (over MQTT the event is acknowledged and logged as refused)", Set: func(v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > 36500 {
+				return fmt.Errorf("want a whole number of days from 1 to 36500")
+			}
+			c.MaxAgeDays = n
 			return nil
 		}},
 	}}

@@ -23,10 +23,13 @@ type Accounts interface {
 // them; Catalog lists them by name for the tag forms, without the empty
 // prompt. A Catalog that fails or is empty means the list could not be
 // read: the forms then say "Could not fetch decoders" and offer the
-// built-in list.
+// built-in list. SwitchedOff tells why a company's decoder is switched off
+// (nil while it decodes), for the node details page to say why the node's
+// values stopped.
 type Decoders interface {
 	Has(ctx context.Context, company int64, key string) (bool, error)
 	Catalog(ctx context.Context, company int64) ([]decoders.Entry, error)
+	SwitchedOff(ctx context.Context, company int64, key string) (*decoders.SwitchOff, error)
 }
 
 // Series is the part of tsdb.Store that nodes uses: it reads the stored

@@ -35,11 +35,16 @@ type Deps struct {
 	// Limits are the limits of a company that has none of its own; zero
 	// fields take the sandbox's defaults (50 ms, 16 MiB).
 	Limits sandbox.Limits
+	// Config is the module's part of the configuration: each company's
+	// decode budget and the switch-off of a decoder that keeps breaking
+	// its limits. Its zero value takes the defaults, but never switches a
+	// decoder off: read it with its Section for the documented defaults.
+	Config decoders.Config
 }
 
 // New builds the module on the built-in codecs of decoders.CatalogFS.
 func New(host *kernel.Host, deps Deps) decoders.Module {
-	svc := decoding.New(host, decoders.CatalogFS(), deps.Accounts, deps.Limits)
+	svc := decoding.New(host, decoders.CatalogFS(), deps.Accounts, deps.Limits, deps.Config)
 	m := &module{Service: svc, api: httpapi.New(svc)}
 	if deps.UI != nil {
 		m.pages = pages.New(host, deps.UI, svc)

@@ -20,7 +20,8 @@ import (
 
 // Deps is what the netservers module needs from the rest of the portal.
 type Deps struct {
-	// Config is the module's part of the configuration: the MQTT broker.
+	// Config is the module's part of the configuration: the MQTT broker,
+	// how old a message may be.
 	Config netservers.Config
 	// Nodes authenticates integration tokens, finds the tags and
 	// applications that messages, routes and downlinks name. Required;
@@ -48,13 +49,13 @@ func New(host *kernel.Host, deps Deps) netservers.Module {
 	}
 	q := queue.New(host, deps.Nodes)
 	d := dispatch.New(deps.Ingest, q)
-	client := mqtt.New(host, mqtt.Deps{Applications: deps.Nodes, Tags: deps.Nodes, Dispatcher: d})
+	client := mqtt.New(host, mqtt.Deps{Applications: deps.Nodes, Tags: deps.Nodes, Dispatcher: d, MaxAge: deps.Config.MaxAge()})
 	m := &module{
 		Queue:  q,
 		config: deps.Config,
 		mqtt:   client,
 		worker: worker.New(host, worker.Deps{Queue: q, Applications: deps.Nodes, MQTT: client}),
-		api:    httpapi.New(deps.Nodes, d, q),
+		api:    httpapi.New(deps.Nodes, d, q, deps.Config.MaxAge()),
 	}
 	if deps.UI != nil {
 		m.section = pages.New(host, deps.UI, deps.TagPages, q)

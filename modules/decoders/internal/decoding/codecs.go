@@ -34,9 +34,13 @@ const (
 type loaded struct {
 	codec *sandbox.Codec
 	fail  *sandbox.Error
-	// For custom decoders: whose, and which version.
+	// For custom decoders: which, whose, its name, which version, and
+	// since when and why it is switched off (nil while it decodes).
+	id      int64
 	company int64
+	name    string
 	hash    string
+	off     *decoders.SwitchOff
 	checked time.Time
 	used    atomic.Int64
 }
@@ -206,7 +210,10 @@ func (s *Service) customCodec(ctx context.Context, company, id int64) (*loaded, 
 			return nil, err
 		}
 	}
-	fresh.company, fresh.hash, fresh.checked = row.CompanyID, row.Hash, time.Now()
+	fresh.id, fresh.company, fresh.name, fresh.hash, fresh.checked = id, row.CompanyID, row.Name, row.Hash, time.Now()
+	if row.SwitchedOffAt != nil {
+		fresh.off = &decoders.SwitchOff{DecoderID: id, Name: row.Name, At: *row.SwitchedOffAt, Reason: row.SwitchedOffReason}
+	}
 	fresh.touch()
 	s.codecs.mu.Lock()
 	s.codecs.custom[id] = fresh

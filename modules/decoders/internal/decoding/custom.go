@@ -103,10 +103,10 @@ func decodeBase64(s string) ([]byte, error) {
 	return nil, errors.New("not base64")
 }
 
-// checkCodec loads a version in the test sandbox: one that does not load
-// or cannot decode uplinks is refused with the sandbox's reason, so that
-// no broken version is saved.
-func (s *Service) checkCodec(ctx context.Context, v *errs.Validation, kind, source string, module []byte) error {
+// checkCodec loads a version in the test sandbox, within company's decode
+// budget: one that does not load or cannot decode uplinks is refused with
+// the sandbox's reason, so that no broken version is saved.
+func (s *Service) checkCodec(ctx context.Context, v *errs.Validation, company int64, kind, source string, module []byte) error {
 	e := s.scratch.Load()
 	if e == nil {
 		return errNotStarted()
@@ -115,7 +115,11 @@ func (s *Service) checkCodec(ctx context.Context, v *errs.Validation, kind, sour
 	if kind == decoders.KindWASM {
 		content, field, id = module, "module", decoders.IDModuleInvalid
 	}
-	l, err := load(ctx, e, kind, content, false)
+	var l *loaded
+	err := s.runBudgeted(ctx, company, func() (err error) {
+		l, err = load(ctx, e, kind, content, false)
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -186,7 +190,7 @@ func (s *Service) CreateDecoder(ctx context.Context, company int64, in DecoderIn
 	if kind != "" {
 		source, module = in.content(v, kind)
 		if !v.Has("source") && !v.Has("module") {
-			if err := s.checkCodec(ctx, v, kind, source, module); err != nil {
+			if err := s.checkCodec(ctx, v, company, kind, source, module); err != nil {
 				return nil, err
 			}
 		}
@@ -302,14 +306,15 @@ func (s *Service) Delete(ctx context.Context, d *decoders.Decoder) error {
 }
 
 // AddVersion validates and stores a new version of d, the active one
-// unless in says otherwise; the answer holds no content.
+// unless in says otherwise (an active one switches d on if it was off);
+// the answer holds no content.
 func (s *Service) AddVersion(ctx context.Context, d *decoders.Decoder, in VersionInput) (*decoders.Version, error) {
 	v := &errs.Validation{}
 	source, module := in.content(v, d.Kind)
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	if err := s.checkCodec(ctx, v, d.Kind, source, module); err != nil {
+	if err := s.checkCodec(ctx, v, d.CompanyID, d.Kind, source, module); err != nil {
 		return nil, err
 	}
 	if err := v.Err(); err != nil {
@@ -320,13 +325,16 @@ func (s *Service) AddVersion(ctx context.Context, d *decoders.Decoder, in Versio
 	ver.DecoderID = d.ID
 	ver.CreatedBy, ver.CreatedByName = s.authorName(ctx)
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		return store.AddVersion(ctx, tx, ver, activate)
+		if err := store.AddVersion(ctx, tx, ver, activate); err != nil || !activate {
+			return err
+		}
+		return store.SwitchOn(ctx, tx, d.ID) // a new active version is a new start
 	})
 	if err != nil {
 		return nil, err
 	}
 	if activate {
-		s.codecs.dropCustom(d.ID)
+		s.switchedOn(d.ID)
 		s.activated(ctx, d.CompanyID, d.ID, ver.Version)
 	}
 	ver.Source, ver.Module = "", nil
@@ -339,18 +347,21 @@ func (s *Service) Version(ctx context.Context, d *decoders.Decoder, number int) 
 }
 
 // Activate makes version number of d the one that decodes from now on (a
-// roll back, or forward again).
+// roll back, or forward again), and switches d on if it was off.
 func (s *Service) Activate(ctx context.Context, d *decoders.Decoder, number int) error {
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := store.Version(ctx, tx, d.ID, number); err != nil {
 			return err
 		}
-		return store.Activate(ctx, tx, d.ID, number)
+		if err := store.Activate(ctx, tx, d.ID, number); err != nil {
+			return err
+		}
+		return store.SwitchOn(ctx, tx, d.ID)
 	})
 	if err != nil {
 		return err
 	}
-	s.codecs.dropCustom(d.ID)
+	s.switchedOn(d.ID)
 	s.activated(ctx, d.CompanyID, d.ID, number)
 	return nil
 }

@@ -1,8 +1,9 @@
 // Package decoding is the decoders module's service: the catalog of
 // decoders (built-in ones and each company's own, with their versions),
 // decoding in the sandbox with its codec caches, the sandbox limits per
-// company, the test call, and the registry of the modules that use
-// decoders. The JSON routes (httpapi) and the pages (pages) call it.
+// company, each company's decode budget (budget.go) and the switch-off of
+// a company's decoder that keeps breaking its limits (switchoff.go), the
+// test call, and the registry of the modules that use decoders. The JSON routes (httpapi) and the pages (pages) call it.
 package decoding
 
 import (
@@ -43,6 +44,8 @@ type Service struct {
 
 	codecs      codecCache  // loaded codecs (codecs.go)
 	limitsCache limitsCache // limits per company (limits.go)
+	budget      *budget     // each company's decode budget (budget.go)
+	strikes     strikes     // limit failures in a row per decoder (switchoff.go)
 	stop        chan struct{}
 	wg          sync.WaitGroup
 
@@ -51,17 +54,19 @@ type Service struct {
 }
 
 // New builds the service on the built-in codecs of builtins (as
-// decoders.CatalogFS holds them). acc may be nil. A catalog that does not
-// load is a programming error: New panics.
-func New(host *kernel.Host, builtins fs.FS, acc decoders.Accounts, limits sandbox.Limits) *Service {
+// decoders.CatalogFS holds them), with the decode budgets and switch-off
+// rule of cfg. acc may be nil. A catalog that does not load is a
+// programming error: New panics.
+func New(host *kernel.Host, builtins fs.FS, acc decoders.Accounts, limits sandbox.Limits, cfg decoders.Config) *Service {
 	byKey, list, err := catalog.Load(builtins)
 	if err != nil {
 		panic(fmt.Sprintf("decoders: built-in catalog: %v", err))
 	}
 	s := &Service{host: host, db: host.DB, log: host.Logger("decoders"), accounts: acc, limits: limits,
-		builtins: byKey, catalog: list, stop: make(chan struct{})}
+		builtins: byKey, catalog: list, stop: make(chan struct{}), budget: newBudget(cfg.Concurrency, cfg.TimePerSecond)}
 	s.codecs.init()
 	s.limitsCache.init()
+	s.strikes.init(cfg.SwitchOffAfter)
 	return s
 }
 
@@ -113,7 +118,8 @@ func (s *Service) Stop(context.Context) error {
 }
 
 // sweep forgets, every minute, the codecs nobody used for a while, so that
-// old versions of custom decoders do not stay in memory.
+// old versions of custom decoders do not stay in memory, and the budgets
+// of companies that stopped decoding.
 func (s *Service) sweep() {
 	defer s.wg.Done()
 	t := time.NewTicker(time.Minute)
@@ -124,6 +130,7 @@ func (s *Service) sweep() {
 			return
 		case now := <-t.C:
 			s.codecs.forget(now.Add(-codecIdle))
+			s.budget.prune()
 		}
 	}
 }

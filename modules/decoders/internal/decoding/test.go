@@ -30,8 +30,9 @@ type TestInput struct {
 	RecvTime *time.Time `json:"recvTime"`
 }
 
-// RunTest validates a test call and runs it under the limits of company:
-// what the codec does wrong is in the Output, as for Decode.
+// RunTest validates a test call and runs it under the limits of company,
+// within its decode budget: what the codec does wrong is in the Output, as
+// for Decode.
 func (s *Service) RunTest(ctx context.Context, company int64, in TestInput) (decoders.Output, error) {
 	v := &errs.Validation{}
 	codecs := 0
@@ -83,8 +84,15 @@ func (s *Service) RunTest(ctx context.Context, company int64, in TestInput) (dec
 		if err != nil {
 			return decoders.Output{}, err
 		}
-		// A test call starts clean, whatever the company's uplinks left.
-		return run(ctx, l, inp, lim, "")
+		// A switched-off decoder is run all the same: the test call is
+		// how its company finds out what is wrong with it. A test call
+		// starts clean, whatever the company's uplinks left.
+		var out decoders.Output
+		err = s.runBudgeted(ctx, company, func() (err error) {
+			out, _, err = run(ctx, l, inp, lim, "")
+			return err
+		})
+		return out, err
 	}
 	e := s.scratch.Load()
 	if e == nil {
@@ -94,15 +102,20 @@ func (s *Service) RunTest(ctx context.Context, company int64, in TestInput) (dec
 	if in.WASM != nil {
 		kind, content = decoders.KindWASM, module
 	}
-	l, err := load(ctx, e, kind, content, false)
-	if err != nil {
-		return decoders.Output{}, err
-	}
 	lim, err := s.companyLimits(ctx, company)
 	if err != nil {
 		return decoders.Output{}, err
 	}
-	return run(ctx, l, inp, lim, "")
+	var out decoders.Output
+	err = s.runBudgeted(ctx, company, func() error {
+		l, err := load(ctx, e, kind, content, false)
+		if err != nil {
+			return err
+		}
+		out, _, err = run(ctx, l, inp, lim, "")
+		return err
+	})
+	return out, err
 }
 
 func derefString(p *string) string {

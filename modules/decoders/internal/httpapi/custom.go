@@ -145,3 +145,21 @@ func (a *API) activateCustom(w http.ResponseWriter, r *http.Request) error {
 	}
 	return web.OK(w, view)
 }
+
+// switchOnCustom answers POST /decoders/{decoderId}/switch-on: a decoder
+// switched off for breaking its limits again and again decodes again (one
+// that decodes is left as it is).
+func (a *API) switchOnCustom(w http.ResponseWriter, r *http.Request) error {
+	d, err := a.svc.PathDecoder(r)
+	if err != nil {
+		return err
+	}
+	if err := a.svc.SwitchOn(r.Context(), d); err != nil {
+		return err
+	}
+	view, err := a.svc.View(r.Context(), d.ID)
+	if err != nil {
+		return err
+	}
+	return web.OK(w, view)
+}

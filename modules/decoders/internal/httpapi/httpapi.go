@@ -35,6 +35,7 @@ func (a *API) Routes(r *web.ModuleRoutes) {
 	r.API("POST /decoders/{decoderId}/versions", auth.AdminOrCompanyAdmin, a.addCustomVersion, web.MaxBody(decoding.MaxVersionIn))
 	r.API("GET /decoders/{decoderId}/versions/{version}", auth.AdminOrCompanyAdmin, a.getCustomVersion)
 	r.API("POST /decoders/{decoderId}/versions/{version}/activate", auth.AdminOrCompanyAdmin, a.activateCustom)
+	r.API("POST /decoders/{decoderId}/switch-on", auth.AdminOrCompanyAdmin, a.switchOnCustom)
 	r.API("GET /companies/{companyId}/decoders/limits", auth.AdminOrCompanyAdmin, a.getLimits)
 	r.API("PUT /companies/{companyId}/decoders/limits", auth.SuperAdminOnly, a.putLimits)
 	r.API("DELETE /companies/{companyId}/decoders/limits", auth.SuperAdminOnly, a.deleteLimits)

@@ -142,3 +142,18 @@ func (p *Pages) deleteSubmit(w http.ResponseWriter, r *http.Request) error {
 	web.Redirect(w, r, "/decoders")
 	return nil
 }
+
+// switchOnSubmit switches a decoder on again that was switched off for
+// breaking its limits again and again.
+func (p *Pages) switchOnSubmit(w http.ResponseWriter, r *http.Request) error {
+	d, err := p.svc.PageDecoder(r)
+	if err != nil {
+		return err
+	}
+	if err := p.svc.SwitchOn(r.Context(), d); err != nil {
+		return err
+	}
+	web.Toast(w, r, "success", p.t(r, "decoders.switchedOn", "name", d.Name))
+	web.Redirect(w, r, decoderPath(d.ID, ""))
+	return nil
+}

@@ -50,6 +50,7 @@ func (p *Pages) Routes(r *web.ModuleRoutes) {
 	r.Page("GET /decoders/{decoderId}", auth.AdminOrCompanyAdmin, p.decoderPage)
 	r.Page("GET /decoders/{decoderId}/delete", auth.AdminOrCompanyAdmin, p.deletePage)
 	r.Page("POST /decoders/{decoderId}/delete", auth.AdminOrCompanyAdmin, p.deleteSubmit)
+	r.Page("POST /decoders/{decoderId}/switch-on", auth.AdminOrCompanyAdmin, p.switchOnSubmit)
 }
 
 func decoderPath(id int64, rest string) string { return fmt.Sprintf("/decoders/%d%s", id, rest) }

@@ -76,19 +76,23 @@ func Activate(ctx context.Context, tx bun.IDB, decoderID int64, number int) erro
 	return err
 }
 
-// ActiveRow is what the codec cache reads of a decoder's active version.
+// ActiveRow is what the codec cache reads of a decoder and its active
+// version.
 type ActiveRow struct {
-	CompanyID int64  `bun:"company_id"`
-	Kind      string `bun:"kind"`
-	VersionID int64  `bun:"version_id"`
-	Hash      string `bun:"hash"`
+	CompanyID         int64      `bun:"company_id"`
+	Kind              string     `bun:"kind"`
+	Name              string     `bun:"name"`
+	SwitchedOffAt     *time.Time `bun:"switched_off_at"`
+	SwitchedOffReason string     `bun:"switched_off_reason"`
+	VersionID         int64      `bun:"version_id"`
+	Hash              string     `bun:"hash"`
 }
 
-// Active reads decoder id's company, kind and active version; found is
-// false when there is no such decoder.
+// Active reads decoder id's company, kind, name, switch-off and active
+// version; found is false when there is no such decoder.
 func Active(ctx context.Context, idb bun.IDB, id int64) (row ActiveRow, found bool, err error) {
-	err = idb.NewRaw(`SELECT d.company_id, d.kind, v.id AS version_id, v.hash FROM decoders d
-		JOIN decoder_versions v ON v.decoder_id = d.id AND v.active WHERE d.id = ?`, id).Scan(ctx, &row)
+	err = idb.NewRaw(`SELECT d.company_id, d.kind, d.name, d.switched_off_at, d.switched_off_reason, v.id AS version_id, v.hash
+		FROM decoders d JOIN decoder_versions v ON v.decoder_id = d.id AND v.active WHERE d.id = ?`, id).Scan(ctx, &row)
 	if db.IsNoRows(err) {
 		return row, false, nil
 	}
@@ -105,4 +109,30 @@ func Content(ctx context.Context, idb bun.IDB, decoderID, versionID int64) (sour
 		return "", nil, fmt.Errorf("load version %d of decoder %d: %w", versionID, decoderID, err)
 	}
 	return v.Source, v.Module, nil
+}
+
+// SwitchOff switches decoder id off at at for reason, unless it is off
+// already or its active version is no longer the one of hash (a new one
+// was activated meanwhile); done tells whether this call switched it off.
+func SwitchOff(ctx context.Context, idb bun.IDB, id int64, hash string, at time.Time, reason string) (done bool, err error) {
+	res, err := idb.NewUpdate().Model((*decoders.Decoder)(nil)).
+		Set("switched_off_at = ?, switched_off_reason = ?", at, reason).
+		Where("id = ? AND switched_off_at IS NULL", id).
+		Where("EXISTS (SELECT 1 FROM decoder_versions v WHERE v.decoder_id = ? AND v.active AND v.hash = ?)", id, hash).
+		Exec(ctx)
+	if err != nil {
+		return false, fmt.Errorf("switch off decoder %d: %w", id, err)
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
+}
+
+// SwitchOn switches decoder id on again (it may be on already).
+func SwitchOn(ctx context.Context, idb bun.IDB, id int64) error {
+	_, err := idb.NewUpdate().Model((*decoders.Decoder)(nil)).
+		Set("switched_off_at = NULL, switched_off_reason = ''").Where("id = ?", id).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("switch on decoder %d: %w", id, err)
+	}
+	return nil
 }

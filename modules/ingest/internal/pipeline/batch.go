@@ -11,28 +11,40 @@ import (
 
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
+	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 )
 
 // job is one uplink or device status of a company in a batch (commit.go).
+// An uplink whose payload a codec decodes goes through two batches: the
+// first looks its tag up and hands it back to its request, which decodes
+// it within its company's decode budget, and the second writes it.
 type job struct {
 	company int64
 	msg     ingest.Message // KindUplink or KindStatus
 
-	// The outcome, set before done is closed.
+	// The outcome of a batch, set before done is closed.
 
-	// tag is the DevEUI's tag, nil when the company has none: nothing was
+	// tag is the DevEUI's tag, nil when the company has none: nothing is
 	// stored, and an uplink goes to the pool.
-	tag   *nodes.Tag
-	res   ingest.UplinkResult    // of an uplink
-	event *ingest.UplinkReceived // of an uplink, for the request to publish
-	err   error
-	done  chan struct{}
+	tag *nodes.Tag
+	// decode is set when the batch handed the job back for its request to
+	// decode: the uplink is not stored yet.
+	decode bool
+	// prepared is set by the request once it decoded and prepared the
+	// job: the next batch only writes it.
+	prepared bool
+	res      ingest.UplinkResult    // of an uplink
+	event    *ingest.UplinkReceived // of an uplink, for the request to publish
+	err      error
+	done     chan struct{}
 
 	// decodeErrors are what the decoder failed with or reported as errors,
-	// kept in the uplink's record (uplinkPoint).
+	// kept in the uplink's record (uplinkPoint); switchOff is set when this
+	// uplink's decode switched its decoder off.
 	decodeErrors []string
+	switchOff    *decoders.SwitchOff
 
 	// What the batch writes for the job.
 	points []tsdb.Point
@@ -54,14 +66,18 @@ func (j *job) devEUI() string {
 	return j.msg.DevEUI
 }
 
-// runBatch carries out a batch of jobs: it looks their tags up at once,
-// prepares what each stores, writes all their points in one transaction,
-// registers their new keys in one statement and updates their nodes' states
-// in one statement. A step that fails for a batch of several is done again
-// job by job, so that one job's problem (a value the database refuses, a tag
-// deleted meanwhile) is not every job's; a job is answered once every step
-// is through with it. Each step has a context of its own: a batch belongs to
-// no single request, so no request's cancellation may cut it short.
+// runBatch carries out a batch of jobs: it looks the tags of the new ones
+// up at once, hands back to their requests the uplinks a codec decodes
+// (needsCodec: no batch waits for a codec, so that one company's slow
+// codec holds up that company's uplinks alone) and prepares the others,
+// then writes the points of those and of the jobs their requests prepared
+// in one transaction, registers their new keys in one statement and
+// updates their nodes' states in one statement. A step that fails for a batch of
+// several is done again job by job, so that one job's problem (a value the
+// database refuses, a tag deleted meanwhile) is not every job's; a job is
+// answered once every step is through with it. Each step has a context of
+// its own: a batch belongs to no single request, so no request's
+// cancellation may cut it short.
 //
 // On PostgreSQL the nodes' states are written at the same time as the
 // points, on another connection: each commit waits for a WAL flush, and the
@@ -71,7 +87,15 @@ func (j *job) devEUI() string {
 // time, so there the states are written after the points, for the jobs
 // whose points were stored, rather than queue for its lock.
 func (p *Pipeline) runBatch(batch []*job) {
-	live := p.lookUp(batch)
+	var fresh, live []*job
+	for _, j := range batch {
+		if j.prepared {
+			live = append(live, j)
+		} else {
+			fresh = append(fresh, j)
+		}
+	}
+	live = append(live, p.lookUp(fresh)...)
 	if len(live) == 0 {
 		return
 	}
@@ -98,12 +122,18 @@ func stepContext() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), batchTimeout)
 }
 
-// lookUp finds the jobs' tags and prepares the jobs of the company's tags;
-// the others are finished at once, as is a job that cannot be prepared.
-// An uplink needs the tag's identity, decoder and keys, which the nodes
-// module keeps in memory; a device status reads the tag's latest data too
-// (prepare), so its tag is read from the database.
+// lookUp finds the tags of new jobs and prepares the jobs of the company's
+// tags that need no codec; it finishes the others at once: those without a
+// tag of the company, those that cannot be prepared, and the uplinks a
+// codec decodes (with their tag, and decode set: their requests decode
+// them and bring them back). An uplink needs the tag's identity, decoder
+// and keys, which the nodes module keeps in memory; a device status reads
+// the tag's latest data too (prepare), so its tag is read from the
+// database.
 func (p *Pipeline) lookUp(batch []*job) []*job {
+	if len(batch) == 0 {
+		return nil
+	}
 	ctx, cancel := stepContext()
 	defer cancel()
 	var uplinks, statuses []string
@@ -142,9 +172,25 @@ func (p *Pipeline) lookUp(batch []*job) []*job {
 			continue
 		}
 		j.tag = t
+		if needsCodec(j) {
+			j.decode = true
+			j.finish(nil)
+			continue
+		}
+		if err := p.prepare(ctx, j); err != nil {
+			j.finish(err)
+			continue
+		}
 		live = append(live, j)
 	}
-	return p.prepareAll(ctx, live)
+	return live
+}
+
+// needsCodec reports whether an uplink's payload is decoded by a codec
+// (decode): its request decodes it, outside the batches.
+func needsCodec(j *job) bool {
+	u := j.msg.Uplink
+	return u != nil && len(u.Payload) > 0 && j.tag.Decoder != decoders.Raw
 }
 
 // prepare decodes a job's message into the points, keys and state that the
@@ -153,11 +199,11 @@ func (p *Pipeline) prepare(ctx context.Context, j *job) error {
 	var values map[string]any
 	if j.msg.Kind == ingest.KindUplink {
 		u := j.msg.Uplink
-		d, err := p.decode(ctx, j.tag, u)
+		d, err := p.decode(ctx, j.tag, u, j.msg.DecodeWait)
 		if err != nil {
 			return err
 		}
-		values, j.decodeErrors = d.values, d.errors
+		values, j.decodeErrors, j.switchOff = d.values, d.errors, d.switchOff
 		warnings := d.warnings
 		if u.Values != nil {
 			own, err := ingest.Flatten(u.Values)
@@ -322,11 +368,10 @@ func (p *Pipeline) updateStates(live []*job, failed []error) {
 	}
 }
 
-// prepareAll prepares the jobs of a batch (prepare: decoding, points,
-// keys, state) on up to GOMAXPROCS goroutines, since decoding runs
-// JavaScript and a codec that breaks its time limit would otherwise hold
-// up the uplinks after it in the batch. It finishes the jobs that cannot
-// be prepared and returns the others, in their order.
+// prepareAll prepares the jobs of a re-decode batch (prepare: decoding,
+// points, keys, state) on up to GOMAXPROCS goroutines, each decode within
+// the company's decode budget. It finishes the jobs that cannot be
+// prepared and returns the others, in their order.
 func (p *Pipeline) prepareAll(ctx context.Context, batch []*job) []*job {
 	failed := make([]error, len(batch))
 	if workers := min(runtime.GOMAXPROCS(0), len(batch)); workers <= 1 {

@@ -13,16 +13,19 @@ import (
 // flush) beside a transaction for its points. The committer instead gathers
 // the uplinks (and device statuses) that arrive while a batch is under way
 // and handles them together in the next (batch.go): one lookup of all their
-// tags, then decoding, one tsdb.Store.Write of all their points, one
-// statement for the keys they bring and one for the nodes' states. Each
-// request still waits until the batch that holds it is through, so a 2xx is
-// still sent only for what is durable. Under light load a batch is one
-// uplink and nothing waits longer than before; under heavy load a batch is
-// what arrived during the one before.
+// tags, one tsdb.Store.Write of all their points, one statement for the
+// keys they bring and one for the nodes' states. A batch never runs a
+// codec: it hands an uplink that a codec decodes back to its request, which
+// decodes it within its company's decode budget and brings it to a later
+// batch, so that one company's slow codec holds up that company's uplinks
+// alone. Each request still waits until the batch that holds it is
+// through, so a 2xx is still sent only for what is durable. Under light
+// load a batch is one uplink and nothing waits longer than before; under
+// heavy load a batch is what arrived during the one before.
 
-// Committer tuning. Two committers let one batch be gathered, decoded and
-// sent while the other's commits are flushed, so the database is never idle
-// between batches.
+// Committer tuning. Two committers let one batch be gathered and sent while
+// the other's commits are flushed, so the database is never idle between
+// batches.
 const (
 	committers   = 2
 	maxBatchJobs = 1_000            // uplinks of one batch: about 5,000 points of 5 values each

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/ingest/internal/devicelog"
 )
@@ -69,4 +70,13 @@ func (p *Pipeline) logUplinkWarnings(ctx context.Context, company int64, res ing
 	}
 	p.events.Report(ctx, ingest.DeviceEvent{CompanyID: company, DevEUI: res.DevEUI, Kind: ingest.EventDecoder, Level: ingest.LevelWarning,
 		MessageID: ingest.IDLogDecoder, Args: map[string]any{"warnings": devicelog.Clip(strings.Join(res.Warnings, "; "), 500)}})
+}
+
+// logDecoderOff reports that the decode of an uplink of a node of company
+// switched the node's decoder off, once, for the company's log: from then
+// on its uplinks are stored raw.
+func (p *Pipeline) logDecoderOff(ctx context.Context, company int64, devEUI string, off *decoders.SwitchOff) {
+	p.events.Report(ctx, ingest.DeviceEvent{CompanyID: company, DevEUI: devEUI, Kind: ingest.EventDecoder, Level: ingest.LevelError,
+		MessageID: ingest.IDLogDecoderOff, Args: map[string]any{"decoder": off.Name, "decoderId": off.DecoderID,
+			"reason": devicelog.Clip(off.Reason, 300)}})
 }

@@ -2,10 +2,12 @@
 // the network servers' routes and the MQTT subscriber alike (the
 // netservers module hands them to Process): uplinks and device statuses
 // are handled in shared batches (group commit: commit.go, batch.go),
-// decoded with their tag's decoder, stored with a record of the uplink as
-// it came (record.go), and their nodes' state updated; joins and log
-// messages are recorded and told to the log (events.go). It also decodes
-// kept uplinks again for the re-decode jobs (redecode.go).
+// decoded with their tag's decoder (by their own request when a codec
+// decodes them, within the company's decode budget: never in a batch),
+// stored with a record of the uplink as it came (record.go), and their
+// nodes' state updated; joins and log messages are recorded and told to
+// the log (events.go). It also decodes kept uplinks again for the
+// re-decode jobs (redecode.go).
 package pipeline
 
 import (
@@ -62,7 +64,7 @@ func New(host *kernel.Host, deps Deps, events *devicelog.Reporter) *Pipeline {
 		Buckets: prometheus.ExponentialBuckets(1, 2, 11),
 	})
 	batchTime := prometheus.NewHistogram(prometheus.HistogramOpts{
-		Name: "fieldhub_ingest_batch_seconds", Help: "Time to handle one batch of uplinks: tag lookup, decoding, points, keys and states, commits included.",
+		Name: "fieldhub_ingest_batch_seconds", Help: "Time to handle one batch of uplinks: tag lookup, points, keys and states, commits included (codecs decode outside the batches).",
 		Buckets: prometheus.ExponentialBuckets(0.0005, 2, 14),
 	})
 	host.Router.Registry().MustRegister(batchSize, batchTime)

@@ -60,6 +60,11 @@ func (p *Pipeline) Redecode(ctx context.Context, company, tagID int64, from, to 
 	var points []tsdb.Point
 	newKeys := map[string]bool{}
 	var newest *job
+	for _, j := range jobs {
+		if j.switchOff != nil {
+			p.logDecoderOff(ctx, company, deveui, j.switchOff)
+		}
+	}
 	for _, j := range live {
 		points = append(points, j.points...)
 		for _, k := range j.keys {

@@ -13,7 +13,7 @@ func (a *API) chirpStack(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	msg, err := parse.ChirpStack(r.URL.Query().Get("event"), body, a.now())
+	msg, err := parse.ChirpStack(r.URL.Query().Get("event"), body, a.window())
 	if err != nil {
 		return err
 	}

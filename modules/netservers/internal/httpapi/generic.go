@@ -12,7 +12,7 @@ func (a *API) generic(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	msg, err := parse.Generic(body, a.now())
+	msg, err := parse.Generic(body, a.window())
 	if err != nil {
 		return err
 	}

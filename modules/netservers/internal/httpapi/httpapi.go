@@ -26,12 +26,17 @@ type API struct {
 	dispatcher *dispatch.Dispatcher
 	queue      *queue.Queue
 	now        func() time.Time
+	// maxAge is how far back a message's time may lie.
+	maxAge time.Duration
 }
 
-// New returns the routes.
-func New(tokens netservers.Tokens, dispatcher *dispatch.Dispatcher, queue *queue.Queue) *API {
-	return &API{tokens: tokens, dispatcher: dispatcher, queue: queue, now: time.Now}
+// New returns the routes; a message's time may lie up to maxAge back.
+func New(tokens netservers.Tokens, dispatcher *dispatch.Dispatcher, queue *queue.Queue, maxAge time.Duration) *API {
+	return &API{tokens: tokens, dispatcher: dispatcher, queue: queue, now: time.Now, maxAge: maxAge}
 }
+
+// window is when the time of a message arriving now may lie.
+func (a *API) window() parse.Window { return parse.Window{Now: a.now(), MaxAge: a.maxAge} }
 
 // Routes registers the routes. The ingest routes are open as far as
 // sessions go: each authenticates its caller by an integration token

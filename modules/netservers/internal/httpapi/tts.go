@@ -12,7 +12,7 @@ func (a *API) tts(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	msg, err := parse.TTS(body, a.now())
+	msg, err := parse.TTS(body, a.window())
 	if err != nil {
 		return err
 	}

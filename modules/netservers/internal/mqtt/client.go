@@ -35,6 +35,8 @@ type Deps struct {
 	Tags         netservers.Tags
 	// Dispatcher handles the events.
 	Dispatcher Dispatcher
+	// MaxAge is how far back an event's time may lie.
+	MaxAge time.Duration
 }
 
 // Client holds the MQTT connections of MQTT_URL: the subscriber and the

@@ -196,11 +196,11 @@ func (s *session) subscribe(cm *autopaho.ConnectionManager, group string) {
 
 // receive handles one ChirpStack event and reports whether to acknowledge
 // it: yes once it is durable, and for one that no retry can mend (an
-// unreadable body, a topic not of ChirpStack's form); no when ctx ended
-// first, so that the broker sends it again. A failure that may pass (the
-// database is away) is retried here; the acknowledgements of the events
-// after it wait meanwhile, and once receiveMaximum events are in hand the
-// broker sends no more.
+// unreadable or implausible body, a topic not of ChirpStack's form); no
+// when ctx ended first, so that the broker sends it again. A failure that
+// may pass (the database is away) is retried here; the acknowledgements of
+// the events after it wait meanwhile, and once receiveMaximum events are in
+// hand the broker sends no more.
 func (c *Client) receive(ctx context.Context, topic string, payload []byte) bool {
 	c.metrics.received.Inc()
 	appID, devEUI, event, ok := splitEventTopic(topic)
@@ -208,9 +208,11 @@ func (c *Client) receive(ctx context.Context, topic string, payload []byte) bool
 		c.log.Warn("MQTT message on a topic not of ChirpStack's form dropped", "topic", topic)
 		return true
 	}
-	msg, err := parse.ChirpStack(event, payload, c.now())
+	msg, err := parse.ChirpStack(event, payload, parse.Window{Now: c.now(), MaxAge: c.deps.MaxAge})
 	if err != nil {
-		c.log.Warn("unreadable ChirpStack event dropped", "topic", topic, "err", err)
+		// Unreadable, or implausible (a time out of the window, a reading
+		// no device reports): no retry mends it.
+		c.log.Warn("ChirpStack event refused and acknowledged", "topic", topic, "err", err)
 		return true
 	}
 	if eui := msg.DevEUI(); eui != "" && eui != devEUI {
@@ -282,9 +284,24 @@ func (c *Client) chirpStackEvent(ctx context.Context, appID string, msg parse.Me
 			"kind", kindOf(msg), "dev_eui", msg.DevEUI())
 		return nil
 	}
+	if msg.Device != nil {
+		msg.Device.DecodeWait = decodeWait
+	}
 	_, err = c.deps.Dispatcher.Dispatch(ctx, company, msg)
 	return err
 }
+
+// decodeWait is how long an uplink's decode waits for its company's decode
+// budget before its payload is stored raw, with the reason, for decoding
+// again (ingest.Message.DecodeWait). Over HTTP a request waits as long as
+// its sender does, and only that sender waits; here acknowledgements go in
+// arrival order, so a company's uplinks waiting for its budget would hold
+// up the acknowledgements of every company's events behind them, and once
+// receiveMaximum are unacknowledged the session would take no more. A
+// second keeps a session flowing up to about 500 events a second; a company
+// that keeps within its budget seldom waits that long, since its bucket
+// holds a second's worth of codec time.
+const decodeWait = time.Second
 
 // kindOf names what msg reports, for the log.
 func kindOf(msg parse.Message) string {

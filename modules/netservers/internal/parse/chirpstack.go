@@ -2,7 +2,6 @@ package parse
 
 import (
 	"math"
-	"time"
 
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/modules/ingest"
@@ -24,9 +23,10 @@ const (
 
 // ChirpStack parses an event of ChirpStack v4 in its JSON encoding
 // (protobuf's JSON mapping: camelCase names, default values left out or
-// written, 64-bit integers possibly as strings, bytes as base64). now is the
-// time of arrival, the time of an event that names none.
-func ChirpStack(event string, body []byte, now time.Time) (Message, error) {
+// written, 64-bit integers possibly as strings, bytes as base64). w.Now is
+// the time of arrival, the time of an event that names none; a time must
+// lie within w, and the radio and battery readings must be plausible.
+func ChirpStack(event string, body []byte, w Window) (Message, error) {
 	var k kind
 	switch event {
 	case ChirpStackUp:
@@ -56,7 +56,7 @@ func ChirpStack(event string, body []byte, now time.Time) (Message, error) {
 	root := obj{m: m, v: v}
 	device := root.object("deviceInfo")
 	e := envelope{kind: k, source: netservers.SourceChirpStack, devEUI: device.devEUI("devEui")}
-	e.time = root.time("time", now.UTC(), now)
+	e.time = root.time("time", w.Now.UTC(), w)
 	var msg Message
 	switch k {
 	case kindUplink:
@@ -65,8 +65,8 @@ func ChirpStack(event string, body []byte, now time.Time) (Message, error) {
 	case kindJoin:
 		msg.Device = e.device()
 	case kindStatus:
-		s := &ingest.Status{Margin: root.numberPtr("margin"), ExternalPower: root.boolean("externalPowerSource")}
-		level := root.numberPtr("batteryLevel")
+		s := &ingest.Status{Margin: root.reading("margin", minMargin, maxMargin), ExternalPower: root.boolean("externalPowerSource")}
+		level := root.reading("batteryLevel", minLevel, maxLevel)
 		if !root.boolean("batteryLevelUnavailable") && !s.ExternalPower {
 			s.BatteryLevel = level
 		}
@@ -104,8 +104,8 @@ func chirpStackUplink(root, device obj, e envelope) *ingest.Uplink {
 	rx := root.array("rxInfo")
 	for i := range rx {
 		g := root.at(rx, "rxInfo", i)
-		rssi := g.numberPtr("rssi")
-		snr := g.numberPtr("snr")
+		rssi := g.reading("rssi", minRSSI, maxRSSI)
+		snr := g.reading("snr", minSNR, maxSNR)
 		u.Gateways++
 		if u.RSSI == nil || rssi != nil && *rssi > *u.RSSI {
 			u.RSSI, u.SNR, u.GatewayID = rssi, snr, g.str("gatewayId")

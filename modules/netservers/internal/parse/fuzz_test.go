@@ -93,11 +93,11 @@ func checkParsed(t *testing.T, m parse.Message, err error) {
 	}
 }
 
-// checkTime fails when a message's time cannot be stored or lies too far
-// ahead.
+// checkTime fails when a message's time cannot be stored or lies out of
+// the window.
 func checkTime(t *testing.T, at time.Time) {
 	t.Helper()
-	if at.Before(tsdb.MinTime) || !at.Before(tsdb.MaxTime) || at.After(now.Add(ingest.MaxFuture)) {
+	if at.Before(tsdb.MinTime) || !at.Before(tsdb.MaxTime) || at.After(now.Add(ingest.MaxFuture)) || at.Before(now.Add(-window.MaxAge)) {
 		t.Fatalf("time %v", at)
 	}
 }
@@ -115,7 +115,7 @@ func FuzzParseChirpStack(f *testing.F) {
 	f.Add("join", []byte(`{`+csDoc+`}`))
 	f.Add("up", []byte(`{"deviceInfo":{"devEui":"0101010101010101"},"data":"-_8","object":{"x":1e999}}`))
 	f.Fuzz(func(t *testing.T, event string, body []byte) {
-		m, err := parse.ChirpStack(event, body, now)
+		m, err := parse.ChirpStack(event, body, window)
 		checkParsed(t, m, err)
 		if err == nil && (m.Device != nil && m.Device.Source != "chirpstack" || m.Downlink != nil && m.Downlink.Source != "chirpstack") {
 			t.Fatalf("source of %+v", m)
@@ -133,7 +133,7 @@ func FuzzParseTTS(f *testing.F) {
 	f.Add([]byte(`{` + ttsIDs + `,"downlink_ack":{"f_port":15,"f_cnt":1,"frm_payload":"vu8=","correlation_ids":["fieldhub:downlink:f1e1d000-0000-4000-8000-000000000001"]}}`))
 	f.Add([]byte(`{"end_device_ids":{"device_id":"dev1"},"downlink_failed":{"downlink":{"f_port":15},"error":{"name":"x","message_format":"y"}}}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		m, err := parse.TTS(body, now)
+		m, err := parse.TTS(body, window)
 		checkParsed(t, m, err)
 	})
 }
@@ -143,7 +143,7 @@ func FuzzParseGeneric(f *testing.F) {
 	f.Add([]byte(`{"devEui":"70b3d57ed0000001"}`))
 	f.Add([]byte(`{"DEVEUI":"70-b3-d5-7e-d0-00-00-01","values":{"a":[1,2,{"b":"c"}],"Temp (°C)":"20"}}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		m, err := parse.Generic(body, now)
+		m, err := parse.Generic(body, window)
 		checkParsed(t, m, err)
 		if err == nil && (m.Device == nil || m.Device.Kind != ingest.KindUplink || m.Device.Uplink.Object != nil) {
 			t.Fatalf("generic message %+v", m)

@@ -2,7 +2,6 @@ package parse
 
 import (
 	"strings"
-	"time"
 
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/modules/ingest"
@@ -22,10 +21,11 @@ const maxUnknown = 20
 //	{"devEui": "70B3D57ED0000001", "time": "2024-05-01T12:00:00Z", "fPort": 2,
 //	 "data": "AQI=", "values": {"temperature": 21.5}, "rssi": -80, "snr": 7.5, "battery": 3.6}
 //
-// Only devEui is required; time defaults to now. Unlike the network
+// Only devEui is required; time defaults to now and must lie within w.
+// rssi, snr and battery must be plausible readings. Unlike the network
 // servers' bodies, an unknown field is an error, so that a misspelt one is
 // not silently lost.
-func Generic(body []byte, now time.Time) (Message, error) {
+func Generic(body []byte, w Window) (Message, error) {
 	m, err := decodeBody(body)
 	if err != nil {
 		return Message{}, err
@@ -52,14 +52,14 @@ func Generic(body []byte, now time.Time) (Message, error) {
 	}
 	root := obj{m: canon, v: v}
 	u := &ingest.Uplink{DevEUI: root.devEUI("devEui")}
-	u.Time = root.time("time", now.UTC(), now)
+	u.Time = root.time("time", w.Now.UTC(), w)
 	port, _ := root.integer("fPort", 0, 255, IDPortInvalid)
 	u.FPort = int(port)
 	u.Payload = root.bytes("data")
 	u.Values = root.values("values")
-	u.RSSI = root.numberPtr("rssi")
-	u.SNR = root.numberPtr("snr")
-	u.Battery = root.numberPtr("battery")
+	u.RSSI = root.reading("rssi", minRSSI, maxRSSI)
+	u.SNR = root.reading("snr", minSNR, maxSNR)
+	u.Battery = root.reading("battery", minBattery, maxBattery)
 	if err := v.Err(); err != nil {
 		return Message{}, err
 	}

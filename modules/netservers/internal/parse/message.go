@@ -81,16 +81,55 @@ const (
 	IDMessageUnknown = "ingest.message.unknown"
 	IDDevEUIInvalid  = "ingest.devEui.invalid"
 	IDTimeInvalid    = "ingest.time.invalid"
-	IDPortInvalid    = "ingest.fPort.invalid"
-	IDDataInvalid    = "ingest.data.invalid"
-	IDDataTooLong    = "ingest.data.tooLong"
-	IDNumberInvalid  = ingest.IDNumberInvalid
-	IDFieldUnknown   = "ingest.field.unknown"
-	IDBadJSONType    = "error.badJsonType"
+	// IDTimeTooOld: a time further back than Window.MaxAge ({days}).
+	IDTimeTooOld = "ingest.time.tooOld"
+	// IDNumberRange: a radio or battery reading outside what any device
+	// reports ({min} to {max}).
+	IDNumberRange   = "ingest.number.range"
+	IDPortInvalid   = "ingest.fPort.invalid"
+	IDDataInvalid   = "ingest.data.invalid"
+	IDDataTooLong   = "ingest.data.tooLong"
+	IDNumberInvalid = ingest.IDNumberInvalid
+	IDFieldUnknown  = "ingest.field.unknown"
+	IDBadJSONType   = "error.badJsonType"
 )
+
+// Window is when the time of a message may lie: from MaxAge before Now
+// (the time of arrival) to ingest.MaxFuture after it. A network server
+// that delivers late, or a device that posts its history, sends times in
+// the past; a time further back (a clock at 1970) is refused, as is one
+// ahead. A zero MaxAge is netservers.DefaultMaxAgeDays.
+type Window struct {
+	Now    time.Time
+	MaxAge time.Duration
+}
+
+func (w Window) maxAge() time.Duration {
+	if w.MaxAge <= 0 {
+		return netservers.DefaultMaxAgeDays * 24 * time.Hour
+	}
+	return w.MaxAge
+}
 
 // validTime reports whether t can be stored and is not too far ahead of
 // now.
 func validTime(t, now time.Time) bool {
 	return !t.Before(tsdb.MinTime) && t.Before(tsdb.MaxTime) && !t.After(now.Add(ingest.MaxFuture))
 }
+
+// Plausible ranges of the readings that messages carry beside their
+// payload: anything outside is not a reading but a broken or hostile
+// sender, and would become a node's battery or signal.
+const (
+	// RSSI in dBm: LoRa gateways hear down to about -140 dBm, and nothing
+	// is received above +30.
+	minRSSI, maxRSSI = -200, 50
+	// SNR in dB: LoRa demodulates down to about -20 dB.
+	minSNR, maxSNR = -50, 50
+	// The generic form's battery: volts, millivolts or percent.
+	minBattery, maxBattery = 0, 100_000
+	// ChirpStack's battery level in percent, and the link margin of
+	// DevStatusAns in dB (6 bits, signed).
+	minLevel, maxLevel   = 0, 100
+	minMargin, maxMargin = -128, 127
+)

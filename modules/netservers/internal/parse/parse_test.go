@@ -16,8 +16,13 @@ import (
 	"github.com/fieldhub/fieldhub/modules/netservers/internal/parse"
 )
 
-// now is the time of arrival the parser tests pass.
-var now = time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
+// now is the time of arrival the parser tests pass; window lets their
+// messages lie ten years back, since the published examples are of
+// 2021 and 2022.
+var (
+	now    = time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
+	window = parse.Window{Now: now, MaxAge: 10 * 365 * 24 * time.Hour}
+)
 
 // fixture reads a published example body from the module's testdata.
 func fixture(tb testing.TB, name string) []byte {
@@ -111,7 +116,7 @@ func dump(m parse.Message) string {
 }
 
 func chirpStack(event string, body []byte) (parse.Message, error) {
-	return parse.ChirpStack(event, body, now)
+	return parse.ChirpStack(event, body, window)
 }
 
 // csUp is what the ChirpStack fixture holds.
@@ -295,7 +300,7 @@ func TestParseChirpStack(t *testing.T) {
 	})
 }
 
-func tts(_ string, body []byte) (parse.Message, error) { return parse.TTS(body, now) }
+func tts(_ string, body []byte) (parse.Message, error) { return parse.TTS(body, window) }
 
 func ttsUp() *parse.Message {
 	at := time.Date(2021, 7, 7, 10, 50, 0, 384736040, time.UTC)
@@ -396,7 +401,7 @@ func TestParseTTS(t *testing.T) {
 	})
 }
 
-func generic(_ string, body []byte) (parse.Message, error) { return parse.Generic(body, now) }
+func generic(_ string, body []byte) (parse.Message, error) { return parse.Generic(body, window) }
 
 func TestParseGeneric(t *testing.T) {
 	t.Parallel()
@@ -435,4 +440,134 @@ func TestParseGeneric(t *testing.T) {
 		{name: "several problems at once", body: []byte(`{"devEui":"x","fPort":-1,"data":"*"}`),
 			errFlds: map[string]string{"devEui": "ingest.devEui.invalid", "fPort": "ingest.fPort.invalid", "data": "ingest.data.invalid"}},
 	})
+}
+
+// TestImplausibleValuesAreRefused: a time further back than the window (a
+// clock at 1970) and readings no device reports (an RSSI of 1e308) are
+// refused as field errors naming the JSON path, by every parser. The
+// window is a month unless configured.
+func TestImplausibleValuesAreRefused(t *testing.T) {
+	t.Parallel()
+	month := parse.Window{Now: now} // the default: 30 days back
+	recent := now.Add(-29 * 24 * time.Hour).Format(time.RFC3339)
+	old := now.Add(-31 * 24 * time.Hour).Format(time.RFC3339)
+	const epoch = "1970-01-01T00:00:00Z"
+	csUp := func(edit func(m map[string]any)) []byte {
+		return variant(t, "chirpstack_v4_up.json", func(m map[string]any) { m["time"] = recent; edit(m) })
+	}
+	ttsUp := func(edit func(m map[string]any)) []byte {
+		return variant(t, "tts_v3_uplink.json", func(m map[string]any) {
+			m["received_at"] = recent
+			sub(m, "uplink_message")["received_at"] = recent
+			edit(m)
+		})
+	}
+	rx := func(m map[string]any, path ...string) map[string]any {
+		for _, k := range path[:len(path)-1] {
+			m = m[k].(map[string]any)
+		}
+		return m[path[len(path)-1]].([]any)[0].(map[string]any)
+	}
+	status := func(margin, level string) []byte {
+		return []byte(`{"time":"` + recent + `","deviceInfo":{"devEui":"0101010101010101"},"margin":` + margin + `,"batteryLevel":` + level + `}`)
+	}
+	cases := []struct {
+		name   string
+		parse  func() (parse.Message, error)
+		field  string // "" for a message that is taken
+		id     string
+		checks func(t *testing.T, m parse.Message)
+	}{
+		{"generic: a time at 1970", func() (parse.Message, error) {
+			return parse.Generic([]byte(`{"devEui":"70b3d57ed0000001","time":"`+epoch+`"}`), month)
+		}, "time", parse.IDTimeTooOld, nil},
+		{"generic: 31 days back", func() (parse.Message, error) {
+			return parse.Generic([]byte(`{"devEui":"70b3d57ed0000001","time":"`+old+`"}`), month)
+		}, "time", parse.IDTimeTooOld, nil},
+		{"generic: 29 days back is history, taken", func() (parse.Message, error) {
+			return parse.Generic([]byte(`{"devEui":"70b3d57ed0000001","time":"`+recent+`","rssi":-120.5,"snr":-19,"battery":3600}`), month)
+		}, "", "", func(t *testing.T, m parse.Message) {
+			if u := m.Device.Uplink; *u.RSSI != -120.5 || *u.SNR != -19 || *u.Battery != 3600 {
+				t.Errorf("uplink %+v", u)
+			}
+		}},
+		{"generic: 31 days back within a window of 60", func() (parse.Message, error) {
+			return parse.Generic([]byte(`{"devEui":"70b3d57ed0000001","time":"`+old+`"}`), parse.Window{Now: now, MaxAge: 60 * 24 * time.Hour})
+		}, "", "", nil},
+		{"generic: an RSSI of 1e308", func() (parse.Message, error) {
+			return parse.Generic([]byte(`{"devEui":"70b3d57ed0000001","rssi":1e308}`), month)
+		}, "rssi", parse.IDNumberRange, nil},
+		{"generic: a battery of 1e308", func() (parse.Message, error) {
+			return parse.Generic([]byte(`{"devEui":"70b3d57ed0000001","battery":1e308}`), month)
+		}, "battery", parse.IDNumberRange, nil},
+		{"generic: a negative battery", func() (parse.Message, error) {
+			return parse.Generic([]byte(`{"devEui":"70b3d57ed0000001","battery":-3.6}`), month)
+		}, "battery", parse.IDNumberRange, nil},
+		{"generic: an SNR of -1e308", func() (parse.Message, error) {
+			return parse.Generic([]byte(`{"devEui":"70b3d57ed0000001","snr":-1e308}`), month)
+		}, "snr", parse.IDNumberRange, nil},
+		{"ChirpStack: a time at 1970", func() (parse.Message, error) {
+			return parse.ChirpStack("up", csUp(func(m map[string]any) { m["time"] = epoch }), month)
+		}, "time", parse.IDTimeTooOld, nil},
+		{"ChirpStack: a gateway's RSSI of 1e308", func() (parse.Message, error) {
+			return parse.ChirpStack("up", csUp(func(m map[string]any) { rx(m, "rxInfo")["rssi"] = 1e308 }), month)
+		}, "rxInfo[0].rssi", parse.IDNumberRange, nil},
+		{"ChirpStack: a gateway's SNR of 99", func() (parse.Message, error) {
+			return parse.ChirpStack("up", csUp(func(m map[string]any) { rx(m, "rxInfo")["snr"] = 99 }), month)
+		}, "rxInfo[0].snr", parse.IDNumberRange, nil},
+		{"ChirpStack: a battery level of 250 %", func() (parse.Message, error) {
+			return parse.ChirpStack("status", status("10", "250"), month)
+		}, "batteryLevel", parse.IDNumberRange, nil},
+		{"ChirpStack: a margin of 1e308", func() (parse.Message, error) {
+			return parse.ChirpStack("status", status("1e308", "50"), month)
+		}, "margin", parse.IDNumberRange, nil},
+		{"ChirpStack: a join at 1970", func() (parse.Message, error) {
+			return parse.ChirpStack("join", []byte(`{"time":"`+epoch+`","deviceInfo":{"devEui":"0101010101010101"}}`), month)
+		}, "time", parse.IDTimeTooOld, nil},
+		{"The Things Stack: an uplink received at 1970", func() (parse.Message, error) {
+			return parse.TTS(ttsUp(func(m map[string]any) { sub(m, "uplink_message")["received_at"] = epoch }), month)
+		}, "uplink_message.received_at", parse.IDTimeTooOld, nil},
+		{"The Things Stack: a message received at 1970", func() (parse.Message, error) {
+			return parse.TTS(ttsUp(func(m map[string]any) { m["received_at"] = epoch }), month)
+		}, "received_at", parse.IDTimeTooOld, nil},
+		{"The Things Stack: a gateway's RSSI of 1e308", func() (parse.Message, error) {
+			return parse.TTS(ttsUp(func(m map[string]any) { rx(m, "uplink_message", "rx_metadata")["rssi"] = 1e308 }), month)
+		}, "uplink_message.rx_metadata[0].rssi", parse.IDNumberRange, nil},
+		{"The Things Stack: a gateway's channel RSSI of -1e308", func() (parse.Message, error) {
+			return parse.TTS(ttsUp(func(m map[string]any) {
+				g := rx(m, "uplink_message", "rx_metadata")
+				delete(g, "rssi")
+				g["channel_rssi"] = -1e308
+			}), month)
+		}, "uplink_message.rx_metadata[0].channel_rssi", parse.IDNumberRange, nil},
+		{"The Things Stack: a recent uplink is taken", func() (parse.Message, error) {
+			return parse.TTS(ttsUp(func(map[string]any) {}), month)
+		}, "", "", nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			m, err := tc.parse()
+			if tc.field == "" {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				if tc.checks != nil {
+					tc.checks(t, m)
+				}
+				return
+			}
+			var e *errs.Error
+			if !errors.As(err, &e) || e.Kind != errs.Invalid {
+				t.Fatalf("got %+v, %v; want an Invalid error", m, err)
+			}
+			found := false
+			for _, f := range e.Fields {
+				found = found || f.Field == tc.field && f.ID == tc.id
+			}
+			if !found {
+				t.Errorf("no %s error on %s: %+v", tc.id, tc.field, e.Fields)
+			}
+		})
+	}
 }

@@ -184,10 +184,15 @@ func (o obj) integer(k string, min, max int64, id string) (int64, bool) {
 	return int64(f), true
 }
 
-// numberPtr reads an optional number.
-func (o obj) numberPtr(k string) *float64 {
+// reading reads an optional number that must lie in [min, max]: a radio
+// or battery reading. One outside is noted with the range.
+func (o obj) reading(k string, min, max float64) *float64 {
 	f, ok := o.number(k)
 	if !ok {
+		return nil
+	}
+	if f < min || f > max {
+		o.fail(k, IDNumberRange, map[string]any{"min": min, "max": max})
 		return nil
 	}
 	return &f
@@ -220,15 +225,19 @@ func NormaliseEUI(s string) string {
 	return strings.ToLower(euiStrip.Replace(strings.TrimSpace(s)))
 }
 
-// time reads an RFC 3339 time; absent, it is def.
-func (o obj) time(k string, def, now time.Time) time.Time {
+// time reads an RFC 3339 time within w; absent, it is def.
+func (o obj) time(k string, def time.Time, w Window) time.Time {
 	raw := o.str(k)
 	if raw == "" {
 		return def
 	}
 	t, err := time.Parse(time.RFC3339Nano, raw)
-	if err != nil || !validTime(t, now) {
+	switch {
+	case err != nil || !validTime(t, w.Now):
 		o.fail(k, IDTimeInvalid, nil)
+		return def
+	case t.Before(w.Now.Add(-w.maxAge())):
+		o.fail(k, IDTimeTooOld, map[string]any{"days": int(w.maxAge() / (24 * time.Hour))})
 		return def
 	}
 	return t.UTC()

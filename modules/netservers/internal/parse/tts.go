@@ -3,7 +3,6 @@ package parse
 import (
 	"math"
 	"strconv"
-	"time"
 
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/modules/ingest"
@@ -33,9 +32,10 @@ var ttsMessages = []struct {
 
 // TTS parses a webhook message of The Things Stack v3 (JSON with
 // snake_case names; zero values left out, so f_port may be absent; 64-bit
-// integers such as the frequency written as strings). now is the time of
-// arrival, the time of a message that names none.
-func TTS(body []byte, now time.Time) (Message, error) {
+// integers such as the frequency written as strings). w.Now is the time of
+// arrival, the time of a message that names none; a time must lie within
+// w, and the radio readings must be plausible.
+func TTS(body []byte, w Window) (Message, error) {
 	m, err := decodeBody(body)
 	if err != nil {
 		return Message{}, err
@@ -57,12 +57,12 @@ func TTS(body []byte, now time.Time) (Message, error) {
 	if k == kindUplink || k == kindJoin || ids.has("dev_eui") {
 		e.devEUI = ids.devEUI("dev_eui")
 	}
-	e.time = root.time("received_at", now.UTC(), now)
+	e.time = root.time("received_at", w.Now.UTC(), w)
 	part := root.object(name)
 	var msg Message
 	switch name {
 	case "uplink_message":
-		e.time = part.time("received_at", e.time, now)
+		e.time = part.time("received_at", e.time, w)
 		msg.Device = e.device()
 		msg.Device.Uplink = ttsUplink(part, ids, e)
 	case "join_accept":
@@ -95,11 +95,11 @@ func ttsUplink(up, ids obj, e envelope) *ingest.Uplink {
 	rx := up.array("rx_metadata")
 	for i := range rx {
 		g := up.at(rx, "rx_metadata", i)
-		rssi := g.numberPtr("rssi")
+		rssi := g.reading("rssi", minRSSI, maxRSSI)
 		if rssi == nil {
-			rssi = g.numberPtr("channel_rssi")
+			rssi = g.reading("channel_rssi", minRSSI, maxRSSI)
 		}
-		snr := g.numberPtr("snr")
+		snr := g.reading("snr", minSNR, maxSNR)
 		u.Gateways++
 		if u.RSSI == nil || rssi != nil && *rssi > *u.RSSI {
 			gw := g.object("gateway_ids")

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fieldhub/fieldhub/kernel/errs"
+	"github.com/fieldhub/fieldhub/kernel/i18n"
 	"github.com/fieldhub/fieldhub/modules/netservers"
 	"github.com/fieldhub/fieldhub/modules/netservers/internal/mqtt"
 	"github.com/fieldhub/fieldhub/modules/nodes"
@@ -33,13 +34,45 @@ const (
 	sendTimeout = 15 * time.Second
 )
 
-// finalError is a delivery failure that another try cannot mend.
-type finalError struct{ reason string }
+// failure is why a try failed: the reason the company is shown, a message
+// of the catalog (netservers.IDFail...) in general terms, and the whole
+// error, with what the resolver, the addresses and the broker answered,
+// which goes to the server log only. A final failure is one that another
+// try cannot mend.
+type failure struct {
+	id    string
+	args  map[string]any
+	err   error
+	final bool
+}
 
-func (e *finalError) Error() string { return e.reason }
+func (f *failure) Error() string { return f.err.Error() }
+func (f *failure) Unwrap() error { return f.err }
 
-func final(format string, args ...any) error {
-	return &finalError{reason: fmt.Sprintf(format, args...)}
+// final is a failure that another try cannot mend, whose reason id is
+// also its whole text for the log.
+func final(id string, err error) error {
+	return &failure{id: id, err: err, final: true}
+}
+
+// passing is a failure that may pass: the worker tries again.
+func passing(id string, args map[string]any, err error) error {
+	return &failure{id: id, args: args, err: err}
+}
+
+// reasonOf is the failure of err: a try's error that is no failure (it
+// should not happen) is shown as the portal's own trouble.
+func reasonOf(err error) *failure {
+	var f *failure
+	if errors.As(err, &f) {
+		return f
+	}
+	return &failure{id: netservers.IDFailInternal, err: err}
+}
+
+// text is the English text of a reason, as the downlink's detail keeps it.
+func (w *Worker) text(id string, args map[string]any) string {
+	return w.host.Catalogs.T(i18n.Default, id, args)
 }
 
 // round is what one round of the worker learns as it goes: the
@@ -88,19 +121,23 @@ func (w *Worker) deliver(ctx context.Context, d *netservers.Downlink, r *round) 
 	}
 	log := w.log.With("downlink_id", d.ID, "dev_eui", d.DevEUI, "company_id", d.CompanyID, "attempt", d.Attempts+1)
 	a := netservers.DownlinkAttempt{Status: netservers.DownlinkSent}
-	var fe *finalError
+	// The company sees the reason in general terms; the log keeps err.
+	f := reasonOf(err)
+	reason := w.text(f.id, f.args)
 	switch {
 	case err == nil:
 		log.Info("downlink handed to the network server")
-	case errors.As(err, &fe):
-		a = netservers.DownlinkAttempt{Status: netservers.DownlinkFailed, Detail: err.Error()}
+	case f.final:
+		a = netservers.DownlinkAttempt{Status: netservers.DownlinkFailed, Detail: reason}
 		log.Warn("downlink failed", "err", err)
 	case d.Attempts+1 >= maxAttempts:
-		a = netservers.DownlinkAttempt{Status: netservers.DownlinkFailed, Detail: fmt.Sprintf("%s (gave up after %d attempts)", err, d.Attempts+1)}
+		a = netservers.DownlinkAttempt{Status: netservers.DownlinkFailed,
+			Detail: w.text(netservers.IDFailGaveUp, map[string]any{"reason": reason, "attempts": d.Attempts + 1})}
 		log.Warn("downlink failed; giving up", "err", err)
 	default:
 		wait := mqtt.RetryDelay(d.Attempts, firstRetry, lastRetry)
-		a = netservers.DownlinkAttempt{Status: netservers.DownlinkQueued, Detail: fmt.Sprintf("%s (attempt %d of %d)", err, d.Attempts+1, maxAttempts),
+		a = netservers.DownlinkAttempt{Status: netservers.DownlinkQueued,
+			Detail:  w.text(netservers.IDFailAttempt, map[string]any{"reason": reason, "attempt": d.Attempts + 1, "max": maxAttempts}),
 			RetryAt: w.now().Add(wait)}
 		log.Warn("downlink not delivered; will retry", "retry_in", wait.String(), "err", err)
 	}
@@ -126,7 +163,7 @@ func (w *Worker) target(ctx context.Context, appID int64, targets map[int64]*tar
 		t.ttsKey, t.err = w.deps.Applications.TTSAPIKey(ctx, appID)
 	}
 	if t.err != nil {
-		t.err = fmt.Errorf("load application %d: %w", appID, t.err)
+		t.err = passing(netservers.IDFailInternal, nil, fmt.Errorf("load application %d: %w", appID, t.err))
 	}
 	targets[appID] = t
 	return t
@@ -138,16 +175,15 @@ func (w *Worker) send(ctx context.Context, d *netservers.Downlink, t *target, r 
 		return t.err
 	}
 	if d.PayloadType == "json" {
-		return final("no encoder for JSON payloads yet: queue the payload as hex or base64")
+		return final(netservers.IDFailJSON, errors.New("no encoder for JSON payloads yet"))
 	}
 	var err error
-	var fe *finalError
 	switch t.app.NetworkServer {
 	case nodes.NetworkChirpStack:
 		if r.brokerErr != nil {
 			return r.brokerErr
 		}
-		if err = w.sendChirpStack(ctx, t.app, d); err != nil && !errors.As(err, &fe) {
+		if err = w.sendChirpStack(ctx, t.app, d); err != nil && !reasonOf(err).final {
 			r.brokerErr = err
 		}
 		return err
@@ -155,12 +191,13 @@ func (w *Worker) send(ctx context.Context, d *netservers.Downlink, t *target, r 
 		if t.downErr != nil {
 			return t.downErr
 		}
-		if err = w.sendTTS(ctx, t, d); err != nil && !errors.As(err, &fe) {
+		if err = w.sendTTS(ctx, t, d); err != nil && !reasonOf(err).final {
 			t.downErr = err
 		}
 		return err
 	}
-	return final("the application's network server (%s) takes no downlinks from Fieldhub", t.app.NetworkServer)
+	return &failure{id: netservers.IDFailNoDownlinks, args: map[string]any{"server": t.app.NetworkServer},
+		err: fmt.Errorf("the application's network server (%s) takes no downlinks from Fieldhub", t.app.NetworkServer), final: true}
 }
 
 // chirpStackCommand is the body of ChirpStack v4's command/down topic
@@ -179,17 +216,20 @@ type chirpStackCommand struct {
 // come from one lower-case spelling.
 func (w *Worker) sendChirpStack(ctx context.Context, app *nodes.Application, d *netservers.Downlink) error {
 	if app.ChirpStackApplicationID == "" {
-		return final("the application has no ChirpStack application id")
+		return final(netservers.IDFailNoChirpStackID, errors.New("the application has no ChirpStack application id"))
 	}
 	if !w.deps.MQTT.Publishes() {
-		return final("no MQTT broker is configured (MQTT_URL), and ChirpStack takes downlinks over MQTT")
+		return final(netservers.IDFailNoBroker, errors.New("no MQTT broker is configured (MQTT_URL), and ChirpStack takes downlinks over MQTT"))
 	}
 	devEUI := strings.ToLower(d.DevEUI)
 	body, err := json.Marshal(chirpStackCommand{ID: netservers.DownlinkRef(d.ID), DevEUI: devEUI, Confirmed: d.Confirmed, FPort: d.Port, Data: d.Bytes()})
 	if err != nil {
-		return final("encode the downlink: %v", err)
+		return final(netservers.IDFailInternal, fmt.Errorf("encode the downlink: %w", err))
 	}
-	return w.deps.MQTT.PublishCommand(ctx, app.ChirpStackApplicationID, devEUI, body)
+	if err := w.deps.MQTT.PublishCommand(ctx, app.ChirpStackApplicationID, devEUI, body); err != nil {
+		return passing(netservers.IDFailBroker, nil, fmt.Errorf("publish to the MQTT broker: %w", err))
+	}
+	return nil
 }
 
 // logDelivery announces the outcome of the worker's try: handed to the

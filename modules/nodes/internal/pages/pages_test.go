@@ -24,6 +24,10 @@ func (c catalog) Has(_ context.Context, _ int64, key string) (bool, error) {
 
 func (c catalog) Catalog(context.Context, int64) ([]decoders.Entry, error) { return c, nil }
 
+func (catalog) SwitchedOff(context.Context, int64, string) (*decoders.SwitchOff, error) {
+	return nil, nil
+}
+
 func TestDecoderOptions(t *testing.T) {
 	t.Parallel()
 	cases := []struct {

@@ -12,6 +12,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/auth"
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/web"
+	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 	"github.com/fieldhub/fieldhub/modules/nodes/internal/access"
 	"github.com/fieldhub/fieldhub/modules/nodes/internal/registry"
@@ -33,6 +34,9 @@ type tagDetails struct {
 	Recent recentTable
 	// Sections are what other modules draw on the page (PageSection).
 	Sections []templ.Component
+	// DecoderOff says why the node's decoder is switched off, nil while
+	// it decodes: the node's values stopped then.
+	DecoderOff *decoders.SwitchOff
 
 	Edit, Image, Delete templ.Component
 	KeyForms            map[string]templ.Component
@@ -74,8 +78,12 @@ func (pg *Pages) tagDetails(r *http.Request, t *nodes.Tag, replace nodes.PageSec
 	for i, d := range data {
 		keys[i] = d.Key
 	}
+	off, err := pg.decoders.SwitchedOff(ctx, t.CompanyID, t.Decoder)
+	if err != nil {
+		return nil, -1, err
+	}
 	d := &tagDetails{Tag: t, Form: form, Data: data, Sections: sections, Recent: pg.recentData(ctx, t, keys),
-		KeyForms: map[string]templ.Component{}}
+		DecoderOff: off, KeyForms: map[string]templ.Component{}}
 	if auth.CallerFrom(ctx).Role == auth.SuperAdmin {
 		if d.MoveTargets, err = pg.moveTargets(r, t); err != nil {
 			return nil, -1, err
