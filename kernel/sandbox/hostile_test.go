@@ -89,6 +89,9 @@ func TestHostileCodecs(t *testing.T) {
 		// runs out of memory; with time to spare it runs out of memory.
 		{"a memory bomb", `function decodeUplink() { var a = []; while (1) { a.push(new Array(1e6)) } }`, sandbox.Limits{}, []error{sandbox.ErrMemoryLimit, sandbox.ErrTimeLimit}},
 		{"a memory bomb with time to spare", `function decodeUplink() { var a = []; while (1) { a.push(new Array(1e6).fill(1)) } }`, sandbox.Limits{Time: hang}, []error{sandbox.ErrMemoryLimit}},
+		// QuickJS throws null, not its InternalError, when it cannot even
+		// allocate the error: still the memory limit.
+		{"a memory bomb of small arrays", `function decodeUplink(i) { var a = []; for (;;) a.push(new Array(1e5).fill(i.fPort)) }`, sandbox.Limits{Time: hang}, []error{sandbox.ErrMemoryLimit}},
 		{"a memory bomb that catches the error", `function decodeUplink() { var a = []; for (;;) { try { a.push(new Array(1e5).fill(a.length)) } catch (e) {} } }`, sandbox.Limits{Time: 200 * time.Millisecond}, []error{sandbox.ErrTimeLimit, sandbox.ErrMemoryLimit}},
 		{"a 100 MB string", `function decodeUplink() { var s = "x".repeat(100 * 1024 * 1024); return {data: {n: s.length}} }`, sandbox.Limits{}, []error{sandbox.ErrMemoryLimit}},
 		// QuickJS concatenates into ropes: the string reaches the engine's

@@ -1074,6 +1074,12 @@ func outputLimitError(n int) *Error {
 // describeThrown turns a thrown value into an Error, running the bootstrap's
 // describe under a short deadline of its own.
 func (vm *jsVM) describeThrown(ctx context.Context, exc uint64, lim Limits) (*Error, error) {
+	// QuickJS throws null instead of its InternalError when it cannot
+	// allocate even that error (JS_ThrowError2): the memory limit. A codec
+	// that throws null itself is reported the same; it has no reason to.
+	if jsTag(exc) == tagNull {
+		return memoryLimitError(lim), nil
+	}
 	vm.st.deadline = time.Now().Add(describeTime)
 	vm.st.interrupted = false
 	if err := vm.setMemoryLimit(ctx, lim.Memory+describeMemory); err != nil {
