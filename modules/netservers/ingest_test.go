@@ -155,14 +155,16 @@ func TestIngest(t *testing.T) {
 		t.Run("ChirpStack's object and the latest values", func(t *testing.T) {
 			body := variant(t, "chirpstack_v4_up.json", func(m map[string]any) {
 				m["time"] = "2022-07-18T10:00:00Z"
-				m["object"] = map[string]any{"temperature": 21.5, "batteryVoltage": 3.61, "door": map[string]any{"open": true}, "state": "ok"}
+				m["object"] = map[string]any{"temperature": 21.5, "vdd": 3610, "door": map[string]any{"open": true}, "state": "ok"}
 			})
 			if r := e.post(t, "acme", "/api/ingest/chirpstack?event=up", body); r.Status != http.StatusOK {
 				t.Fatalf("%d %s", r.Status, r.Body)
 			}
 			tag := e.c.Must(t, "GET", fmt.Sprintf("/api/tag/%d", e.ID["cs"]), e.Admin["acme"], nil, http.StatusOK).Obj()
 			data := tag["data"].(map[string]any)
-			if tag["battery"] != 3.61 || tag["vdd"] != 3.61 || tag["latestTime"] != "2022-07-18T10:00:00Z" ||
+			// An Elsys-style vdd in millivolts is the node's battery voltage in
+			// volts, and no percent.
+			if tag["battery"] != nil || tag["batteryVoltage"] != 3.61 || tag["vdd"] != 3.61 || tag["latestTime"] != "2022-07-18T10:00:00Z" ||
 				data["temperature"] != 21.5 || data["door.open"] != 1.0 || data["state"] != "ok" || data["raw"] != nil {
 				t.Errorf("tag %v", tag)
 			}
@@ -173,7 +175,7 @@ func TestIngest(t *testing.T) {
 			for _, k := range e.c.Must(t, "GET", fmt.Sprintf("/api/tag/%d/keys", e.ID["cs"]), e.Admin["acme"], nil, http.StatusOK).List() {
 				keys = append(keys, k.(map[string]any)["key"].(string))
 			}
-			if strings.Join(keys, " ") != "batteryVoltage door.open length raw rssi snr state temperature" {
+			if strings.Join(keys, " ") != "door.open length raw rssi snr state temperature vdd" {
 				t.Errorf("keys %v", keys)
 			}
 		})
@@ -203,7 +205,7 @@ func TestIngest(t *testing.T) {
 			}
 			tag := e.c.Must(t, "GET", fmt.Sprintf("/api/tag/%d", e.ID["tts"]), e.Admin["acme"], nil, http.StatusOK).Obj()
 			data := tag["data"].(map[string]any)
-			if tag["battery"] != 3.3 || tag["rssi"] != -70.0 || data["humidity"] != 40.0 || data["raw"] != "0102" || data["length"] != 2.0 {
+			if tag["battery"] != nil || tag["batteryVoltage"] != 3.3 || tag["rssi"] != -70.0 || data["humidity"] != 40.0 || data["raw"] != "0102" || data["length"] != 2.0 {
 				t.Errorf("tag %v", tag)
 			}
 		})
@@ -219,9 +221,25 @@ func TestIngest(t *testing.T) {
 			if p, ok := e.latest(t, acme, ttsEUI, "margin"); !ok || p.Value != 10 {
 				t.Errorf("margin %+v", p)
 			}
-			// The node's uplinks report a battery of their own, which stays.
-			if tag := e.c.Must(t, "GET", fmt.Sprintf("/api/tag/%d", e.ID["tts"]), e.Admin["acme"], nil, http.StatusOK).Obj(); tag["battery"] != 3.3 {
-				t.Errorf("battery %v", tag["battery"])
+			// The node's uplinks report a voltage but no percent: the level
+			// is the battery's percent, and the voltage stays.
+			tag := e.c.Must(t, "GET", fmt.Sprintf("/api/tag/%d", e.ID["tts"]), e.Admin["acme"], nil, http.StatusOK).Obj()
+			if tag["battery"] != 88.3 || tag["batteryVoltage"] != 3.3 {
+				t.Errorf("battery %v %% and %v V", tag["battery"], tag["batteryVoltage"])
+			}
+			// Once its uplinks report a percent of their own, the network
+			// server's estimate no longer replaces it.
+			if r := e.post(t, "acme", "/api/ingest/generic", []byte(`{"devEui":"`+ttsEUI+`","time":"2024-01-01T02:00:00Z",
+				"values":{"humidity":41},"battery":64}`)); r.Status != http.StatusOK {
+				t.Fatalf("%d %s", r.Status, r.Body)
+			}
+			body = []byte(`{"time":"2024-01-01T03:00:00Z","deviceInfo":{"devEui":"` + ttsEUI + `"},"margin":10,"batteryLevel":20}`)
+			if r := e.post(t, "acme", "/api/ingest/chirpstack?event=status", body); r.Status != http.StatusNoContent {
+				t.Fatalf("%d %s", r.Status, r.Body)
+			}
+			tag = e.c.Must(t, "GET", fmt.Sprintf("/api/tag/%d", e.ID["tts"]), e.Admin["acme"], nil, http.StatusOK).Obj()
+			if tag["battery"] != 64.0 || tag["batteryVoltage"] != 3.3 {
+				t.Errorf("battery %v %% and %v V after the node's own percent", tag["battery"], tag["batteryVoltage"])
 			}
 		})
 

@@ -35,8 +35,10 @@ const (
 )
 
 // Tag is a node, identified by its DevEUI. The JSON names are the API's.
-// Battery, RSSI, VDD, ActiveAlarm, LatestTime and the latest data are the
-// node's state as uplinks and alarms report it; people do not set them.
+// Battery, BatteryVoltage, RSSI, ActiveAlarm, LatestTime and the latest data
+// are the node's state as uplinks and alarms report it; people do not set
+// them. Battery is percent (0-100) and BatteryVoltage volts, each nil until
+// known (BatteryOf).
 type Tag struct {
 	bun.BaseModel `bun:"table:tags,alias:tag" json:"-"`
 
@@ -59,9 +61,10 @@ type Tag struct {
 	Decoder     string     `bun:"decoder" json:"decoder"`
 	Battery     *float64   `bun:"battery" json:"battery"`
 	RSSI        *float64   `bun:"rssi" json:"rssi"`
-	VDD         *float64   `bun:"vdd" json:"vdd"`
 	ActiveAlarm bool       `bun:"active_alarm" json:"activeAlarm"`
 	LatestTime  *time.Time `bun:"latest_time" json:"latestTime"`
+	// BatteryVoltage is in volts (BatteryOf).
+	BatteryVoltage *float64 `bun:"battery_voltage" json:"batteryVoltage"`
 	// LatestData is the latest decoded uplink as a JSON object.
 	LatestData   string    `bun:"latest_data" json:"-"`
 	ImageVersion *string   `bun:"image_version,scanonly" json:"-"`
@@ -76,6 +79,9 @@ type Tag struct {
 	Keys           []string       `bun:"-" json:"keys"`
 	Data           map[string]any `bun:"-" json:"data"`
 	NameWithDevEUI string         `bun:"-" json:"nameWithDeveui"`
+	// VDD is BatteryVoltage again, under the name SPEC.md gives the
+	// node's supply voltage: in volts, whatever unit the decoder used.
+	VDD *float64 `bun:"-" json:"vdd"`
 }
 
 // ActiveWindow is how recent a node's latest uplink must be for it to count
@@ -112,10 +118,12 @@ type State struct {
 	Time *time.Time
 	// Data is the decoded uplink, keyed as the data keys are; stored only
 	// together with Time.
-	Data    map[string]any
-	Battery *float64
-	RSSI    *float64
-	VDD     *float64
+	Data map[string]any
+	// Battery is percent (0-100) and BatteryVoltage volts, as BatteryOf
+	// reads them.
+	Battery        *float64
+	BatteryVoltage *float64
+	RSSI           *float64
 }
 
 // TagState is the State of one tag, for States.UpdateStates.

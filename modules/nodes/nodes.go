@@ -72,8 +72,8 @@ type States interface {
 	EnsureKeysOfTags(ctx context.Context, keys map[int64][]string) error
 	// UpdateState records what a node reported: with State.Time, its
 	// latest time and data (unless the node already reported something
-	// newer); battery, RSSI and VDD when given. An unknown tag is not an
-	// error.
+	// newer); battery (percent), battery voltage and RSSI when given. An
+	// unknown tag is not an error.
 	UpdateState(ctx context.Context, tagID int64, s State) error
 	// UpdateStates is UpdateState for many tags, in one statement; the
 	// states of a tag that comes more than once apply in the order given.

@@ -213,7 +213,7 @@ func TestTags(t *testing.T) {
 			Want: map[string]any{"name": "Door", "deveui": devEUI, "appKey": "00112233445566778899AABBCCDDEEFF", "appEui": "70B3D57ED0000001",
 				"lat": 59.33, "long": 18.07, "decoder": "raw", "profile": "Class A", "location": "Entrance", "type": "door",
 				"nameWithDeveui": "Door (" + devEUI + ")", "keys": []any{}, "data": map[string]any{}, "dataPoints24h": 0.0,
-				"activeData": false, "activeAlarm": false, "latestValue": nil, "image": nil, "battery": nil, "rssi": nil, "vdd": nil, "latestTime": nil},
+				"activeData": false, "activeAlarm": false, "latestValue": nil, "image": nil, "battery": nil, "batteryVoltage": nil, "rssi": nil, "vdd": nil, "latestTime": nil},
 			Save: map[string]string{"{tag}": "id"},
 			Then: func(t *testing.T, e *env, got any) {
 				obj := got.(map[string]any)
@@ -661,12 +661,12 @@ func TestState(t *testing.T) {
 				}
 				e.MustDo(t, "acmeAdmin", "POST", "/api/tag/{tag}/default/temperature", "", 200, nil)
 				err := e.nodes.UpdateState(ctx, e.ID(t, "{tag}"), nodes.State{Time: &at,
-					Data: map[string]any{"temperature": 21.5, "rssi": -80.0, "state": "ok"}, Battery: f(3.6), RSSI: f(-80), VDD: f(3.3)})
+					Data: map[string]any{"temperature": 21.5, "rssi": -80.0, "state": "ok"}, Battery: f(87), RSSI: f(-80), BatteryVoltage: f(3.3)})
 				if err != nil {
 					t.Fatal(err)
 				}
 			},
-			Want: map[string]any{"battery": 3.6, "rssi": -80.0, "vdd": 3.3, "latestTime": "2024-05-01T12:00:00.123456Z",
+			Want: map[string]any{"battery": 87.0, "batteryVoltage": 3.3, "rssi": -80.0, "vdd": 3.3, "latestTime": "2024-05-01T12:00:00.123456Z",
 				"latestValue": 21.5, "activeData": false}},
 		{Name: "an older uplink leaves it", As: "acmeUser", Method: "GET", Path: "/api/tag/meta/{tag}/tagdata", Status: 200, List: true, Items: 2,
 			Before: func(t *testing.T, e *env) {
@@ -755,7 +755,7 @@ func TestBatchForms(t *testing.T) {
 				tag, beta := e.ID(t, "{tag}"), e.ID(t, "{betaTag}")
 				older, newer := at.Add(-time.Minute), at.Add(time.Minute)
 				err := e.nodes.UpdateStates(ctx, []nodes.TagState{
-					{TagID: tag, State: nodes.State{Time: &at, Data: map[string]any{"temperature": 21.5, "state": "ok"}, Battery: f(3.6), RSSI: f(-80), VDD: f(3.3)}},
+					{TagID: tag, State: nodes.State{Time: &at, Data: map[string]any{"temperature": 21.5, "state": "ok"}, Battery: f(87), RSSI: f(-80), BatteryVoltage: f(3.3)}},
 					{TagID: beta, State: nodes.State{Battery: f(88)}},
 					// The same tag again: an older uplink changes nothing, its
 					// battery included; a newer one wins.
@@ -769,7 +769,7 @@ func TestBatchForms(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			Want: map[string]any{"battery": 3.6, "rssi": -80.0, "vdd": 3.3, "latestTime": "2024-05-01T12:00:00.123456Z",
+			Want: map[string]any{"battery": 87.0, "batteryVoltage": 3.3, "rssi": -80.0, "vdd": 3.3, "latestTime": "2024-05-01T12:00:00.123456Z",
 				"latestValue": 21.5, "data": map[string]any{"temperature": 21.5, "state": "ok"}},
 			Then: func(t *testing.T, e *env, _ any) {
 				beta, err := e.nodes.Tag(ctx, e.ID(t, "{betaTag}"))
@@ -781,7 +781,7 @@ func TestBatchForms(t *testing.T) {
 				if err := e.nodes.UpdateStates(ctx, []nodes.TagState{{TagID: e.ID(t, "{tag}"), State: nodes.State{Time: &old, Battery: f(2)}}}); err != nil {
 					t.Fatal(err)
 				}
-				if tag, _ := e.nodes.Tag(ctx, e.ID(t, "{tag}")); *tag.Battery != 3.6 {
+				if tag, _ := e.nodes.Tag(ctx, e.ID(t, "{tag}")); *tag.Battery != 87 {
 					t.Errorf("an older state set the battery to %v", *tag.Battery)
 				}
 			}},

@@ -357,7 +357,8 @@ func TestTagData(t *testing.T) {
 				t.Errorf("activity: %v", act)
 			}
 			bat := objects(t, e.get(t, "acmeUser", fmt.Sprintf("/api/companies/%d/tag/batteries", acme)))
-			if len(bat) != 1 || bat[0]["deveui"] != sensorEUI || bat[0]["battery"] != 3.6 {
+			if len(bat) != 1 || bat[0]["deveui"] != sensorEUI || bat[0]["battery"] != nil ||
+				bat[0]["batteryVoltage"] != 3.6 || bat[0]["vdd"] != 3.6 {
 				t.Errorf("batteries: %v", bat)
 			}
 		})

@@ -222,8 +222,8 @@ func (p *Pipeline) prepare(ctx context.Context, j *job) error {
 			setDefault(values, "snr", *u.SNR)
 		}
 		t := u.Time
-		j.state = &nodes.State{Time: &t, Data: values, RSSI: u.RSSI,
-			Battery: pick(values, "battery", "batteryVoltage", "vdd"), VDD: pick(values, "vdd", "batteryVoltage")}
+		percent, volts := nodes.BatteryOf(values)
+		j.state = &nodes.State{Time: &t, Data: values, RSSI: u.RSSI, Battery: percent, BatteryVoltage: volts}
 		j.event = &ingest.UplinkReceived{CompanyID: j.company, TagID: j.tag.ID, DevEUI: u.DevEUI, Name: j.tag.Name, Time: t, Data: values}
 		j.res = ingest.UplinkResult{DevEUI: u.DevEUI, TagID: j.tag.ID, Time: &t, Warnings: warnings}
 	} else {
@@ -236,11 +236,15 @@ func (p *Pipeline) prepare(ctx context.Context, j *job) error {
 			values["margin"] = *s.Margin
 		}
 		// The network server's battery level becomes the tag's battery
-		// only for nodes whose uplinks report none: a decoder's reading
-		// is more precise than the 0-100 scale, and the two would
-		// alternate.
-		if s.BatteryLevel != nil && pick(j.tag.Data, "battery", "batteryVoltage", "vdd") == nil {
-			j.state = &nodes.State{Battery: s.BatteryLevel}
+		// (percent) only for nodes whose uplinks report no percent of
+		// their own: a decoder's reading is more precise than the
+		// network server's estimate, and the two would alternate.
+		if s.BatteryLevel != nil {
+			if own, _ := nodes.BatteryOf(j.tag.Data); own == nil {
+				if level := nodes.BatteryPercent(*s.BatteryLevel); level != nil {
+					j.state = &nodes.State{Battery: level}
+				}
+			}
 		}
 	}
 	keys := slices.Sorted(maps.Keys(values))

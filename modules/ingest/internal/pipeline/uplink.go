@@ -114,19 +114,6 @@ func setDefault(values map[string]any, key string, v float64) {
 	}
 }
 
-// pick returns the first number among values under one of the keys, the
-// keys matched without regard to case.
-func pick(values map[string]any, keys ...string) *float64 {
-	for _, want := range keys {
-		for k, v := range values {
-			if f, ok := v.(float64); ok && strings.EqualFold(k, want) {
-				return &f
-			}
-		}
-	}
-	return nil
-}
-
 // status stores a device's battery level and link margin, for a tag of the
 // company, in a batch as uplinks are. The battery level also becomes the
 // tag's battery, unless the node's own uplinks report one (batch.go).

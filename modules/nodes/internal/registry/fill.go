@@ -15,7 +15,7 @@ import (
 
 // fill opens a tag's AppKey and derives the fields that are not stored: the
 // key names, the latest data and value, whether data is arriving, the image
-// address and the name with the DevEUI.
+// address, the name with the DevEUI and the VDD.
 func (g *Registry) fill(ctx context.Context, idb bun.IDB, tags ...*nodes.Tag) error {
 	ids := make([]int64, len(tags))
 	for i, t := range tags {
@@ -59,6 +59,7 @@ func (g *Registry) derive(tags []*nodes.Tag, names map[int64][]string, defaults 
 		}
 		t.ActiveData = t.LatestTime != nil && time.Since(*t.LatestTime) < nodes.ActiveWindow
 		t.NameWithDevEUI = t.Name + " (" + t.DevEUI + ")"
+		t.VDD = t.BatteryVoltage
 		t.Image = nil
 		if t.ImageVersion != nil {
 			url := fmt.Sprintf("/api/tag/%d/image?v=%s", t.ID, *t.ImageVersion)

@@ -58,7 +58,7 @@ func newStateRow(s nodes.TagState) (store.StateRow, bool, error) {
 		}
 		return v
 	}
-	r.Battery, r.RSSI, r.VDD = finite(s.Battery), finite(s.RSSI), finite(s.VDD)
+	r.Battery, r.RSSI, r.BatteryVoltage = finite(s.Battery), finite(s.RSSI), finite(s.BatteryVoltage)
 	if s.Time != nil {
 		t := s.Time.UTC().Truncate(time.Microsecond)
 		data := s.Data
@@ -72,7 +72,7 @@ func newStateRow(s nodes.TagState) (store.StateRow, bool, error) {
 		text := string(raw)
 		r.Time, r.Data = &t, &text
 	}
-	return r, r.Time != nil || r.Battery != nil || r.RSSI != nil || r.VDD != nil, nil
+	return r, r.Time != nil || r.Battery != nil || r.RSSI != nil || r.BatteryVoltage != nil, nil
 }
 
 // EnsureKeys registers the keys of a tag that are not known yet, as the

@@ -91,7 +91,7 @@ func (c *tagCache) keep(gen int64, tags map[string]*nodes.Tag) {
 func identityOf(t *nodes.Tag) *nodes.Tag {
 	c := *t
 	c.SealedAppKey, c.AppKey = "", ""
-	c.Battery, c.RSSI, c.VDD, c.ActiveAlarm = nil, nil, nil, false
+	c.Battery, c.BatteryVoltage, c.VDD, c.RSSI, c.ActiveAlarm = nil, nil, nil, nil, false
 	c.LatestTime, c.LatestData, c.Data, c.LatestValue, c.ActiveData = nil, "", nil, nil, false
 	return &c
 }

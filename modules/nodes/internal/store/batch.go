@@ -89,7 +89,7 @@ type StateRow struct {
 	ID                 int64
 	Time               *time.Time
 	Data               *string
-	Battery, RSSI, VDD *float64
+	Battery, RSSI, BatteryVoltage *float64
 }
 
 // UpdateStates writes rows, at most one per tag. An uplink older than the
@@ -101,7 +101,7 @@ func UpdateStates(ctx context.Context, bdb *bun.DB, rows []StateRow) error {
 		return nil
 	}
 	const set = `SET battery = COALESCE(v.battery, %[1]s.battery), rssi = COALESCE(v.rssi, %[1]s.rssi),
-		vdd = COALESCE(v.vdd, %[1]s.vdd), latest_time = COALESCE(v.latest_time, %[1]s.latest_time),
+		battery_voltage = COALESCE(v.battery_voltage, %[1]s.battery_voltage), latest_time = COALESCE(v.latest_time, %[1]s.latest_time),
 		latest_data = COALESCE(v.latest_data, %[1]s.latest_data) `
 	const newer = ` AND (v.latest_time IS NULL OR %[1]s.latest_time IS NULL OR %[1]s.latest_time <= v.latest_time)`
 	if db.DialectOf(bdb) == db.Postgres {
@@ -114,24 +114,24 @@ func UpdateStates(ctx context.Context, bdb *bun.DB, rows []StateRow) error {
 		ids := make([]int64, n)
 		times := make([]*time.Time, n)
 		data := make([]*string, n)
-		battery, rssi, vdd := make([]*float64, n), make([]*float64, n), make([]*float64, n)
+		battery, rssi, volts := make([]*float64, n), make([]*float64, n), make([]*float64, n)
 		for i, r := range rows {
-			ids[i], times[i], data[i], battery[i], rssi[i], vdd[i] = r.ID, r.Time, r.Data, r.Battery, r.RSSI, r.VDD
+			ids[i], times[i], data[i], battery[i], rssi[i], volts[i] = r.ID, r.Time, r.Data, r.Battery, r.RSSI, r.BatteryVoltage
 		}
 		_, err := bdb.DB.ExecContext(ctx, `WITH v AS (
 				SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::text[], $4::float8[], $5::float8[], $6::float8[])
-					AS v (id, latest_time, latest_data, battery, rssi, vdd)
+					AS v (id, latest_time, latest_data, battery, rssi, battery_voltage)
 			), locked AS (
 				SELECT l.id FROM v CROSS JOIN LATERAL (SELECT id FROM tags WHERE tags.id = v.id OFFSET 0 FOR UPDATE) AS l
 			)
 			UPDATE tags AS t `+fmt.Sprintf(set, "t")+`FROM v
 			WHERE t.id = ANY($1::bigint[]) AND t.id = v.id AND t.id IN (SELECT id FROM locked)`+fmt.Sprintf(newer, "t"),
-			ids, times, data, battery, rssi, vdd)
+			ids, times, data, battery, rssi, volts)
 		return err
 	}
 	list := make([][6]any, len(rows))
 	for i, r := range rows {
-		list[i] = [6]any{r.ID, nil, r.Data, r.Battery, r.RSSI, r.VDD}
+		list[i] = [6]any{r.ID, nil, r.Data, r.Battery, r.RSSI, r.BatteryVoltage}
 		if r.Time != nil {
 			list[i][1] = sqliteTime(*r.Time)
 		}
@@ -142,7 +142,7 @@ func UpdateStates(ctx context.Context, bdb *bun.DB, rows []StateRow) error {
 	}
 	_, err = bdb.DB.ExecContext(ctx, `UPDATE tags `+fmt.Sprintf(set, "tags")+`FROM (
 			SELECT value ->> 0 AS id, value ->> 1 AS latest_time, value ->> 2 AS latest_data,
-				value ->> 3 AS battery, value ->> 4 AS rssi, value ->> 5 AS vdd FROM json_each(?)
+				value ->> 3 AS battery, value ->> 4 AS rssi, value ->> 5 AS battery_voltage FROM json_each(?)
 		) AS v WHERE tags.id = v.id`+fmt.Sprintf(newer, "tags"), string(raw))
 	return err
 }

@@ -135,7 +135,7 @@ func DeleteDownlinksOf(ctx context.Context, idb bun.IDB, tagID int64) error {
 	return nil
 }
 
-// UpdateState records what a node reported: battery, RSSI and VDD when
+// UpdateState records what a node reported: battery, RSSI and voltage when
 // given and finite; with s.Time, the latest time and data, unless the tag
 // already holds a newer time (then nothing changes). A tag that does not
 // exist is not an error.
@@ -145,7 +145,7 @@ func UpdateState(ctx context.Context, idb bun.IDB, tagID int64, s nodes.State) e
 	for _, f := range []struct {
 		column string
 		value  *float64
-	}{{"battery", s.Battery}, {"rssi", s.RSSI}, {"vdd", s.VDD}} {
+	}{{"battery", s.Battery}, {"rssi", s.RSSI}, {"battery_voltage", s.BatteryVoltage}} {
 		if f.value != nil && !math.IsNaN(*f.value) && !math.IsInf(*f.value, 0) {
 			q = q.Set("? = ?", bun.Ident(f.column), *f.value)
 			set++

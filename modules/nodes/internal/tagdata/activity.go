@@ -33,7 +33,7 @@ func (a *API) tagActivity(w http.ResponseWriter, r *http.Request) error {
 }
 
 // tagBatteries answers GET /companies/{companyId}/tag/batteries: the tags
-// that have reported a battery, with it.
+// that have reported a battery (a percent, a voltage or both), with it.
 func (a *API) tagBatteries(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	company, err := access.VisibleCompanyID(ctx, r, a.accounts)
@@ -46,8 +46,9 @@ func (a *API) tagBatteries(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := []NodeBattery{}
 	for _, t := range tags {
-		if t.Battery != nil {
-			out = append(out, NodeBattery{ID: t.ID, Name: t.Name, DevEUI: t.DevEUI, Battery: *t.Battery, VDD: t.VDD, LatestTime: t.LatestTime})
+		if t.Battery != nil || t.BatteryVoltage != nil {
+			out = append(out, NodeBattery{ID: t.ID, Name: t.Name, DevEUI: t.DevEUI, Battery: t.Battery,
+				BatteryVoltage: t.BatteryVoltage, VDD: t.BatteryVoltage, LatestTime: t.LatestTime})
 		}
 	}
 	return web.OK(w, out)

@@ -134,14 +134,16 @@ type NodeActivity struct {
 	Active     bool       `json:"active"`
 }
 
-// NodeBattery is the battery a tag last reported.
+// NodeBattery is the battery a tag last reported: percent and volts, as
+// the tag holds them (nodes.Tag), nil when not known.
 type NodeBattery struct {
-	ID         int64      `json:"id"`
-	Name       string     `json:"name"`
-	DevEUI     string     `json:"deveui"`
-	Battery    float64    `json:"battery"`
-	VDD        *float64   `json:"vdd"`
-	LatestTime *time.Time `json:"latestTime"`
+	ID             int64      `json:"id"`
+	Name           string     `json:"name"`
+	DevEUI         string     `json:"deveui"`
+	Battery        *float64   `json:"battery"`
+	BatteryVoltage *float64   `json:"batteryVoltage"`
+	VDD            *float64   `json:"vdd"`
+	LatestTime     *time.Time `json:"latestTime"`
 }
 
 // seriesOf names the series of key of t: the time series spell DevEUIs in
