@@ -86,9 +86,9 @@ func TagGeneration(ctx context.Context, bdb *bun.DB) (int64, error) {
 // StateRow is one tag's new state as UpdateStates writes it: nil leaves a
 // column as it is.
 type StateRow struct {
-	ID                 int64
-	Time               *time.Time
-	Data               *string
+	ID                            int64
+	Time                          *time.Time
+	Data                          *string
 	Battery, RSSI, BatteryVoltage *float64
 }
 
