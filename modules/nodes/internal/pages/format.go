@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
+	"github.com/fieldhub/fieldhub/modules/nodes"
 	"github.com/fieldhub/fieldhub/webapp/ui"
 )
 
@@ -45,6 +47,35 @@ func optNumber(v *float64) string {
 		return ""
 	}
 	return formatNumber(*v, nil)
+}
+
+// batteryPercent writes a node's battery charge ("87 %"), "" when unknown
+// or when it is no percent (above 100).
+func batteryPercent(ctx context.Context, t *nodes.Tag) string {
+	if t.Battery == nil || nodes.BatteryPercent(*t.Battery) == nil {
+		return ""
+	}
+	return ui.Quantity(ctx, *t.Battery, 0, "%")
+}
+
+// batteryVoltage writes a node's battery voltage ("3,6 V"), "" when unknown.
+func batteryVoltage(ctx context.Context, t *nodes.Tag) string {
+	if t.BatteryVoltage == nil {
+		return ""
+	}
+	return ui.Quantity(ctx, *t.BatteryVoltage, 2, "V")
+}
+
+// batteryText writes what a node reported of its battery: "87 %", "3,6 V"
+// or both ("87 % · 3,6 V"); "" when neither.
+func batteryText(ctx context.Context, t *nodes.Tag) string {
+	var parts []string
+	for _, s := range []string{batteryPercent(ctx, t), batteryVoltage(ctx, t)} {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, " · ")
 }
 
 // isoTime is the machine-readable form of a time, for <time datetime>.

@@ -135,7 +135,7 @@ func tagDetailsPage(d *tagDetails) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = reading("page.tag.col.battery", optNumber(t.Battery), "").Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = reading("page.tag.col.battery", batteryPercent(ctx, t), "").Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -147,7 +147,7 @@ func tagDetailsPage(d *tagDetails) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = reading("page.tag.details.vdd", optNumber(t.VDD), "").Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = reading("page.tag.details.batteryVoltage", batteryVoltage(ctx, t), "").Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
