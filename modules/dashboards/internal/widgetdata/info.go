@@ -34,6 +34,8 @@ type NodeInfo struct {
 	ActiveData    bool       `json:"activeData"`
 	LatestValue   any        `json:"latestValue"`
 	DataPoints24h int64      `json:"dataPoints24h"`
+	// BatteryVoltage is in volts and Battery in percent (nodes.Tag).
+	BatteryVoltage *float64 `json:"batteryVoltage"`
 }
 
 // Info is the answer of GET .../info.
@@ -109,7 +111,7 @@ func (r *Reader) Info(ctx context.Context, wd *dashboards.Widget, companyID int6
 	for _, t := range tags {
 		ni := NodeInfo{DevEUI: t.DevEUI, Name: t.Name, Lat: t.Lat, Long: t.Long, Battery: t.Battery, RSSI: t.RSSI,
 			LatestTime: t.LatestTime, ActiveData: t.ActiveData, LatestValue: t.LatestValue,
-			DataPoints24h: counts[strings.ToLower(t.DevEUI)]}
+			DataPoints24h: counts[strings.ToLower(t.DevEUI)], BatteryVoltage: t.BatteryVoltage}
 		if snr, ok := t.Data["snr"].(float64); ok {
 			ni.SNR = &snr
 		}

@@ -145,7 +145,10 @@ export interface NodeInfo {
   name: string;
   lat: number | null;
   long: number | null;
+  // battery is percent (0-100) and batteryVoltage volts, as the server
+  // reads them from the decoded values.
   battery: number | null;
+  batteryVoltage: number | null;
   rssi: number | null;
   snr: number | null;
   latestTime: number | null;
@@ -355,6 +358,7 @@ export function readInfo(raw: unknown): Info {
         lat: num(n.lat),
         long: num(n.long),
         battery: num(n.battery),
+        batteryVoltage: num(n.batteryVoltage),
         rssi: num(n.rssi),
         snr: num(n.snr),
         latestTime: time(n.latestTime),

@@ -6,6 +6,7 @@ import { useIntl, type IntlShape } from "react-intl";
 import { compassPoint, fontSize, parseFontStyle, safeHttpUrl, weatherIcon } from "@/features/dashboards/utils/format";
 import { useInfo, useNow, useSource, useWeather } from "@/features/dashboards/hooks/use-module-data";
 import { msg } from "@/features/dashboards/utils/messages";
+import { batteryIcon, batteryText } from "@/features/dashboards/utils/battery";
 import { attr, attrNum, attrOn, keysOf, type DashModule, type NodeInfo } from "@/features/dashboards/utils/dashboard-model";
 import { Empty, Loaded, type WidgetProps } from "@/features/dashboards/components/widgets/states";
 
@@ -129,18 +130,6 @@ function signal(intl: IntlShape, n: NodeInfo): string {
   return parts.join(", ") || "–";
 }
 
-const battery = (intl: IntlShape, n: NodeInfo): string =>
-  n.battery === null ? "–" : n.battery <= 5 ? `${intl.formatNumber(n.battery, { maximumFractionDigits: 2 })} V` : intl.formatNumber(n.battery / 100, { style: "percent" });
-
-function batteryIcon(n: NodeInfo): string {
-  if (n.battery === null) return "mdi-battery-unknown";
-  const pct = n.battery <= 5 ? ((n.battery - 2.8) / (3.6 - 2.8)) * 100 : n.battery;
-  if (pct < 15) return "mdi-battery-alert-variant-outline";
-  if (pct < 50) return "mdi-battery-30";
-  if (pct < 85) return "mdi-battery-70";
-  return "mdi-battery";
-}
-
 const latestText = (intl: IntlShape, v: NodeInfo["latestValue"]): string =>
   v === null ? "–" : typeof v === "number" ? intl.formatNumber(v, { maximumFractionDigits: 2 }) : v;
 
@@ -176,7 +165,7 @@ export function NodeInfoWidget({ module: m }: WidgetProps): ReactNode {
               <div>
                 <dt>{intl.formatMessage(msg.nodeBattery)}</dt>
                 <dd>
-                  <span className={`mdi ${batteryIcon(n)}`} aria-hidden="true" /> {battery(intl, n)}
+                  <span className={`mdi ${batteryIcon(n)}`} aria-hidden="true" /> {batteryText(intl, n)}
                 </dd>
               </div>
               <div>
@@ -237,7 +226,7 @@ export function NodeOverviewWidget({ module: m }: WidgetProps): ReactNode {
                         <span className="fh-dash-node__eui">{n.deveui}</span>
                       </th>
                       <td>
-                        <span className={`mdi ${batteryIcon(n)}`} aria-hidden="true" /> {battery(intl, n)}
+                        <span className={`mdi ${batteryIcon(n)}`} aria-hidden="true" /> {batteryText(intl, n)}
                       </td>
                       <td>{signal(intl, n)}</td>
                       <td>{age(intl, n.latestTime, now)}</td>
