@@ -261,7 +261,7 @@ func waitForDemoData(t *testing.T, base, email, password string, after time.Time
 				}
 			}
 		}
-		if got["temperature"] && got["humidity"] && got["battery"] && at.After(after) {
+		if got["temperature"] && got["humidity"] && got["batteryVoltage"] && at.After(after) {
 			checkDemoDashboard(t, c, token, company)
 			return at
 		}

@@ -41,7 +41,7 @@ type simNode struct {
 	start time.Time
 	last  time.Time // time of the previous uplink
 	walks map[string]*walk
-	// radio and battery, sent with every uplink
+	// radio and battery voltage, sent with every uplink
 	rssi, snr   walk
 	battery     float64
 	drain       float64 // volts per uplink
@@ -73,14 +73,16 @@ func newSimNode(n demo.Node, tagID, seed int64, now time.Time) *simNode {
 
 // uplink returns the next uplink's generic-form body (without devEui).
 func (s *simNode) uplink(now time.Time) map[string]any {
-	values := s.model(s, now)
 	s.battery -= s.drain
 	if s.battery < 2.2 { // replaced
 		s.battery = s.fresh
 	}
+	values := s.model(s, now)
+	// Named for its unit, as the node's battery voltage (nodes.BatteryOf):
+	// a bare `battery` could be read as a percent.
+	values["batteryVoltage"] = round(s.battery, 3)
 	s.last = now
-	return map[string]any{"values": values, "rssi": math.Round(s.rssi.step(s.rng)), "snr": round(s.snr.step(s.rng), 1),
-		"battery": round(s.battery, 3)}
+	return map[string]any{"values": values, "rssi": math.Round(s.rssi.step(s.rng)), "snr": round(s.snr.step(s.rng), 1)}
 }
 
 // walk is a value that drifts at random and is pulled back to its mean.

@@ -10,6 +10,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
 	"github.com/fieldhub/fieldhub/modules/demo"
 	"github.com/fieldhub/fieldhub/modules/ingest"
+	"github.com/fieldhub/fieldhub/modules/nodes"
 )
 
 // TestCatalogModels runs every node's model over two simulated days: its
@@ -47,12 +48,18 @@ func TestCatalogModels(t *testing.T) {
 				distinct[k][f] = true
 			}
 			slices.Sort(keys)
-			want := slices.Sorted(slices.Values(n.Keys))
+			want := slices.Sorted(slices.Values(append(slices.Clone(n.Keys), "batteryVoltage")))
 			if !slices.Equal(keys, want) {
 				t.Fatalf("%s: keys %v, want %v", n.Name, keys, want)
 			}
-			if b := body["battery"].(float64); b < 2.2 || b > 3.6 {
-				t.Fatalf("%s: battery %v V", n.Name, b)
+			// The node's battery as the portal reads it: volts always, a
+			// percent only where the device reports one.
+			percent, volts := nodes.BatteryOf(values)
+			if volts == nil || *volts < 2.2 || *volts > 3.6 {
+				t.Fatalf("%s: battery voltage %v", n.Name, volts)
+			}
+			if has := slices.Contains(n.Keys, "batteryLevel"); has != (percent != nil) || (has && (*percent < 0 || *percent > 100)) {
+				t.Fatalf("%s: battery percent %v", n.Name, percent)
 			}
 		}
 		for k, vs := range distinct {
