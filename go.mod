@@ -2,6 +2,10 @@ module github.com/fieldhub/fieldhub
 
 go 1.26.8
 
+// The npm dependencies of webapp/ hold Go packages of their own (flatted);
+// ./... is the portal only.
+ignore ./webapp/node_modules
+
 require (
 	github.com/go-co-op/gocron/v2 v2.21.2
 	github.com/google/uuid v1.6.0
