@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { launchBrowser, newContext, pageLang, signIn, watchPage } from "./lib/browser.mjs";
 import { checkA11y } from "./lib/axe.mjs";
-import { t as msg, tf } from "./lib/env.mjs";
+import { artifactPath, t as msg, tf } from "./lib/env.mjs";
 import { startFieldhub } from "./lib/server.mjs";
 
 const BROKEN = "70B3D57ED00000D1"; // its decoder fails on the second uplink
@@ -17,7 +17,7 @@ const TREND = "70B3D57ED00000D3"; // an uplink every 20 minutes for a day
 const HOUR = 3600_000;
 const YEAR = 365 * 24 * HOUR;
 
-let browser, server, admin, token, acme;
+let browser, server, admin, adminToken, token, acme;
 
 // uplink posts a generic uplink of a node.
 function uplink(body) {
@@ -29,7 +29,7 @@ before(async () => {
   [server, browser] = await Promise.all([startFieldhub({ env: { FIELDHUB_INGEST_MAX_AGE_DAYS: "3650" } }), launchBrowser()]);
   acme = server.accounts.companies[0];
   admin = acme.companyAdmin;
-  const adminToken = await server.token(admin);
+  adminToken = await server.token(admin);
   const call = (method, path, body) => server.api(method, path, { token: adminToken, body });
   const app = await call("POST", `/api/applications/${acme.id}`, { name: "Uplink field" });
   await call("POST", `/api/applications/${app.id}/tag`, { name: "Broken decode", deveui: BROKEN, decoder: "elsys" });
@@ -74,6 +74,7 @@ describe("node uplinks", () => {
     const when = await section.locator("time").getAttribute("datetime");
     assert.ok(Math.abs(new Date(when) - (Date.now() - HOUR)) < 5 * 60_000, `the failed uplink's time: ${when}`);
     await checkA11y(page, "decode error, light");
+    await page.screenshot({ path: artifactPath("decode-error-light.png"), fullPage: true });
 
     await page.goto("/tag");
     const marker = page.getByRole("img", { name: msg(lang, "page.tag.decodeFailed") });
@@ -99,11 +100,24 @@ describe("node uplinks", () => {
     await chart.locator(".fh-tag-chart__summary").getByText(/\b1\b/).waitFor();
     assert.equal(await chart.getByText(msg(lang, "chart.noData"), { exact: true }).count(), 0);
     await checkA11y(page, "clock warning, light");
+    await page.screenshot({ path: artifactPath("clock-warning-light.png"), fullPage: true });
+
+    // The dark theme.
+    await server.api("POST", "/api/settings", { token: adminToken, body: { darkMode: true } });
+    t.after(() => server.api("POST", "/api/settings", { token: adminToken, body: { darkMode: false } }));
+    await page.reload();
+    await page.locator('html[data-theme="dark"]').waitFor({ state: "attached" });
+    await chart.locator(".fh-tag-chart__shifted").waitFor();
+    await checkA11y(page, "clock warning, dark");
+    await page.screenshot({ path: artifactPath("clock-warning-dark.png"), fullPage: true });
+    await page.goto(`/tagdetails/${BROKEN}`);
+    await page.locator("#decode-error").waitFor();
+    await checkA11y(page, "decode error, dark");
+    await page.screenshot({ path: artifactPath("decode-error-dark.png"), fullPage: true });
     watch.check();
   });
 
   test("a 24-hour trend chart has hourly buckets ending at now", async (t) => {
-    const adminToken = await server.token(admin);
     const d = await server.api("POST", "/api/dashboards", { token: adminToken, body: { name: "Trends" } });
     // Saved with day buckets, as trend modules were made before.
     await server.api("POST", `/api/dashboards/${d.dashboardId}/modules`, {
