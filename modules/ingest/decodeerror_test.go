@@ -8,13 +8,15 @@ import (
 
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
+	"github.com/fieldhub/fieldhub/modules/ingest"
 )
 
 // TestDecodeErrorInNodeState: an uplink the decoder cannot read becomes the
 // node's last decode error (its time, payload, port and reasons) in the
 // same state write as its data, marked as the latest uplink until one that
 // decodes comes after it; the state also keeps when the latest uplink
-// arrived beside the time it carries.
+// arrived beside the time it carries, and its data points count values
+// only.
 func TestDecodeErrorInNodeState(t *testing.T) {
 	t.Parallel()
 	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
@@ -45,6 +47,18 @@ func TestDecodeErrorInNodeState(t *testing.T) {
 		got = tag().Obj()
 		if de, _ := got["decodeError"].(map[string]any); de == nil || de["time"] == got["latestTime"] {
 			t.Errorf("after an uplink that decodes, the last error stays but is not the latest: %v, latest %v", got["decodeError"], got["latestTime"])
+		}
+
+		// The node's data points count its values, not the kept uplinks.
+		var values int
+		for _, k := range got["keys"].([]any) {
+			values += len(e.Points(t, "acme", k.(string), at.Add(-time.Minute), at.Add(time.Minute)))
+		}
+		if kept := e.Points(t, "acme", ingest.UplinkKey, at.Add(-time.Minute), at.Add(time.Minute)); len(kept) != 3 || values == 0 {
+			t.Fatalf("%d values and %d kept uplinks stored", values, len(kept))
+		}
+		if got["dataPoints24h"] != float64(values) {
+			t.Errorf("dataPoints24h %v, want the %d values only", got["dataPoints24h"], values)
 		}
 
 		// A device whose clock is years off: the time it sent is kept,
