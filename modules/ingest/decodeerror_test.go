@@ -8,6 +8,7 @@ import (
 
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
+	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 )
 
@@ -70,6 +71,39 @@ func TestDecodeErrorInNodeState(t *testing.T) {
 		received, err := time.Parse(time.RFC3339Nano, fmt.Sprint(b["latestReceivedAt"]))
 		if b["latestTime"] != "2021-03-04T05:06:07Z" || err != nil || received.Before(before.Add(-time.Second)) {
 			t.Errorf("latest time %v, received %v (%v)", b["latestTime"], b["latestReceivedAt"], err)
+		}
+	})
+}
+
+// TestRedecodeClearsTheDecodeError: when the latest uplink, which the
+// decoder failed on, decodes after the decoder is fixed and the uplinks are
+// decoded again, the node's decode error is gone.
+func TestRedecodeClearsTheDecodeError(t *testing.T) {
+	t.Parallel()
+	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
+		t.Parallel()
+		e := newDecoderEnv(t, d)
+		id := e.CreateDecoder(t, "acme", "Picky", `function decodeUplink(input) { return {errors: ["unknown type 0x" + input.bytes[0].toString(16)]} }`)
+		key := decoders.CustomKey(id)
+		e.UseDecoder(t, "acme", key)
+		at := time.Now().UTC().Add(-time.Hour).Truncate(time.Millisecond)
+		e.Uplink(t, "acme", at, 3, []byte{0xaa})
+		tag := func() map[string]any {
+			t.Helper()
+			return e.Must(t, "acmeAdmin", "GET", fmt.Sprintf("/api/tag/%d", e.ID(t, "{acmeNode}")), nil, http.StatusOK).Obj()
+		}
+		de, _ := tag()["decodeError"].(map[string]any)
+		if de == nil || fmt.Sprint(de["errors"]) != "[unknown type 0xaa]" || de["payload"] != "aa" {
+			t.Fatalf("decode error: %v", de)
+		}
+		e.Must(t, "acmeAdmin", "POST", fmt.Sprintf("/api/decoders/%d/versions", id), map[string]any{"source": codecV1}, http.StatusCreated)
+		r := e.Must(t, "acmeAdmin", "POST", fmt.Sprintf("/api/companies/%d/redecode", e.ID(t, "{acme}")),
+			map[string]any{"decoder": key, "tagId": e.ID(t, "{acmeNode}"), "from": at.Add(-time.Minute), "to": at.Add(time.Minute)}, http.StatusCreated)
+		if job := waitJob(t, e, r.Num("id")); job["status"] != "done" || job["failed"] != 0.0 {
+			t.Fatalf("job: %v", job)
+		}
+		if got := tag(); got["decodeError"] != nil {
+			t.Errorf("the decode error stayed after the uplink decoded again: %v", got["decodeError"])
 		}
 	})
 }
