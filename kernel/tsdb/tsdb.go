@@ -44,6 +44,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -99,10 +100,11 @@ type Store interface {
 	Latest(ctx context.Context, s Series) (Point, bool, error)
 
 	// Count returns how many points (numbers and texts) the series of a
-	// company hold in [from, to), e.g. "data points per 24h".
+	// company hold in [from, to), e.g. "data points per 24h". Records
+	// (IsRecord) are not data points and are left out.
 	Count(ctx context.Context, company int64, from, to time.Time) (int64, error)
 
-	// CountByNode is Count per node: how many points the series of each
+	// CountByNode is Count per node, records left out too: how many points the series of each
 	// node (by DevEUI) of a company hold in [from, to). Nodes without
 	// points in the window are left out. One call answers "data points
 	// per 24h" for every node of a list.
@@ -129,6 +131,15 @@ type Store interface {
 	// database it was given open: its owner closes it.
 	Close() error
 }
+
+// RecordPrefix starts the keys of records: what a caller keeps beside a
+// node's values (the ingest keeps each uplink as it came under "$uplink").
+// They are stored and read as any series, but they are not data points:
+// Count and CountByNode leave them out.
+const RecordPrefix = "$"
+
+// IsRecord reports whether key names a record (RecordPrefix).
+func IsRecord(key string) bool { return strings.HasPrefix(key, RecordPrefix) }
 
 // Series names one series: a key of a node of a company.
 type Series struct {

@@ -66,10 +66,17 @@ type Tag struct {
 	// BatteryVoltage is in volts (BatteryOf).
 	BatteryVoltage *float64 `bun:"battery_voltage" json:"batteryVoltage"`
 	// LatestData is the latest decoded uplink as a JSON object.
-	LatestData   string    `bun:"latest_data" json:"-"`
-	ImageVersion *string   `bun:"image_version,scanonly" json:"-"`
-	CreatedAt    time.Time `bun:"created_at" json:"createdAt"`
-	UpdatedAt    time.Time `bun:"updated_at" json:"updatedAt"`
+	LatestData string `bun:"latest_data" json:"-"`
+	// LatestReceivedAt is when the latest uplink arrived; LatestTime is
+	// the time it carries (ClockOffset compares them).
+	LatestReceivedAt *time.Time `bun:"latest_received_at" json:"latestReceivedAt"`
+	// DecodeErrorRecord (JSON) and DecodeErrorAt are the last uplink whose
+	// payload the decoder could not read; DecodeError is derived from them.
+	DecodeErrorRecord *string    `bun:"decode_error" json:"-"`
+	DecodeErrorAt     *time.Time `bun:"decode_error_at" json:"-"`
+	ImageVersion      *string    `bun:"image_version,scanonly" json:"-"`
+	CreatedAt         time.Time  `bun:"created_at" json:"createdAt"`
+	UpdatedAt         time.Time  `bun:"updated_at" json:"updatedAt"`
 
 	// Derived when the tag is loaded.
 	Image          *string        `bun:"-" json:"image"`
@@ -82,6 +89,39 @@ type Tag struct {
 	// VDD is BatteryVoltage again, under the name SPEC.md gives the
 	// node's supply voltage: in volts, whatever unit the decoder used.
 	VDD *float64 `bun:"-" json:"vdd"`
+	// DecodeError is the last decode failure, nil when the decoder never
+	// failed (or the uplink it failed on decoded when decoded again).
+	DecodeError *DecodeError `bun:"-" json:"decodeError"`
+}
+
+// DecodeError is an uplink whose payload the decoder could not read: when
+// it was sent, the payload (lower-case hex), the port and the reasons.
+type DecodeError struct {
+	Time    time.Time `json:"time"`
+	Payload string    `json:"payload"`
+	FPort   int       `json:"fPort,omitempty"`
+	Errors  []string  `json:"errors"`
+}
+
+// LatestFailed reports whether the node's latest uplink is the one its
+// decoder could not read (the node list marks such nodes).
+func (t *Tag) LatestFailed() bool {
+	return t.DecodeError != nil && t.LatestTime != nil && t.DecodeError.Time.Equal(*t.LatestTime)
+}
+
+// ClockSkewWarning is how far the time an uplink carries may be from its
+// arrival before the node page says the device's or network server's clock
+// is off: network servers queue and retry for minutes, not for a day.
+const ClockSkewWarning = 24 * time.Hour
+
+// ClockOffset is how far the time the latest uplink carries lies before
+// (positive) or after (negative) its arrival; ok is false when the arrival
+// is not known.
+func (t *Tag) ClockOffset() (time.Duration, bool) {
+	if t.LatestTime == nil || t.LatestReceivedAt == nil {
+		return 0, false
+	}
+	return t.LatestReceivedAt.Sub(*t.LatestTime), true
 }
 
 // ActiveWindow is how recent a node's latest uplink must be for it to count
@@ -124,6 +164,14 @@ type State struct {
 	Battery        *float64
 	BatteryVoltage *float64
 	RSSI           *float64
+	// Received is when the uplink arrived, nil for an uplink decoded
+	// again; stored only together with Time.
+	Received *time.Time
+	// DecodeError is what the decoder failed with on this uplink (its Time
+	// is the uplink's), nil when it decoded; stored only together with
+	// Time. An uplink at the time of the node's last decode error that
+	// decodes (decoded again) clears it.
+	DecodeError *DecodeError
 }
 
 // TagState is the State of one tag, for States.UpdateStates.

@@ -190,11 +190,13 @@ func TestTagData(t *testing.T) {
 			base := e.now.Truncate(time.Hour).Add(-5 * time.Hour)
 			e.write(t, "flow", []time.Time{base.Add(10 * time.Minute), base.Add(20 * time.Minute), base.Add(70 * time.Minute), base.Add(80 * time.Minute)},
 				[]float64{1, 3, 5, 7})
-			trend := func(query string) map[string]any {
+			from, to := base.Add(17*time.Minute), base.Add(3*time.Hour)
+			trendOver := func(from, to time.Time, query string) map[string]any {
 				t.Helper()
 				return e.get(t, "acmeUser", fmt.Sprintf("/api/tag/%d/trend/flow?from=%s&to=%s%s", sensor,
-					ts(base.Add(17*time.Minute)), ts(base.Add(3*time.Hour)), query)).Obj()
+					ts(from), ts(to), query)).Obj()
 			}
+			trend := func(query string) map[string]any { t.Helper(); return trendOver(from, to, query) }
 			type bucket struct{ min, max, mean, last, count float64 }
 			buckets := func(tr map[string]any) []bucket {
 				var out []bucket
@@ -204,38 +206,67 @@ func TestTagData(t *testing.T) {
 				}
 				return out
 			}
-			hourly := trend("&resolution=hour")
-			if !at(hourly["from"]).Equal(base) || hourly["resolution"] != "hour" || hourly["key"] != "flow" {
-				t.Errorf("hourly trend starts at %v, want the hour %s: %v", hourly["from"], base, hourly)
+			starts := func(tr map[string]any) []time.Time {
+				var out []time.Time
+				for _, x := range tr["buckets"].([]any) {
+					out = append(out, at(x.(map[string]any)["start"]))
+				}
+				return out
 			}
-			if got := buckets(hourly); !slices.Equal(got, []bucket{{1, 3, 2, 3, 2}, {5, 7, 6, 7, 2}}) {
+			total := func(tr map[string]any) (n float64) {
+				for _, b := range buckets(tr) {
+					n += b.count
+				}
+				return n
+			}
+			// The window is cut where it starts and ends, the hours between
+			// on the clock: a partial first hour from 17 past.
+			hourly := trend("&resolution=hour")
+			if !at(hourly["from"]).Equal(from) || hourly["resolution"] != "hour" || hourly["key"] != "flow" {
+				t.Errorf("hourly trend starts at %v, want %s: %v", hourly["from"], from, hourly)
+			}
+			if got := buckets(hourly); !slices.Equal(got, []bucket{{3, 3, 3, 3, 1}, {5, 7, 6, 7, 2}}) {
 				t.Errorf("hourly buckets %v", got)
 			}
-			if got := buckets(trend("")); len(got) != 2 {
-				t.Errorf("the default resolution is hourly: %v", got)
+			if got := starts(hourly); !slices.Equal(got, []time.Time{from, base.Add(time.Hour)}) {
+				t.Errorf("hourly buckets start at %v", got)
 			}
-			if got := buckets(trend("&resolution=5hours")); !slices.Equal(got, []bucket{{1, 7, 4, 7, 4}}) {
-				t.Errorf("5-hour buckets %v", got)
+			if last := hourly["buckets"].([]any)[1].(map[string]any); !at(last["end"]).Equal(base.Add(2 * time.Hour)) {
+				t.Errorf("the second bucket ends at %v, want %s", last["end"], base.Add(2*time.Hour))
+			}
+			if got := trend(""); got["resolution"] != "hour" || len(buckets(got)) != 2 {
+				t.Errorf("the default resolution is chosen from the window (hours for 3): %v", got)
+			}
+			if got := trend("&resolution=day"); got["resolution"] != "hour" {
+				t.Errorf("day buckets over 3 hours: resolution %v, want hour", got["resolution"])
+			}
+			long := trendOver(base.Add(-20*time.Hour), to, "&resolution=5hours")
+			if long["resolution"] != "5hours" || total(long) != 4 {
+				t.Errorf("5-hour buckets %v", long)
+			}
+			for _, s := range starts(long)[1:] {
+				if s.Unix()%(5*3600) != 0 {
+					t.Errorf("a 5-hour bucket starts at %s, off the 5-hour clock", s)
+				}
 			}
 			stockholm, err := time.LoadLocation("Europe/Stockholm")
 			if err != nil {
 				t.Skipf("no time zone data: %v", err)
 			}
-			daily := trend("&resolution=day&tz=Europe/Stockholm")
-			l := base.Add(17 * time.Minute).In(stockholm)
-			if want := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, stockholm); !at(daily["from"]).Equal(want) {
-				t.Errorf("daily trend starts at %v, want local midnight %s", daily["from"], want)
+			daily := trendOver(base.Add(-6*24*time.Hour), to, "&resolution=day&tz=Europe/Stockholm")
+			for _, s := range starts(daily)[1:] {
+				if l := s.In(stockholm); l.Hour() != 0 || l.Minute() != 0 {
+					t.Errorf("a daily bucket starts at %s, want local midnight", l)
+				}
 			}
-			weekly := trend("&resolution=week")
-			if f := at(weekly["from"]); f.Weekday() != time.Monday || f.Hour() != 0 || f.After(base) {
-				t.Errorf("weekly trend starts at %v, want a Monday midnight UTC", weekly["from"])
+			weekly := trendOver(base.Add(-60*24*time.Hour), to, "&resolution=week")
+			for _, s := range starts(weekly)[1:] {
+				if s.Weekday() != time.Monday || s.Hour() != 0 {
+					t.Errorf("a weekly bucket starts at %s, want a Monday midnight UTC", s)
+				}
 			}
 			for _, tr := range []map[string]any{daily, weekly} {
-				var n float64
-				for _, b := range buckets(tr) {
-					n += b.count
-				}
-				if n != 4 {
+				if n := total(tr); n != 4 {
 					t.Errorf("%s trend counts %v points, want 4", tr["resolution"], n)
 				}
 			}

@@ -479,12 +479,15 @@ func (s *Store) Count(ctx context.Context, company int64, from, to time.Time) (i
 		return 0, nil
 	}
 	numbers, texts, err := s.counts(ctx, `"company" = `+literal(strconv.FormatInt(company, 10))+
-		" AND time >= "+micros(f)+" AND time < "+micros(t))
+		notRecord+" AND time >= "+micros(f)+" AND time < "+micros(t))
 	if err != nil {
 		return 0, fmt.Errorf("count points of company %d: %w", company, err)
 	}
 	return numbers + texts, nil
 }
+
+// notRecord leaves the records (tsdb.IsRecord) out of a count.
+const notRecord = ` AND "key" !~ /^\$/`
 
 // CountByNode returns how many points each node of a company holds; see
 // tsdb.Store.
@@ -498,7 +501,7 @@ func (s *Store) CountByNode(ctx context.Context, company int64, from, to time.Ti
 		return out, nil
 	}
 	res, err := s.query(ctx, http.MethodGet, `SELECT count("value"), count("text")`+s.from()+
-		`"company" = `+literal(strconv.FormatInt(company, 10))+" AND time >= "+micros(f)+" AND time < "+micros(t)+
+		`"company" = `+literal(strconv.FormatInt(company, 10))+notRecord+" AND time >= "+micros(f)+" AND time < "+micros(t)+
 		` GROUP BY "deveui"`)
 	if err != nil {
 		return nil, fmt.Errorf("count points of the nodes of company %d: %w", company, err)

@@ -525,7 +525,7 @@ func (s *Store) Count(ctx context.Context, company int64, from, to time.Time) (i
 	var n int64
 	err = s.db.QueryRowContext(ctx, s.q(`SELECT coalesce(sum(h.points), 0)
 		FROM tsdb_series s JOIN tsdb_hours h ON h.series_id = s.id
-		WHERE s.company_id = ? AND h.hour >= ? AND h.hour < ?`), company, a, b).Scan(&n)
+		WHERE s.company_id = ? AND s.tag_key NOT LIKE '$%' AND h.hour >= ? AND h.hour < ?`), company, a, b).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count points of company %d: %w", company, err)
 	}
@@ -557,7 +557,7 @@ func (s *Store) countRaw(ctx context.Context, company, f, t int64) (int64, error
 	var n int64
 	err := s.db.QueryRowContext(ctx, s.q(`SELECT count(*)
 		FROM tsdb_series s JOIN tsdb_points p ON p.series_id = s.id
-		WHERE s.company_id = ? AND p.ts >= ? AND p.ts < ?`), company, f, t).Scan(&n)
+		WHERE s.company_id = ? AND s.tag_key NOT LIKE '$%' AND p.ts >= ? AND p.ts < ?`), company, f, t).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count points of company %d: %w", company, err)
 	}
@@ -585,7 +585,7 @@ func (s *Store) CountByNode(ctx context.Context, company int64, from, to time.Ti
 	}
 	rows, err := s.db.QueryContext(ctx, s.q(`SELECT s.deveui, sum(h.points)
 		FROM tsdb_series s JOIN tsdb_hours h ON h.series_id = s.id
-		WHERE s.company_id = ? AND h.hour >= ? AND h.hour < ?
+		WHERE s.company_id = ? AND s.tag_key NOT LIKE '$%' AND h.hour >= ? AND h.hour < ?
 		GROUP BY s.deveui`), company, a, b)
 	if err := addCounts(out, rows, err); err != nil {
 		return nil, fmt.Errorf("count points of the nodes of company %d: %w", company, err)
@@ -604,7 +604,7 @@ func (s *Store) countByNodeRaw(ctx context.Context, out map[string]int64, compan
 	}
 	rows, err := s.db.QueryContext(ctx, s.q(`SELECT s.deveui, count(*)
 		FROM tsdb_series s JOIN tsdb_points p ON p.series_id = s.id
-		WHERE s.company_id = ? AND p.ts >= ? AND p.ts < ?
+		WHERE s.company_id = ? AND s.tag_key NOT LIKE '$%' AND p.ts >= ? AND p.ts < ?
 		GROUP BY s.deveui`), company, f, t)
 	if err := addCounts(out, rows, err); err != nil {
 		return fmt.Errorf("count points of the nodes of company %d: %w", company, err)

@@ -33,6 +33,7 @@ var (
 	door    = tsdb.Series{Company: 1, DevEUI: euiA, Key: "door"}
 	humid   = tsdb.Series{Company: 1, DevEUI: euiB, Key: "humidity"}
 	foreign = tsdb.Series{Company: 2, DevEUI: euiA, Key: "temperature"} // another company, same node and key
+	record  = tsdb.Series{Company: 1, DevEUI: euiA, Key: "$uplink"}     // kept beside the values, not counted
 )
 
 // Run runs every case as a subtest, each on a store of its own.
@@ -643,12 +644,13 @@ func latest(t *testing.T, st tsdb.Store) {
 
 func count(t *testing.T, st tsdb.Store) {
 	// Company 1: two nodes, a number series and a text series, a point
-	// every 15 minutes for 10 hours each; company 2: one series.
+	// every 15 minutes for 10 hours each, and a record that is not
+	// counted; company 2: one series.
 	var pts []tsdb.Point
 	for i := range 40 {
 		at := t0.Add(time.Duration(i) * 15 * time.Minute)
 		pts = append(pts, tsdb.Number(temp, at, float64(i)), tsdb.Text(door, at, "x"),
-			tsdb.Number(humid, at.Add(time.Minute), 50), tsdb.Number(foreign, at, 1))
+			tsdb.Number(humid, at.Add(time.Minute), 50), tsdb.Number(foreign, at, 1), tsdb.Text(record, at, `{"p":"01"}`))
 	}
 	write(t, st, pts...)
 	for _, tc := range []struct {
@@ -683,7 +685,7 @@ func countByNode(t *testing.T, st tsdb.Store) {
 	for i := range 40 {
 		at := t0.Add(time.Duration(i) * 15 * time.Minute)
 		pts = append(pts, tsdb.Number(temp, at, float64(i)), tsdb.Text(door, at, "x"),
-			tsdb.Number(humid, at.Add(time.Minute), 50), tsdb.Number(foreign, at, 1))
+			tsdb.Number(humid, at.Add(time.Minute), 50), tsdb.Number(foreign, at, 1), tsdb.Text(record, at, `{"p":"01"}`))
 	}
 	write(t, st, pts...)
 	for _, tc := range []struct {

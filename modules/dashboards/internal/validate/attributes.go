@@ -90,7 +90,7 @@ const (
 
 var (
 	chartTypes  = map[string]bool{"line": true, "area": true, "bar": true, "scatter": true, "vertical": true}
-	resolutions = map[string]bool{"week": true, "day": true, "hour": true, "5hours": true}
+	resolutions = map[string]bool{"auto": true, "week": true, "day": true, "hour": true, "5hours": true}
 )
 
 // attrValue turns a JSON value into an attribute's string: strings as they

@@ -9,16 +9,8 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
 	"github.com/fieldhub/fieldhub/modules/dashboards"
+	"github.com/fieldhub/fieldhub/modules/nodes"
 )
-
-// trendWidths are the bucket widths of the trend resolutions a module's
-// resolution attribute and the tagdata route's ?resolution= name.
-var trendWidths = map[string]time.Duration{
-	"week":   7 * 24 * time.Hour,
-	"day":    24 * time.Hour,
-	"hour":   time.Hour,
-	"5hours": 5 * time.Hour,
-}
 
 // SeriesData is one series of a tagdata answer.
 type SeriesData struct {
@@ -38,9 +30,10 @@ type PointData struct {
 	S *string   `json:"s,omitempty"`
 }
 
-// BucketData holds the aggregates of one trend bucket.
+// BucketData holds the aggregates of one trend bucket, [T, End).
 type BucketData struct {
 	T     time.Time `json:"t"`
+	End   time.Time `json:"end"`
 	Min   float64   `json:"min"`
 	Mean  float64   `json:"mean"`
 	Max   float64   `json:"max"`
@@ -100,14 +93,6 @@ func (r *Reader) TagData(ctx context.Context, wd *dashboards.Widget, companyID i
 		}
 		points = n
 	}
-	res := q.Get("resolution")
-	var width time.Duration
-	if res != "" {
-		var ok bool
-		if width, ok = trendWidths[res]; !ok {
-			v.Add("resolution", dashboards.IDResolution)
-		}
-	}
 	loc := time.UTC
 	if tz := q.Get("tz"); tz != "" {
 		l, err := time.LoadLocation(tz)
@@ -117,14 +102,22 @@ func (r *Reader) TagData(ctx context.Context, wd *dashboards.Widget, companyID i
 			loc = l
 		}
 	}
-	if res != "" && v.Err() == nil {
-		from = alignBucket(from, res, loc)
-		if to.Sub(from)/width >= tsdb.MaxBuckets {
-			v.Add("from", dashboards.IDRange)
-		}
+	// With a resolution the series are trend buckets, cut as the tag data
+	// API cuts them (nodes.TrendEdges).
+	res := q.Get("resolution")
+	if _, fixed := nodes.TrendWidths[res]; res != "" && res != nodes.ResolutionAuto && !fixed {
+		v.Add("resolution", dashboards.IDResolution)
 	}
 	if err := v.Err(); err != nil {
 		return nil, err
+	}
+	var edges []time.Time
+	if res != "" {
+		var err error
+		if edges, res, err = nodes.TrendEdges(from, to, res, loc); err != nil { // too many buckets
+			v.Add("from", dashboards.IDRange)
+			return nil, v.Err()
+		}
 	}
 	refs, err := r.seriesOf(ctx, wd, companyID)
 	if err != nil {
@@ -134,14 +127,18 @@ func (r *Reader) TagData(ctx context.Context, wd *dashboards.Widget, companyID i
 	err = parallel(len(refs), func(i int) error {
 		ref := refs[i]
 		sd := SeriesData{DevEUI: ref.DevEUI, Name: ref.Name, Key: ref.Key, Label: ref.Label, Unit: ref.Unit}
-		if res != "" {
-			buckets, err := r.series.Aggregate(ctx, ref.tsdb(companyID), from, to, width)
+		if edges != nil {
+			buckets, err := r.series.AggregateEdges(ctx, ref.tsdb(companyID), edges)
 			if err != nil {
 				return err
 			}
 			sd.Buckets = make([]BucketData, len(buckets))
+			next := 1 // the edge after the bucket's start; empty buckets are left out
 			for j, b := range buckets {
-				sd.Buckets[j] = BucketData{T: b.Start, Min: b.Min, Mean: b.Mean, Max: b.Max, Last: b.Last, Count: b.Count}
+				for next < len(edges)-1 && !edges[next].After(b.Start) {
+					next++
+				}
+				sd.Buckets[j] = BucketData{T: b.Start, End: edges[next], Min: b.Min, Mean: b.Mean, Max: b.Max, Last: b.Last, Count: b.Count}
 			}
 		} else {
 			pts, err := r.series.Range(ctx, ref.tsdb(companyID), from, to, points)
@@ -172,21 +169,4 @@ func pointData(p tsdb.Point) PointData {
 		out.V = &v
 	}
 	return out
-}
-
-// alignBucket moves from back to where the first bucket of a resolution
-// starts, as the tag data API does: on the hour for hour and 5-hour
-// buckets, at midnight (weeks on Monday) in loc for days and weeks.
-func alignBucket(from time.Time, res string, loc *time.Location) time.Time {
-	switch res {
-	case "day", "week":
-		l := from.In(loc)
-		back := 0
-		if res == "week" {
-			back = (int(l.Weekday()) + 6) % 7 // days since Monday
-		}
-		return time.Date(l.Year(), l.Month(), l.Day()-back, 0, 0, 0, 0, loc).UTC()
-	default:
-		return from.Truncate(time.Hour)
-	}
 }

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
@@ -23,6 +24,9 @@ import (
 type job struct {
 	company int64
 	msg     ingest.Message // KindUplink or KindStatus
+	// received is when the message arrived; zero for an uplink decoded
+	// again, which did not arrive now.
+	received time.Time
 
 	// The outcome of a batch, set before done is closed.
 
@@ -224,6 +228,10 @@ func (p *Pipeline) prepare(ctx context.Context, j *job) error {
 		t := u.Time
 		percent, volts := nodes.BatteryOf(values)
 		j.state = &nodes.State{Time: &t, Data: values, RSSI: u.RSSI, Battery: percent, BatteryVoltage: volts}
+		if !j.received.IsZero() {
+			j.state.Received = &j.received
+		}
+		j.state.DecodeError = decodeError(j)
 		j.event = &ingest.UplinkReceived{CompanyID: j.company, TagID: j.tag.ID, DevEUI: u.DevEUI, Name: j.tag.Name, Time: t, Data: values}
 		j.res = ingest.UplinkResult{DevEUI: u.DevEUI, TagID: j.tag.ID, Time: &t, Warnings: warnings}
 	} else {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
 	"github.com/fieldhub/fieldhub/modules/ingest"
+	"github.com/fieldhub/fieldhub/modules/nodes"
 )
 
 // Every uplink of a node is kept as it came, beside its decoded values: one
@@ -33,16 +34,34 @@ func uplinkPoint(j *job) (tsdb.Point, bool) {
 	if u == nil || len(u.Payload) == 0 {
 		return tsdb.Point{}, false
 	}
-	rec := ingest.UplinkRecord{Payload: hex.EncodeToString(u.Payload), FPort: u.FPort, RSSI: u.RSSI, SNR: u.SNR}
-	for i, e := range j.decodeErrors {
-		if i == recordErrors {
-			rec.Errors = append(rec.Errors, fmt.Sprintf("… %d more", len(j.decodeErrors)-i))
-			break
-		}
-		rec.Errors = append(rec.Errors, clipText(e, recordErrorBytes))
-	}
+	rec := ingest.UplinkRecord{Payload: hex.EncodeToString(u.Payload), FPort: u.FPort, RSSI: u.RSSI, SNR: u.SNR,
+		Errors: keptErrors(j.decodeErrors)}
 	s := tsdb.Series{Company: j.company, DevEUI: j.devEUI(), Key: ingest.UplinkKey}
 	return tsdb.Text(s, j.msg.Time, rec.Text()), true
+}
+
+// keptErrors are the decode errors as the uplink's record and the node's
+// state keep them: the first few, each clipped; nil for none.
+func keptErrors(errors []string) []string {
+	var out []string
+	for i, e := range errors {
+		if i == recordErrors {
+			out = append(out, fmt.Sprintf("… %d more", len(errors)-i))
+			break
+		}
+		out = append(out, clipText(e, recordErrorBytes))
+	}
+	return out
+}
+
+// decodeError is the node state's record of an uplink's decode failure,
+// nil when it decoded.
+func decodeError(j *job) *nodes.DecodeError {
+	u := j.msg.Uplink
+	if u == nil || len(j.decodeErrors) == 0 {
+		return nil
+	}
+	return &nodes.DecodeError{Time: u.Time, Payload: hex.EncodeToString(u.Payload), FPort: u.FPort, Errors: keptErrors(j.decodeErrors)}
 }
 
 // clipText cuts s to at most n bytes of valid UTF-8, without NUL (which

@@ -19,7 +19,7 @@ import (
 // its tag up; the request decodes it itself, within the company's decode
 // budget, and only the decoded uplink joins another batch, which stores it.
 func (p *Pipeline) uplink(ctx context.Context, company int64, msg ingest.Message) (ingest.UplinkResult, error) {
-	j := &job{company: company, msg: msg}
+	j := &job{company: company, msg: msg, received: time.Now().UTC()}
 	if err := p.batches.do(ctx, j); err != nil {
 		return ingest.UplinkResult{}, err
 	}

@@ -97,3 +97,30 @@ func age(ctx context.Context, t time.Time) string {
 	}
 	return ui.Tf(ctx, "page.tag.age.days", "n", int(d/(24*time.Hour)))
 }
+
+// clockOff is how far the time the node's latest uplink carries is from its
+// arrival, and whether that is far enough for the page to say so
+// (nodes.ClockSkewWarning).
+func clockOff(t *nodes.Tag) (time.Duration, bool) {
+	off, ok := t.ClockOffset()
+	return off, ok && (off > nodes.ClockSkewWarning || off < -nodes.ClockSkewWarning)
+}
+
+// offsetText writes a clock offset in its largest whole unit: years, days
+// or hours, in the page's language.
+func offsetText(ctx context.Context, d time.Duration) string {
+	d = d.Abs()
+	unit := func(one, many string, n int) string {
+		if n == 1 {
+			return ui.T(ctx, one)
+		}
+		return ui.Tf(ctx, many, "n", n)
+	}
+	switch day := 24 * time.Hour; {
+	case d >= 365*day:
+		return unit("page.tag.offset.year", "page.tag.offset.years", int(d/(365*day)))
+	case d >= day:
+		return unit("page.tag.offset.day", "page.tag.offset.days", int(d/day))
+	}
+	return unit("page.tag.offset.hour", "page.tag.offset.hours", int(d/time.Hour))
+}

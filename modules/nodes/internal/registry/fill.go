@@ -57,6 +57,14 @@ func (g *Registry) derive(tags []*nodes.Tag, names map[int64][]string, defaults 
 		if k, ok := defaults[t.ID]; ok {
 			t.LatestValue = t.Data[k]
 		}
+		t.DecodeError = nil
+		if t.DecodeErrorRecord != nil && t.DecodeErrorAt != nil {
+			var d nodes.DecodeError
+			if json.Unmarshal([]byte(*t.DecodeErrorRecord), &d) == nil {
+				d.Time = t.DecodeErrorAt.UTC()
+				t.DecodeError = &d
+			}
+		}
 		t.ActiveData = t.LatestTime != nil && time.Since(*t.LatestTime) < nodes.ActiveWindow
 		t.NameWithDevEUI = t.Name + " (" + t.DevEUI + ")"
 		t.VDD = t.BatteryVoltage

@@ -14,10 +14,11 @@ import (
 // What the ingest records of each uplink (nodes.States): the node's state
 // and its data keys, one at a time or batched for a whole group commit.
 
-// UpdateState records what a node reported. A tag that does not exist (any
-// more) is not an error: the uplink raced its deletion.
+// UpdateState records what a node reported, as UpdateStates does. A tag
+// that does not exist (any more) is not an error: the uplink raced its
+// deletion.
 func (g *Registry) UpdateState(ctx context.Context, tagID int64, s nodes.State) error {
-	return store.UpdateState(ctx, g.db, tagID, s)
+	return g.UpdateStates(ctx, []nodes.TagState{{TagID: tagID, State: s}})
 }
 
 // UpdateStates records what many nodes reported, each as UpdateState does,
@@ -71,6 +72,18 @@ func newStateRow(s nodes.TagState) (store.StateRow, bool, error) {
 		}
 		text := string(raw)
 		r.Time, r.Data = &t, &text
+		if s.Received != nil {
+			at := s.Received.UTC().Truncate(time.Microsecond)
+			r.Received = &at
+		}
+		if s.DecodeError != nil {
+			raw, err := json.Marshal(s.DecodeError)
+			if err != nil {
+				return r, false, fmt.Errorf("encode decode error of tag %d: %w", s.TagID, err)
+			}
+			text := string(raw)
+			r.DecodeError = &text
+		}
 	}
 	return r, r.Time != nil || r.Battery != nil || r.RSSI != nil || r.BatteryVoltage != nil, nil
 }

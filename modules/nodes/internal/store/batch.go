@@ -90,6 +90,10 @@ type StateRow struct {
 	Time                          *time.Time
 	Data                          *string
 	Battery, RSSI, BatteryVoltage *float64
+	// Received and DecodeError (JSON) go with Time; a nil DecodeError
+	// clears the node's decode error when it is of the uplink at Time.
+	Received    *time.Time
+	DecodeError *string
 }
 
 // UpdateStates writes rows, at most one per tag. An uplink older than the
@@ -102,7 +106,12 @@ func UpdateStates(ctx context.Context, bdb *bun.DB, rows []StateRow) error {
 	}
 	const set = `SET battery = COALESCE(v.battery, %[1]s.battery), rssi = COALESCE(v.rssi, %[1]s.rssi),
 		battery_voltage = COALESCE(v.battery_voltage, %[1]s.battery_voltage), latest_time = COALESCE(v.latest_time, %[1]s.latest_time),
-		latest_data = COALESCE(v.latest_data, %[1]s.latest_data) `
+		latest_data = COALESCE(v.latest_data, %[1]s.latest_data),
+		latest_received_at = COALESCE(v.latest_received_at, %[1]s.latest_received_at),
+		decode_error = CASE WHEN v.decode_error IS NOT NULL THEN v.decode_error
+			WHEN %[1]s.decode_error_at = v.latest_time THEN NULL ELSE %[1]s.decode_error END,
+		decode_error_at = CASE WHEN v.decode_error IS NOT NULL THEN v.latest_time
+			WHEN %[1]s.decode_error_at = v.latest_time THEN NULL ELSE %[1]s.decode_error_at END `
 	const newer = ` AND (v.latest_time IS NULL OR %[1]s.latest_time IS NULL OR %[1]s.latest_time <= v.latest_time)`
 	if db.DialectOf(bdb) == db.Postgres {
 		// The tags are locked in id order, each through its primary key,
@@ -115,25 +124,31 @@ func UpdateStates(ctx context.Context, bdb *bun.DB, rows []StateRow) error {
 		times := make([]*time.Time, n)
 		data := make([]*string, n)
 		battery, rssi, volts := make([]*float64, n), make([]*float64, n), make([]*float64, n)
+		received, decodeErr := make([]*time.Time, n), make([]*string, n)
 		for i, r := range rows {
 			ids[i], times[i], data[i], battery[i], rssi[i], volts[i] = r.ID, r.Time, r.Data, r.Battery, r.RSSI, r.BatteryVoltage
+			received[i], decodeErr[i] = r.Received, r.DecodeError
 		}
 		_, err := bdb.DB.ExecContext(ctx, `WITH v AS (
-				SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::text[], $4::float8[], $5::float8[], $6::float8[])
-					AS v (id, latest_time, latest_data, battery, rssi, battery_voltage)
+				SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::text[], $4::float8[], $5::float8[], $6::float8[],
+						$7::timestamptz[], $8::text[])
+					AS v (id, latest_time, latest_data, battery, rssi, battery_voltage, latest_received_at, decode_error)
 			), locked AS (
 				SELECT l.id FROM v CROSS JOIN LATERAL (SELECT id FROM tags WHERE tags.id = v.id OFFSET 0 FOR UPDATE) AS l
 			)
 			UPDATE tags AS t `+fmt.Sprintf(set, "t")+`FROM v
 			WHERE t.id = ANY($1::bigint[]) AND t.id = v.id AND t.id IN (SELECT id FROM locked)`+fmt.Sprintf(newer, "t"),
-			ids, times, data, battery, rssi, volts)
+			ids, times, data, battery, rssi, volts, received, decodeErr)
 		return err
 	}
-	list := make([][6]any, len(rows))
+	list := make([][8]any, len(rows))
 	for i, r := range rows {
-		list[i] = [6]any{r.ID, nil, r.Data, r.Battery, r.RSSI, r.BatteryVoltage}
+		list[i] = [8]any{r.ID, nil, r.Data, r.Battery, r.RSSI, r.BatteryVoltage, nil, r.DecodeError}
 		if r.Time != nil {
 			list[i][1] = sqliteTime(*r.Time)
+		}
+		if r.Received != nil {
+			list[i][6] = sqliteTime(*r.Received)
 		}
 	}
 	raw, err := json.Marshal(list)
@@ -142,7 +157,8 @@ func UpdateStates(ctx context.Context, bdb *bun.DB, rows []StateRow) error {
 	}
 	_, err = bdb.DB.ExecContext(ctx, `UPDATE tags `+fmt.Sprintf(set, "tags")+`FROM (
 			SELECT value ->> 0 AS id, value ->> 1 AS latest_time, value ->> 2 AS latest_data,
-				value ->> 3 AS battery, value ->> 4 AS rssi, value ->> 5 AS battery_voltage FROM json_each(?)
+				value ->> 3 AS battery, value ->> 4 AS rssi, value ->> 5 AS battery_voltage,
+				value ->> 6 AS latest_received_at, value ->> 7 AS decode_error FROM json_each(?)
 		) AS v WHERE tags.id = v.id`+fmt.Sprintf(newer, "tags"), string(raw))
 	return err
 }

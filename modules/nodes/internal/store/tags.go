@@ -2,10 +2,7 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"math"
-	"time"
 
 	"github.com/uptrace/bun"
 
@@ -131,45 +128,6 @@ func DeleteTag(ctx context.Context, idb bun.IDB, id int64) error {
 func DeleteDownlinksOf(ctx context.Context, idb bun.IDB, tagID int64) error {
 	if _, err := idb.NewRaw("DELETE FROM downlinks WHERE tag_id = ?", tagID).Exec(ctx); err != nil {
 		return fmt.Errorf("delete downlinks of tag %d: %w", tagID, err)
-	}
-	return nil
-}
-
-// UpdateState records what a node reported: battery, RSSI and voltage when
-// given and finite; with s.Time, the latest time and data, unless the tag
-// already holds a newer time (then nothing changes). A tag that does not
-// exist is not an error.
-func UpdateState(ctx context.Context, idb bun.IDB, tagID int64, s nodes.State) error {
-	q := idb.NewUpdate().Model((*nodes.Tag)(nil)).Where("id = ?", tagID)
-	set := 0
-	for _, f := range []struct {
-		column string
-		value  *float64
-	}{{"battery", s.Battery}, {"rssi", s.RSSI}, {"battery_voltage", s.BatteryVoltage}} {
-		if f.value != nil && !math.IsNaN(*f.value) && !math.IsInf(*f.value, 0) {
-			q = q.Set("? = ?", bun.Ident(f.column), *f.value)
-			set++
-		}
-	}
-	if s.Time != nil {
-		t := s.Time.UTC().Truncate(time.Microsecond)
-		data := s.Data
-		if data == nil {
-			data = map[string]any{}
-		}
-		raw, err := json.Marshal(data)
-		if err != nil {
-			return fmt.Errorf("encode latest data of tag %d: %w", tagID, err)
-		}
-		q = q.Set("latest_time = ?", t).Set("latest_data = ?", string(raw)).
-			Where("(latest_time IS NULL OR latest_time <= ?)", t)
-		set++
-	}
-	if set == 0 {
-		return nil
-	}
-	if _, err := q.Exec(ctx); err != nil {
-		return fmt.Errorf("update state of tag %d: %w", tagID, err)
 	}
 	return nil
 }

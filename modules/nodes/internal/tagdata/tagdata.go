@@ -88,9 +88,12 @@ type TagDatum struct {
 	TagDevEUI string     `json:"tagDeveui"`
 }
 
-// TrendBucket is one bucket of a trend: the numbers in [Start, Start+width).
+// TrendBucket is one bucket of a trend: the numbers in [Start, End). The
+// first and last buckets of a window off the resolution's clock are partial:
+// the last ends at the window's end.
 type TrendBucket struct {
 	Start time.Time `json:"start"`
+	End   time.Time `json:"end"`
 	Min   float64   `json:"min"`
 	Max   float64   `json:"max"`
 	Mean  float64   `json:"mean"`

@@ -2,6 +2,7 @@ package tagdata
 
 import (
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
@@ -9,15 +10,6 @@ import (
 	"github.com/fieldhub/fieldhub/modules/nodes"
 	"github.com/fieldhub/fieldhub/modules/nodes/internal/access"
 )
-
-// trendResolutions are the bucket widths a trend may have, by the name the
-// query gives.
-var trendResolutions = map[string]time.Duration{
-	"week":   7 * 24 * time.Hour,
-	"day":    24 * time.Hour,
-	"hour":   time.Hour,
-	"5hours": 5 * time.Hour,
-}
 
 // tagView answers GET /tag/{tagId}/{view}/{key}, of which only view "trend"
 // exists; see Routes.
@@ -29,20 +21,13 @@ func (a *API) tagView(w http.ResponseWriter, r *http.Request) error {
 }
 
 // trend answers GET /tag/{tagId}/trend/{key}?from=&to=&resolution=&tz=:
-// min, max, mean, last and count of the key's numbers per bucket. Hour and
-// 5-hour buckets start on the hour of from (UTC hours), day and week
-// buckets at midnight (weeks on Monday) in the time zone tz, UTC by
+// min, max, mean, last and count of the key's numbers per bucket, cut by
+// nodes.TrendEdges: the resolution (auto by default) chosen from the window
+// when it would draw no trend, the last bucket ending at to. Day and week
+// buckets start at midnight (weeks on Monday) in the time zone tz, UTC by
 // default.
 func (a *API) trend(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
-	res := q.q.Get("resolution")
-	if res == "" {
-		res = "hour"
-	}
-	width, ok := trendResolutions[res]
-	if !ok {
-		q.v.Add("resolution", nodes.IDTagDataResolution)
-	}
 	loc := time.UTC
 	if tz := q.q.Get("tz"); tz != "" {
 		l, err := time.LoadLocation(tz)
@@ -53,44 +38,40 @@ func (a *API) trend(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	from, to := q.window()
-	if ok && q.v.Err() == nil {
-		from = alignBucket(from, res, loc)
-		if n := to.Sub(from) / width; n >= tsdb.MaxBuckets {
-			q.v.AddArgs("from", nodes.IDTagDataWindow, map[string]any{"max": tsdb.MaxBuckets})
-		}
+	res := q.q.Get("resolution")
+	if _, fixed := nodes.TrendWidths[res]; res != "" && res != nodes.ResolutionAuto && !fixed {
+		q.v.Add("resolution", nodes.IDTagDataResolution)
 	}
 	if err := q.v.Err(); err != nil {
 		return err
+	}
+	edges, res, err := nodes.TrendEdges(from, to, res, loc)
+	if err != nil { // too many buckets
+		q.v.AddArgs("from", nodes.IDTagDataWindow, map[string]any{"max": tsdb.MaxBuckets})
+		return q.v.Err()
 	}
 	t, k, err := a.pathTagKey(r)
 	if err != nil {
 		return err
 	}
-	buckets, err := a.series.Aggregate(r.Context(), seriesOf(t, k.Key), from, to, width)
+	buckets, err := a.series.AggregateEdges(r.Context(), seriesOf(t, k.Key), edges)
 	if err != nil {
 		return err
 	}
 	out := Trend{TagID: t.ID, Key: k.Key, Label: k.Label, Unit: k.Unit, Resolution: res, From: from, To: to,
 		Buckets: make([]TrendBucket, len(buckets))}
 	for i, b := range buckets {
-		out.Buckets[i] = TrendBucket{Start: b.Start, Min: b.Min, Max: b.Max, Mean: b.Mean, Last: b.Last, Count: b.Count}
+		out.Buckets[i] = TrendBucket{Start: b.Start, End: bucketEnd(edges, b.Start), Min: b.Min, Max: b.Max, Mean: b.Mean, Last: b.Last, Count: b.Count}
 	}
 	return web.OK(w, out)
 }
 
-// alignBucket moves from back to where the first bucket of a resolution
-// starts.
-func alignBucket(from time.Time, res string, loc *time.Location) time.Time {
-	switch res {
-	case "day", "week":
-		l := from.In(loc)
-		day := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, loc)
-		if res == "week" {
-			back := (int(day.Weekday()) + 6) % 7 // days since Monday
-			day = time.Date(l.Year(), l.Month(), l.Day()-back, 0, 0, 0, 0, loc)
-		}
-		return day.UTC()
-	default:
-		return from.Truncate(time.Hour)
+// bucketEnd is the edge after start: the end of the bucket that starts
+// there (AggregateEdges leaves empty buckets out, so indexes do not match).
+func bucketEnd(edges []time.Time, start time.Time) time.Time {
+	i, _ := slices.BinarySearchFunc(edges, start, time.Time.Compare)
+	for i < len(edges) && !edges[i].After(start) {
+		i++
 	}
+	return edges[min(i, len(edges)-1)]
 }

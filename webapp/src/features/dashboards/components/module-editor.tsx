@@ -151,6 +151,7 @@ const kindNames = defineMessages({
 });
 
 const resolutionNames = defineMessages({
+  auto: { id: "dashboards.resolution.auto", defaultMessage: "Automatic (from the range)" },
   week: { id: "dashboards.resolution.week", defaultMessage: "Week" },
   day: { id: "dashboards.resolution.day", defaultMessage: "Day" },
   hour: { id: "dashboards.resolution.hour", defaultMessage: "Hour" },
@@ -194,7 +195,7 @@ export function newModule(type: number, index: number, dashboardId: number, titl
     cardColor: "",
     titleColor: "",
     valueColor: "",
-    attributes: type === T.trend ? { resolution: "day" } : type === T.chart || type === T.multiChart ? { so_chart_type: "line" } : {},
+    attributes: type === T.trend ? { resolution: "auto" } : type === T.chart || type === T.multiChart ? { so_chart_type: "line" } : {},
     settings: { ...defaultSettings },
   };
 }
@@ -577,7 +578,7 @@ function Fields(props: FieldsProps): ReactNode {
           {t === T.trend ? (
             <SelectField
               label={f(ed.resolution)}
-              value={a.resolution ?? "day"}
+              value={a.resolution ?? "auto"}
               options={resolutions.map((r) => ({ id: r, label: f(resolutionNames[r]) }))}
               onChange={(v) => setAttr("resolution", v)}
             />

@@ -12,9 +12,10 @@ export const sizes: readonly Size[] = ["xs", "sm", "md", "lg"];
 export type ChartKind = "line" | "area" | "bar" | "scatter" | "vertical";
 export const chartKinds: readonly ChartKind[] = ["line", "area", "bar", "scatter", "vertical"];
 
-// Resolution is a trend chart's bucket width.
-export type Resolution = "week" | "day" | "hour" | "5hours";
-export const resolutions: readonly Resolution[] = ["week", "day", "hour", "5hours"];
+// Resolution is a trend chart's bucket width; "auto" lets the server choose
+// it from the range (hours for a day, days for a month).
+export type Resolution = "auto" | "week" | "day" | "hour" | "5hours";
+export const resolutions: readonly Resolution[] = ["auto", "week", "day", "hour", "5hours"];
 
 export type MapType = "roadmap" | "satellite" | "terrain";
 export const mapTypes: readonly MapType[] = ["roadmap", "satellite", "terrain"];

@@ -17,6 +17,7 @@ import {
   dataPath,
   firstKey,
   maxPointsFor,
+  shiftedRange,
   stepIndex,
   summarise,
   toPoints,
@@ -33,6 +34,7 @@ const messages = defineMessages<{
   key: NoMessageValues;
   loading: NoMessageValues;
   noData: NoMessageValues;
+  outOfRange: { time: string };
   textOnly: NoMessageValues;
   error: NoMessageValues;
   retry: NoMessageValues;
@@ -44,6 +46,10 @@ const messages = defineMessages<{
   key: { id: "chart.key", defaultMessage: "Key" },
   loading: { id: "chart.loading", defaultMessage: "Loading data…" },
   noData: { id: "chart.noData", defaultMessage: "No data found" },
+  outOfRange: {
+    id: "chart.outOfRange",
+    defaultMessage: "No values in the chosen range. Showing the same span up to the latest value ({time}).",
+  },
   textOnly: { id: "chart.textOnly", defaultMessage: "The values of this key are texts and cannot be drawn" },
   error: { id: "error.generic", defaultMessage: "An error occured, try again later" },
   retry: { id: "chart.retry", defaultMessage: "Try again" },
@@ -70,7 +76,7 @@ const chartHeight = 300;
 type Load =
   | { state: "loading" }
   | { state: "error" }
-  | { state: "done"; points: ChartPoint[]; texts: boolean; from: Date; to: Date };
+  | { state: "done"; points: ChartPoint[]; texts: boolean; from: Date; to: Date; shifted: boolean };
 
 interface ChartRange {
   from: Date;
@@ -100,17 +106,27 @@ export function TagChart(props: TagChartProps): ReactNode {
     const mine = ++seq.current;
     setLoad({ state: "loading" });
     setCursor(null);
-    api<TagDatum[]>("GET", dataPath(tagId, key, range.from, range.to, maxPoints)).then(
-      (data) => {
-        if (mine !== seq.current) return;
-        const points = toPoints(data ?? []);
-        setLoad({ state: "done", points, texts: points.length === 0 && (data ?? []).length > 0, from: range.from, to: range.to });
+    const latest = keys.find((k) => k.key === key)?.latest;
+    const read = async (): Promise<Load> => {
+      const data = (await api<TagDatum[]>("GET", dataPath(tagId, key, range.from, range.to, maxPoints))) ?? [];
+      const points = toPoints(data);
+      const done = { state: "done" as const, points, texts: points.length === 0 && data.length > 0, from: range.from, to: range.to, shifted: false };
+      // A device whose clock is off sends times outside any recent range:
+      // rather than an empty chart, show the same span up to its latest value.
+      const back = data.length === 0 ? shiftedRange(range, latest) : null;
+      if (!back) return done;
+      const older = toPoints((await api<TagDatum[]>("GET", dataPath(tagId, key, back.from, back.to, maxPoints))) ?? []);
+      return older.length > 0 ? { ...done, points: older, from: back.from, to: back.to, shifted: true } : done;
+    };
+    read().then(
+      (l) => {
+        if (mine === seq.current) setLoad(l);
       },
       () => {
         if (mine === seq.current) setLoad({ state: "error" });
       },
     );
-  }, [tagId, key, range, maxPoints, attempt]);
+  }, [tagId, key, keys, range, maxPoints, attempt]);
 
   const formatValue = useCallback(
     (v: number): string => {
@@ -180,6 +196,11 @@ export function TagChart(props: TagChartProps): ReactNode {
     const label = intl.formatMessage(messages.label, { key: keyName, range: rangeName });
     body = (
       <>
+        {load.shifted ? (
+          <p className="fh-tag-chart__shifted" role="status">
+            {intl.formatMessage(messages.outOfRange, { time: formatTime(load.to) })}
+          </p>
+        ) : null}
         <div
           className="fh-tag-chart__plot-area"
           role="group"

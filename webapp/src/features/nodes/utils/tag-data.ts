@@ -7,6 +7,8 @@ export interface ChartKey {
   label: string;
   unit: string;
   decimals?: number;
+  // latest is when the key's latest value was recorded, when known.
+  latest?: Date;
 }
 
 // TagChartProps are the island's props after validation.
@@ -51,6 +53,8 @@ export function readProps(raw: unknown): TagChartProps | null {
       if (typeof e.decimals === "number" && Number.isInteger(e.decimals) && e.decimals >= 0 && e.decimals <= 10) {
         key.decimals = e.decimals;
       }
+      const latest = typeof e.latest === "string" ? new Date(e.latest) : null;
+      if (latest && !Number.isNaN(latest.getTime())) key.latest = latest;
       keys.push(key);
     }
   }
@@ -63,6 +67,15 @@ export function readProps(raw: unknown): TagChartProps | null {
 // first.
 export function firstKey(props: TagChartProps): string | null {
   return props.defaultKey ?? props.keys[0]?.key ?? null;
+}
+
+// shiftedRange is the range to show instead of an empty one: the same span
+// ending just after the key's latest value, when that value lies before the
+// range; else null.
+export function shiftedRange(range: { from: Date; to: Date }, latest: Date | undefined): { from: Date; to: Date } | null {
+  if (!latest || latest.getTime() >= range.from.getTime()) return null;
+  const to = new Date(latest.getTime() + 1000);
+  return { from: new Date(to.getTime() - (range.to.getTime() - range.from.getTime())), to };
 }
 
 // maxPointsFor is how many points to ask for a plot of the given width in

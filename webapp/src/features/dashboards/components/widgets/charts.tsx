@@ -35,7 +35,7 @@ export const chartKindOf = (m: DashModule): ChartKind => {
 
 export const resolutionOf = (m: DashModule): Resolution => {
   const r = attr(m, "resolution");
-  return resolutions.includes(r as Resolution) ? (r as Resolution) : "day";
+  return resolutions.includes(r as Resolution) ? (r as Resolution) : "auto";
 };
 
 // seriesLabel names a series: its key's label, with the node's name when the
