@@ -57,8 +57,14 @@ func TestModuleData(t *testing.T) {
 					t.Errorf("%d points, want 3", n)
 				}
 			}},
+		// The window is taken when the step runs, not when the table is
+		// made: the points are a minute apart up to when they were written.
 		{Name: "a window", As: "acmeUser", Method: "GET", Status: 200,
-			Path: "/api/dashboards/modules/{chart}/tagdata?from=" + time.Now().UTC().Add(-150*time.Second).Format(time.RFC3339) + "&to=" + time.Now().UTC().Add(time.Hour).Format(time.RFC3339),
+			Path: "/api/dashboards/modules/{chart}/tagdata?from={from}&to={to}",
+			Before: func(t *testing.T, e *env) {
+				now := time.Now().UTC()
+				e.IDs["{from}"], e.IDs["{to}"] = now.Add(-150*time.Second).Format(time.RFC3339), now.Add(time.Hour).Format(time.RFC3339)
+			},
 			Then: func(t *testing.T, e *env, got any) {
 				if n := len(kerneltest.At(got, "series.0.points").([]any)); n < 2 || n > 3 {
 					t.Errorf("%d points in the last 2.5 minutes", n)
