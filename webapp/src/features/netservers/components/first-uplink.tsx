@@ -85,8 +85,9 @@ export function FirstUplink({ companyId, applicationId, deveuis, last }: FirstUp
     );
   }
 
+  // data-feed tells the feed's state to the browser tests.
   return (
-    <>
+    <div className="first-uplink__state" data-feed={state.status}>
       {status}
       {state.status === "reconnecting" && <p className="muted">{intl.formatMessage(messages.offline)}</p>}
       {pooled.length > 0 && (
@@ -101,6 +102,6 @@ export function FirstUplink({ companyId, applicationId, deveuis, last }: FirstUp
           ))}
         </ul>
       )}
-    </>
+    </div>
   );
 }

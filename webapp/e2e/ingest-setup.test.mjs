@@ -1,0 +1,158 @@
+// From token to first uplink: the network server setup of an application
+// page. A CompanyAdmin opens a ChirpStack application: the page shows the
+// address to paste (the portal's public URL and the ingest route) and the
+// header, whose copy buttons work by keyboard, and waits for the first
+// uplink; an uplink posted through the address the page shows turns the
+// status green live, without a reload. On a The Things Stack application
+// without nodes, an uplink of a DevEUI nobody added shows "a DevEUI you
+// have not added sent data" with a link that adds it. axe-core finds
+// nothing serious in either theme.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { checkA11y } from "./lib/axe.mjs";
+import { launchBrowser, newContext, pageLang, signIn, watchPage } from "./lib/browser.mjs";
+import { artifactPath, t as msg, tf } from "./lib/env.mjs";
+import { startFieldhub } from "./lib/server.mjs";
+
+let browser, server, acme, ingestToken;
+let chirpstackApp, ttsApp;
+const node = { name: "Cellar sensor", deveui: "70B3D57ED0000A01" };
+const stranger = "70B3D57ED0000B02";
+
+before(async () => {
+  [server, browser] = await Promise.all([startFieldhub(), launchBrowser()]);
+  acme = server.accounts.companies[0];
+  const token = await server.token(acme.companyAdmin);
+  chirpstackApp = await server.api("POST", `/api/applications/${acme.id}`, { token, body: { name: "Cellar", networkServer: "chirpstack" } });
+  await server.api("POST", `/api/applications/${chirpstackApp.id}/tag`, { token, body: { name: node.name, deveui: node.deveui } });
+  ttsApp = await server.api("POST", `/api/applications/${acme.id}`, { token, body: { name: "Field", networkServer: "tts" } });
+  const created = await server.api("POST", `/api/integration/tokens/${acme.id}`, { token, body: { label: "e2e network server", isCompany: true } });
+  ingestToken = created.token;
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+// post sends a network server's body to an address the page showed.
+async function post(url, body, status) {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${ingestToken}`, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  assert.equal(res.status, status, `${url}: ${res.status} ${await res.text()}`);
+}
+
+// openApplication signs the CompanyAdmin in (with the clipboard) and opens
+// an application's page, once its first-uplink island follows the feed.
+async function openApplication(t, app) {
+  const context = await newContext(browser, server);
+  t.after(() => context.close());
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.baseURL });
+  await signIn(context, acme.companyAdmin);
+  const page = await context.newPage();
+  const watch = watchPage(page);
+  await page.goto(`/application/${app.id}`);
+  await page.locator('.first-uplink [data-feed="live"]').waitFor();
+  // Set on this document only: a reload would lose it.
+  await page.evaluate(() => (window.stillThisPage = true));
+  return { page, watch, lang: await pageLang(page) };
+}
+
+// copyByKeyboard tabs from a value to its copy button, presses key, and
+// checks the snackbar and the clipboard.
+async function copyByKeyboard(page, inputId, key, copied, want) {
+  await page.locator(`#${inputId}`).focus();
+  await page.keyboard.press("Tab");
+  const focused = await page.evaluate(() => document.activeElement?.dataset.copy ?? "");
+  assert.equal(focused, inputId, `Tab from #${inputId} reaches its copy button`);
+  await page.keyboard.press(key);
+  await page.locator("#snackbar.visible", { hasText: copied }).waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), want);
+}
+
+test("a ChirpStack application shows where to send uplinks and turns green on the first one", async (t) => {
+  const { page, watch, lang } = await openApplication(t, chirpstackApp);
+  const setup = page.getByRole("region", { name: msg(lang, "page.application.ingest.title.chirpstack") });
+  await setup.waitFor();
+
+  // The address: the portal's public URL and the route; ChirpStack adds ?event=up itself.
+  const url = await page.locator("#ingest-url").inputValue();
+  assert.equal(url, `${server.baseURL}/api/ingest/chirpstack`);
+  await setup.getByText(msg(lang, "page.application.ingest.urlHint.chirpstack")).waitFor();
+  assert.equal(await page.locator("#ingest-header").inputValue(), "Authorization");
+  await copyByKeyboard(page, "ingest-url", "Enter", msg(lang, "page.application.ingest.urlCopied"), url);
+  await copyByKeyboard(page, "ingest-header", "Space", msg(lang, "page.application.ingest.headerCopied"), "Authorization");
+
+  // The checklist of ChirpStack's own settings, and the token the company has.
+  for (const step of [1, 2, 3, 4, 5]) {
+    await setup.getByText(msg(lang, `page.application.ingest.step.chirpstack.${step}`)).waitFor();
+  }
+  await setup.getByText(tf(lang, "page.application.ingest.tokenSome", { count: 1 })).waitFor();
+  const waiting = setup.locator(".uplink-status.waiting");
+  await waiting.getByText(msg(lang, "page.application.ingest.waiting")).waitFor();
+
+  for (const theme of ["light", "dark"]) {
+    await page.evaluate((th) => (document.documentElement.dataset.theme = th), theme);
+    const { other } = await checkA11y(page, `the application page waiting (${theme})`);
+    for (const v of other) t.diagnostic(`axe ${v.impact} (${theme}): ${v.id} – ${v.help} (${v.nodes.length} node(s))`);
+    await page.screenshot({ path: artifactPath(`application-ingest-waiting-${theme}.png`), animations: "disabled", fullPage: true });
+  }
+  await page.evaluate(() => (document.documentElement.dataset.theme = "light"));
+
+  // ChirpStack posts to the address it was given, with its event parameter.
+  const now = new Date().toISOString();
+  await post(`${url}?event=up`, { time: now, deviceInfo: { devEui: node.deveui.toLowerCase(), deviceName: "cellar" }, fPort: 1, data: "AQ==", object: { temperature: 21.5 } }, 200);
+  const green = setup.locator('.uplink-status.received[data-live="true"]');
+  await green.waitFor();
+  const text = await green.innerText();
+  assert.ok(text.includes(node.name) && text.includes(node.deveui), `the status names the node: ${text}`);
+  assert.equal(await waiting.count(), 0, "no longer waiting");
+  assert.equal(await page.evaluate(() => window.stillThisPage), true, "the page turned green without a reload");
+  assert.equal(await green.getAttribute("role"), "status", "the change is announced");
+
+  for (const theme of ["light", "dark"]) {
+    await page.evaluate((th) => (document.documentElement.dataset.theme = th), theme);
+    await checkA11y(page, `the application page after the first uplink (${theme})`);
+    await page.screenshot({ path: artifactPath(`application-ingest-received-${theme}.png`), animations: "disabled" });
+  }
+  watch.check();
+});
+
+test("a DevEUI nobody added shows on a The Things Stack application, with a link that adds it", async (t) => {
+  const { page, watch, lang } = await openApplication(t, ttsApp);
+  const setup = page.getByRole("region", { name: msg(lang, "page.application.ingest.title.tts") });
+  await setup.waitFor();
+  const url = await page.locator("#ingest-url").inputValue();
+  assert.equal(url, `${server.baseURL}/api/ingest/tts`);
+  for (const step of [1, 2, 3, 4, 5]) {
+    await setup.getByText(msg(lang, `page.application.ingest.step.tts.${step}`)).waitFor();
+  }
+
+  // The Things Stack posts the webhook's uplink message to its base URL.
+  const now = new Date().toISOString();
+  await post(
+    url,
+    {
+      end_device_ids: { device_id: "stray", dev_eui: stranger.toLowerCase() },
+      received_at: now,
+      uplink_message: { f_port: 1, frm_payload: "AQ==", received_at: now },
+    },
+    202,
+  );
+  const pooled = setup.locator(".uplink-status.pooled", { hasText: tf(lang, "page.application.ingest.pooled", { deveui: stranger }) });
+  await pooled.waitFor();
+  await setup.locator(".uplink-status.waiting").waitFor();
+  assert.equal(await page.evaluate(() => window.stillThisPage), true, "shown without a reload");
+  await checkA11y(page, "the application page with a pooled DevEUI");
+
+  // "Add it", by keyboard: the node form for that DevEUI in this application.
+  const add = pooled.getByRole("link", { name: tf(lang, "page.application.ingest.addItLabel", { deveui: stranger }) });
+  await add.focus();
+  await page.keyboard.press("Enter");
+  await page.waitForURL(`**/tag/create/${stranger}?applicationId=${ttsApp.id}`);
+  assert.equal(await page.locator('input[name="deveui"]').inputValue(), stranger);
+  watch.check();
+});
