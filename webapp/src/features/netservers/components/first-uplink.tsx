@@ -27,7 +27,7 @@ const messages = defineMessages<{
   received: { id: "page.application.ingest.received", defaultMessage: "Uplink received from {name} ({deveui}) at {time}" },
   pooled: { id: "page.application.ingest.pooled", defaultMessage: "A DevEUI you have not added sent data: {deveui}." },
   addIt: { id: "page.application.ingest.addIt", defaultMessage: "Add it" },
-  addItLabel: { id: "page.application.ingest.addItLabel", defaultMessage: "Add {deveui} as a node" },
+  addItLabel: { id: "page.application.ingest.addItLabel", defaultMessage: "Add it: {deveui}" },
   offline: {
     id: "page.application.ingest.offline",
     defaultMessage: "The live feed is not connected; reload the page to see new uplinks.",
