@@ -8,11 +8,64 @@
 // have not added sent data" with a link that adds it. axe-core finds
 // nothing serious in either theme.
 import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { after, before, test } from "node:test";
+import { transformWithOxc } from "vite";
 import { checkA11y } from "./lib/axe.mjs";
 import { launchBrowser, newContext, pageLang, signIn, watchPage } from "./lib/browser.mjs";
-import { artifactPath, t as msg, tf } from "./lib/env.mjs";
+import { artifactPath, t as msg, tf, webappDir } from "./lib/env.mjs";
 import { startFieldhub } from "./lib/server.mjs";
+
+// loadModel compiles the island's model (TypeScript with type imports
+// only) for Node.
+async function loadModel() {
+  const file = join(webappDir, "src", "features", "netservers", "utils", "first-uplink.ts");
+  const { code } = await transformWithOxc(readFileSync(file, "utf8"), file, { lang: "ts" });
+  const dir = mkdtempSync(join(tmpdir(), "fieldhub-first-uplink-"));
+  const out = join(dir, "first-uplink.mjs");
+  writeFileSync(out, code);
+  try {
+    return await import(pathToFileURL(out).href);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test("the first-uplink model: the application's uplinks, and the pooled DevEUIs worth adding", async () => {
+  const m = await loadModel();
+  const ev = (id, deveui, name) => ({ id, date: "2026-11-27T10:00:00Z", tag: { name, deveui }, data: {} });
+  const own = ["70B3D57ED0000A01"];
+  assert.equal(m.liveUplink([ev("2", "70B3D57ED0000FFF", "Other")], own), null, "another application's node does not count");
+  assert.deepEqual(m.liveUplink([ev("3", "70b3d57ed0000a01", "Cellar"), ev("1", "70B3D57ED0000A01", "Old")], own), {
+    name: "Cellar",
+    deveui: "70B3D57ED0000A01",
+    time: "2026-11-27T10:00:00Z",
+  });
+
+  const now = Date.parse("2026-11-27T12:00:00Z");
+  const pool = (id, deveui, createdAt, messageId = m.poolMessageId) => ({ id, type: "WARNING", message: "", messageId, deveui, data: {}, createdAt });
+  const log = [
+    pool(9, "A1A2A3A4A5A6A7A8", "2026-11-27T11:59:00Z"),
+    pool(8, "a1a2a3a4a5a6a7a8", "2026-11-27T11:00:00Z"),
+    pool(7, "70B3D57ED0000A01", "2026-11-27T11:00:00Z"),
+    pool(6, "B1B2B3B4B5B6B7B8", "2026-11-27T10:00:00Z", "logs.entry.join"),
+    pool(5, "C1C2C3C4C5C6C7C8", "2026-11-25T10:00:00Z"),
+    pool(4, "D1D2D3D4D5D6D7D8", "2026-11-27T09:00:00Z"),
+  ];
+  assert.deepEqual(m.pooledDevEUIs(log, own, now), ["A1A2A3A4A5A6A7A8", "D1D2D3D4D5D6D7D8"], "each once, not a node, not another entry, not older than a day");
+  const many = Array.from({ length: 8 }, (_, i) => pool(i, `E${i}E2E3E4E5E6E7E8`, "2026-11-27T11:00:00Z"));
+  assert.equal(m.pooledDevEUIs(many, [], now).length, m.maxPooled);
+
+  assert.equal(m.addNodePath("A1A2A3A4A5A6A7A8", 7), "/tag/create/A1A2A3A4A5A6A7A8?applicationId=7");
+  assert.equal(m.readProps({ deveuis: [] }), null, "an application is needed");
+  assert.deepEqual(m.readProps({ applicationId: 7, companyId: 0, deveuis: ["70b3d57ed0000a01", 5], last: { name: "x", deveui: "ab", time: "soon" } }), {
+    applicationId: 7,
+    deveuis: ["70B3D57ED0000A01"],
+  });
+});
 
 let browser, server, acme, ingestToken;
 let chirpstackApp, ttsApp;
