@@ -4,8 +4,8 @@
 // header, whose copy buttons work by keyboard, and waits for the first
 // uplink; an uplink posted through the address the page shows turns the
 // status green live, without a reload. On a The Things Stack application
-// without nodes, an uplink of a DevEUI nobody added shows "a DevEUI you
-// have not added sent data" with a link that adds it. axe-core finds
+// without nodes, an uplink of a DevEUI nobody added turns it green too,
+// saying "a DevEUI you have not added sent data", with a link that adds it. axe-core finds
 // nothing serious in either theme.
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -197,9 +197,14 @@ test("a DevEUI nobody added shows on a The Things Stack application, with a link
   );
   const pooled = setup.locator(".uplink-status.pooled", { hasText: tf(lang, "page.application.ingest.pooled", { deveui: stranger }) });
   await pooled.waitFor();
-  await setup.locator(".uplink-status.waiting").waitFor();
+  assert.ok((await pooled.getAttribute("class")).includes("received"), "a pooled DevEUI turns the status green too");
+  assert.equal(await setup.locator(".uplink-status.waiting").count(), 0, "no longer waiting");
   assert.equal(await page.evaluate(() => window.stillThisPage), true, "shown without a reload");
-  await checkA11y(page, "the application page with a pooled DevEUI");
+  for (const theme of ["light", "dark"]) {
+    await page.evaluate((th) => (document.documentElement.dataset.theme = th), theme);
+    await checkA11y(page, `the application page with a pooled DevEUI (${theme})`);
+    await pooled.screenshot({ path: artifactPath(`application-ingest-pooled-${theme}.png`), animations: "disabled" });
+  }
 
   // "Add it", by keyboard: the node form for that DevEUI in this application.
   const add = pooled.getByRole("link", { name: tf(lang, "page.application.ingest.addItLabel", { deveui: stranger }) });

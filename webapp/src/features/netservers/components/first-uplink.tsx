@@ -1,8 +1,9 @@
 // FirstUplink is the status of an application's first uplink on its page:
 // waiting, then green as soon as one of the application's nodes sends one
-// (live, through the event feed's WebSocket), with the DevEUIs the
-// company's network server sent that no node has yet ("a DevEUI you have
-// not added sent data: add it"), from the feed's log entries.
+// (live, through the event feed's WebSocket), or as soon as the company's
+// network server sends a DevEUI that no node has yet ("a DevEUI you have
+// not added sent data: add it", from the feed's log entries): either way
+// the network server reaches the portal.
 import { useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from "react";
 import { defineMessages, useIntl, type NoMessageValues } from "react-intl";
 import { EventFeed } from "@/lib/live-feed/client";
@@ -74,7 +75,7 @@ export function FirstUplink({ companyId, applicationId, deveuis, last }: FirstUp
         <time dateTime={last.time}>{time(last)}</time>
       </p>
     );
-  } else {
+  } else if (pooled.length === 0) {
     status = (
       <>
         <p className="uplink-status waiting" role="status">
@@ -93,7 +94,7 @@ export function FirstUplink({ companyId, applicationId, deveuis, last }: FirstUp
       {pooled.length > 0 && (
         <ul className="pooled-list" aria-live="polite">
           {pooled.map((deveui) => (
-            <li key={deveui} className="uplink-status pooled">
+            <li key={deveui} className="uplink-status received pooled">
               <span className="mdi mdi-alert-circle-outline" aria-hidden="true" /> {intl.formatMessage(messages.pooled, { deveui })}{" "}
               <a className="button small" href={addNodePath(deveui, applicationId)} aria-label={intl.formatMessage(messages.addItLabel, { deveui })}>
                 <span className="mdi mdi-plus" aria-hidden="true" /> {intl.formatMessage(messages.addIt)}
