@@ -51,16 +51,16 @@ func (s *Setup) ApplicationSection(r *http.Request, a *nodes.Application, tags [
 	if err != nil {
 		return nil, err
 	}
-	v := &setupView{App: a, URL: IngestURL(s.host.Config.PublicURL, a.NetworkServer), Tokens: list, Last: lastReported(tags)}
+	v := &setupView{App: a, URL: ingestURL(s.host.Config.PublicURL, a.NetworkServer), Tokens: list, Last: lastReported(tags)}
 	v.Props = firstUplinkProps(web.ViewerFrom(r.Context()).CompanyID, a, tags, v.Last)
 	return ingestSetup(v), nil
 }
 
-// IngestURL is the address a network server of the given kind
+// ingestURL is the address a network server of the given kind
 // (nodes.NetworkChirpStack, ...) posts to on the portal at publicURL. For
 // ChirpStack it has no event parameter: ChirpStack adds ?event=up,
 // ?event=join and so on itself.
-func IngestURL(publicURL, networkServer string) string {
+func ingestURL(publicURL, networkServer string) string {
 	base := strings.TrimRight(publicURL, "/")
 	switch networkServer {
 	case nodes.NetworkChirpStack:
@@ -114,6 +114,3 @@ func firstUplinkProps(companyID int64, a *nodes.Application, tags []*nodes.Tag, 
 	}
 	return string(b)
 }
-
-// networkName is the catalog key of a network server's name.
-func networkName(networkServer string) string { return "page.application.network." + networkServer }
