@@ -9,7 +9,6 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/fieldhub/fieldhub/kernel"
-	"github.com/fieldhub/fieldhub/kernel/web"
 	"github.com/fieldhub/fieldhub/modules/netservers"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 )
@@ -52,7 +51,7 @@ func (s *Setup) ApplicationSection(r *http.Request, a *nodes.Application, tags [
 		return nil, err
 	}
 	v := &setupView{App: a, URL: ingestURL(s.host.Config.PublicURL, a.NetworkServer), Tokens: list, Last: lastReported(tags)}
-	v.Props = firstUplinkProps(web.ViewerFrom(r.Context()).CompanyID, a, tags, v.Last)
+	v.Props = firstUplinkProps(a, tags, v.Last)
 	return ingestSetup(v), nil
 }
 
@@ -84,7 +83,7 @@ func lastReported(tags []*nodes.Tag) *nodes.Tag {
 }
 
 // firstUplinkIsland are the first-uplink island's props: the company whose
-// feed it follows (the one a SuperAdmin chose), the application and its
+// feed it follows (the application's), the application and its
 // nodes' DevEUIs (upper case), and the node that reported last.
 type firstUplinkIsland struct {
 	CompanyID     int64         `json:"companyId,omitempty"`
@@ -100,8 +99,8 @@ type reportedNode struct {
 	Time   time.Time `json:"time"`
 }
 
-func firstUplinkProps(companyID int64, a *nodes.Application, tags []*nodes.Tag, last *nodes.Tag) string {
-	p := firstUplinkIsland{CompanyID: companyID, ApplicationID: a.ID, DevEUIs: make([]string, len(tags))}
+func firstUplinkProps(a *nodes.Application, tags []*nodes.Tag, last *nodes.Tag) string {
+	p := firstUplinkIsland{CompanyID: a.CompanyID, ApplicationID: a.ID, DevEUIs: make([]string, len(tags))}
 	for i, t := range tags {
 		p.DevEUIs[i] = strings.ToUpper(t.DevEUI)
 	}
