@@ -89,7 +89,8 @@ type Pool interface {
 	AddToPool(ctx context.Context, deveui, source string) error
 }
 
-// Tokens checks the integration tokens that network servers present.
+// Tokens checks the integration tokens that network servers present and
+// lists those of a company.
 type Tokens interface {
 	// TokenCompany returns the company of a presented integration token. An
 	// unknown or deleted token is an errs.Unauthorized error. Tokens are
