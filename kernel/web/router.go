@@ -33,6 +33,10 @@ type Route struct {
 	Page    bool // a server page: guards redirect instead of answering 401/403
 	// Embeddable pages may be framed by the embedding origins (Embeddable).
 	Embeddable bool
+	// CredentialID names, as a locale catalog key, what a route open to
+	// sessions authenticates its caller by itself (an integration token),
+	// for the API documentation; "" for none (AuthenticatedBy).
+	CredentialID string
 }
 
 // Pattern returns the ServeMux pattern of r.
@@ -109,6 +113,12 @@ type RouteOption func(*Route)
 
 // MaxBody sets a route's body limit, for uploads.
 func MaxBody(n int64) RouteOption { return func(r *Route) { r.MaxBody = n } }
+
+// AuthenticatedBy marks a route, open as far as sessions and roles go,
+// that authenticates its caller itself by the credential that the locale
+// catalog key id names (an integration token, say): the API documentation
+// shows that instead of "open".
+func AuthenticatedBy(id string) RouteOption { return func(r *Route) { r.CredentialID = id } }
 
 // API registers an endpoint under /api. pattern is "METHOD /path" with the
 // path after /api, which the router prefixes; access lists the roles

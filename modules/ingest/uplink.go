@@ -8,6 +8,8 @@ import (
 
 // UplinkResult is the answer to an uplink.
 type UplinkResult struct {
+	// DevEUI is 16 upper-case hexadecimal digits, as GET /api/tag spells
+	// it, whatever case the message had.
 	DevEUI string `json:"devEui"`
 	// Pooled is true when the DevEUI has no tag in the token's company:
 	// the uplink went to the node pool and nothing was stored.

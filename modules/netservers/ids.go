@@ -43,3 +43,7 @@ const (
 	IDFailAttempt = "netservers.downlink.fail.attempt"
 	IDFailGaveUp  = "netservers.downlink.fail.gaveUp"
 )
+
+// IDIntegrationToken names what the ingest routes authenticate their
+// callers by, for the API documentation (a key of the locale catalogs).
+const IDIntegrationToken = "page.api.integrationToken"

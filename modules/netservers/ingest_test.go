@@ -134,7 +134,7 @@ func TestIngest(t *testing.T) {
 
 		t.Run("the TTS fixture is stored with its decoded payload", func(t *testing.T) {
 			r := e.post(t, "acme", "/api/ingest/tts", fixture(t, "tts_v3_uplink.json"))
-			if r.Status != http.StatusOK || r.Num("tagId") != e.ID["tts"] {
+			if r.Status != http.StatusOK || r.Num("tagId") != e.ID["tts"] || r.Str("devEui") != strings.ToUpper(ttsEUI) {
 				t.Fatalf("%d %s", r.Status, r.Body)
 			}
 			at := time.Date(2021, 7, 7, 10, 50, 0, 384736000, time.UTC)
@@ -411,6 +411,11 @@ func TestIngest(t *testing.T) {
 				if r := e.post(t, "acme", "/api/ingest/chirpstack?event="+event, []byte(body)); r.Status != http.StatusNoContent {
 					t.Errorf("%s: %d %s", event, r.Status, r.Body)
 				}
+			}
+			// Pasted with ?event=up, the address gets ChirpStack's own
+			// event parameter after it: the last one names the event.
+			if r := e.post(t, "acme", "/api/ingest/chirpstack?event=up&event=join", []byte(`{`+doc+`,"devAddr":"00189440"}`)); r.Status != http.StatusNoContent {
+				t.Errorf("join after a pasted event=up: %d %s", r.Status, r.Body)
 			}
 			if r := e.post(t, "acme", "/api/ingest/chirpstack?event=join", []byte(`{"deviceInfo":{"devEui":"c1c2c3c4c5c6c7c8"}}`)); r.Status != http.StatusNoContent {
 				t.Errorf("join of an unknown device: %d %s", r.Status, r.Body)

@@ -37,6 +37,11 @@
 // hand at once, which join the ingest's group commit together; an event is
 // acknowledged to the broker only once what it reports is durable.
 //
+// With the UI, the page of an application shows how to point its network
+// server at these routes (a nodes.ApplicationSection): the address to
+// paste, made of FIELDHUB_PUBLIC_URL and the route, the header, the
+// network server's own settings, and whether an uplink has arrived, live.
+//
 // Outbound, the downlink queue (Downlink, a row of downlinks) has the routes
 // GET /api/downlink/tag/{tagId}, POST /api/downlink/{tagId} and DELETE
 // /api/downlink/{downlinkId}, and, with the UI, a section of the node
@@ -64,6 +69,17 @@ import (
 
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/modules/nodes"
+)
+
+// The ingest routes as network servers and devices call them.
+const (
+	// RouteChirpStack takes ChirpStack v4's HTTP integration, which adds
+	// the event type (?event=up, ?event=join, ...) to the address itself.
+	RouteChirpStack = "/api/ingest/chirpstack"
+	// RouteTTS takes The Things Stack v3's webhook.
+	RouteTTS = "/api/ingest/tts"
+	// RouteGeneric takes Fieldhub's own JSON form.
+	RouteGeneric = "/api/ingest/generic"
 )
 
 // Downlinks is the queue of downlinks as the downlink worker and the
@@ -127,11 +143,19 @@ type Applications interface {
 	TTSAPIKey(ctx context.Context, applicationID int64) (string, error)
 }
 
+// CompanyTokens lists a company's integration tokens, for the network
+// server setup of the application page to say whether there is one to
+// send.
+type CompanyTokens interface {
+	CompanyTokens(ctx context.Context, companyID int64) ([]nodes.Token, error)
+}
+
 // Nodes is the nodes module as the netservers module uses it: each part of
 // the module takes the roles above that it calls. The nodes module
 // satisfies it.
 type Nodes interface {
 	Tokens
+	CompanyTokens
 	Tags
 	ChirpStackApplications
 	Applications
@@ -139,9 +163,11 @@ type Nodes interface {
 
 // TagPages is what the downlink section asks of the node details page: a
 // place on it, the node a page names, and the whole page around a refused
-// form. The nodes module satisfies it.
+// form; and what the network server setup asks of the application page: a
+// place on it. The nodes module satisfies it.
 type TagPages interface {
 	RegisterPageSection(s nodes.PageSection)
+	RegisterApplicationSection(s nodes.ApplicationSection)
 	PageTag(r *http.Request) (*nodes.Tag, error)
 	TagPage(r *http.Request, t *nodes.Tag, s nodes.PageSection) (func(section templ.Component) templ.Component, error)
 }

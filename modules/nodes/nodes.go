@@ -8,8 +8,9 @@
 // The ingest records what uplinks report through Tags, States and Pool; the
 // netservers module authenticates the network servers by Tokens, finds the
 // applications of their messages and downlinks through Applications, and
-// adds its downlink section to the node details page through Pages (a
-// registry of PageSection, as the decoder page has).
+// adds its downlink section to the node details page and its network
+// server setup to the application page through Pages (registries of
+// PageSection and ApplicationSection, as the decoder page has).
 //
 // A DevEUI is unique in the installation: a company's registrations of
 // DevEUIs that other companies' nodes have are limited (claims.go) and
@@ -88,13 +89,17 @@ type Pool interface {
 	AddToPool(ctx context.Context, deveui, source string) error
 }
 
-// Tokens checks the integration tokens that network servers present.
+// Tokens checks the integration tokens that network servers present and
+// lists those of a company.
 type Tokens interface {
 	// TokenCompany returns the company of a presented integration token. An
 	// unknown or deleted token is an errs.Unauthorized error. Tokens are
 	// kept in memory for a few seconds, so a token deleted through another
 	// instance may still be taken for that long.
 	TokenCompany(ctx context.Context, token string) (companyID int64, err error)
+	// CompanyTokens lists the integration tokens of a company, newest
+	// first, without their secrets.
+	CompanyTokens(ctx context.Context, companyID int64) ([]Token, error)
 }
 
 // Applications looks up applications and their network-server settings.
@@ -120,12 +125,25 @@ type PageSection interface {
 	TagSection(r *http.Request, t *Tag) (templ.Component, error)
 }
 
-// Pages is what the node details page offers the page routes of other
-// modules. Without the UI (Deps.UI) there are no pages: sections are never
-// drawn.
+// ApplicationSection is a section that another module adds to the page of
+// an application (/application/{applicationId}), below the application's
+// form and above its nodes, in the order of registration: the netservers
+// module's setup of the network server, for one.
+type ApplicationSection interface {
+	// ApplicationSection draws the section for application a, whose nodes
+	// are tags (by name), on the page that r asks for; nil leaves the
+	// section out.
+	ApplicationSection(r *http.Request, a *Application, tags []*Tag) (templ.Component, error)
+}
+
+// Pages is what the node details page and the application page offer the
+// page routes of other modules. Without the UI (Deps.UI) there are no
+// pages: sections are never drawn.
 type Pages interface {
 	// RegisterPageSection adds s to every node details page.
 	RegisterPageSection(s PageSection)
+	// RegisterApplicationSection adds s to every application page.
+	RegisterApplicationSection(s ApplicationSection)
 	// PageTag is the node that the path of r names by {deveui}, in any
 	// accepted spelling, if the viewer manages its company; a malformed
 	// DevEUI, like another company's node, is an errs.NotFound error, as

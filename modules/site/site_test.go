@@ -174,10 +174,15 @@ func TestAPIDocumentationPage(t *testing.T) {
 	if n < 20 {
 		t.Errorf("only %d API routes registered", n)
 	}
-	// Each endpoint with its method and roles, or "open".
+	// Each endpoint with its method and roles, or "open", or what it
+	// authenticates its caller by itself.
 	body := string(r.Body)
 	for _, row := range []struct{ method, path, access string }{
 		{"POST", "/api/users/authenticate", "open"},
+		{"POST", "/api/ingest/chirpstack", "integration token"},
+		{"POST", "/api/ingest/tts", "integration token"},
+		{"POST", "/api/ingest/generic", "integration token"},
+		{"GET", "/api/dashboards/public/{token}", "open"},
 		{"GET", "/api/companies/all", "SuperAdmin"},
 		{"POST", "/api/settings/global", "SuperAdmin"},
 		{"GET", "/api/settings", "User, CompanyAdmin, Admin, SuperAdmin"},

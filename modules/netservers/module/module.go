@@ -30,8 +30,9 @@ type Deps struct {
 	// Ingest takes the messages about devices. Required; the ingest
 	// module satisfies it.
 	Ingest ingest.Service
-	// UI and TagPages draw the downlink section on the node details page,
-	// which New registers there. Optional, both or neither: without them
+	// UI and TagPages draw the downlink section on the node details page
+	// and the network server setup on the application page, which New
+	// registers there. Optional, both or neither: without them
 	// there is no section and no page route of it (the JSON routes stay).
 	// The nodes module satisfies TagPages.
 	UI       *ui.Env
@@ -60,6 +61,7 @@ func New(host *kernel.Host, deps Deps) netservers.Module {
 	if deps.UI != nil {
 		m.section = pages.New(host, deps.UI, deps.TagPages, q)
 		deps.TagPages.RegisterPageSection(m.section)
+		deps.TagPages.RegisterApplicationSection(pages.NewSetup(host, deps.Nodes))
 	}
 	return m
 }

@@ -87,6 +87,14 @@ func (m *module) RegisterPageSection(s nodes.PageSection) {
 	}
 }
 
+// RegisterApplicationSection adds s to the application pages, if there are
+// any.
+func (m *module) RegisterApplicationSection(s nodes.ApplicationSection) {
+	if m.pages != nil {
+		m.pages.RegisterApplicationSection(s)
+	}
+}
+
 // PageTag is the node a page's path names; see nodes.Pages. Without the UI
 // there are no pages: it is not found.
 func (m *module) PageTag(r *http.Request) (*nodes.Tag, error) {

@@ -17,6 +17,7 @@ const islands: Record<string, () => Promise<IslandModule>> = {
   "date-range-picker": () => import("@/features/settings/mount-date-range-picker"),
   "decoder-editor": () => import("@/features/decoders/mount-decoder-editor"),
   "event-hub": () => import("@/features/events/mount-event-hub"),
+  "first-uplink": () => import("@/features/netservers/mount-first-uplink"),
   "icon-selector": () => import("@/features/dashboards/mount-icon-selector"),
   "tag-chart": () => import("@/features/nodes/mount-tag-chart"),
 };

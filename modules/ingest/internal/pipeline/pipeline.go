@@ -100,6 +100,8 @@ func (p *Pipeline) Process(ctx context.Context, company int64, msg ingest.Messag
 			return nil, err
 		}
 		p.logUplinkWarnings(ctx, company, res)
+		// Answers spell DevEUIs as the nodes and the interface do.
+		res.DevEUI = strings.ToUpper(res.DevEUI)
 		return &res, nil
 	case ingest.KindJoin:
 		_, ok, err := p.ownTag(ctx, company, msg.DevEUI)

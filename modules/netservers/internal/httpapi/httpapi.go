@@ -40,11 +40,12 @@ func (a *API) window() parse.Window { return parse.Window{Now: a.now(), MaxAge: 
 
 // Routes registers the routes. The ingest routes are open as far as
 // sessions go: each authenticates its caller by an integration token
-// instead.
+// instead, as the API documentation says.
 func (a *API) Routes(r *web.ModuleRoutes) {
-	r.API("POST /ingest/chirpstack", auth.Open, a.chirpStack, web.MaxBody(netservers.MaxBody))
-	r.API("POST /ingest/tts", auth.Open, a.tts, web.MaxBody(netservers.MaxBody))
-	r.API("POST /ingest/generic", auth.Open, a.generic, web.MaxBody(netservers.MaxBody))
+	ingest := []web.RouteOption{web.MaxBody(netservers.MaxBody), web.AuthenticatedBy(netservers.IDIntegrationToken)}
+	r.API("POST /ingest/chirpstack", auth.Open, a.chirpStack, ingest...)
+	r.API("POST /ingest/tts", auth.Open, a.tts, ingest...)
+	r.API("POST /ingest/generic", auth.Open, a.generic, ingest...)
 	a.downlinkRoutes(r)
 }
 

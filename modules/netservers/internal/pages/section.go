@@ -1,5 +1,7 @@
-// Package pages holds the netservers module's part of the node details
-// page: the downlink section of /tagdetails/{deveui} (a nodes.PageSection:
+// Package pages holds the netservers module's parts of the pages of the
+// nodes module. On the application page, the network server setup
+// (ingest.go, a nodes.ApplicationSection). On the node details page, the
+// downlink section of /tagdetails/{deveui} (a nodes.PageSection:
 // the node's downlinks, the form that queues one and the taking back of a
 // queued one, above the confirmation it asks first) and its page routes,
 // POST /tagdetails/{deveui}/downlinks and GET and POST

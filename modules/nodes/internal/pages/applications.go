@@ -143,8 +143,12 @@ func (pg *Pages) applicationPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	sections, err := pg.drawApplicationSections(r, a, tags)
+	if err != nil {
+		return err
+	}
 	form := applicationForm(a.ID, applicationValues(a), a.TTSAPIKeySet, ui.NoErrors)
-	return pg.ui.Render(w, r, http.StatusOK, "page.application.edit.title", applicationPage(a, form, tags))
+	return pg.ui.Render(w, r, http.StatusOK, "page.application.edit.title", applicationPage(a, form, sections, tags), ui.Options{Islands: true})
 }
 
 func (pg *Pages) applicationSubmit(w http.ResponseWriter, r *http.Request) error {
@@ -162,11 +166,15 @@ func (pg *Pages) applicationSubmit(w http.ResponseWriter, r *http.Request) error
 	}
 	shown := *a
 	if err := pg.reg.SaveApplication(r.Context(), a, applicationInputFrom(vals)); err != nil {
+		sections, serr := pg.drawApplicationSections(r, &shown, tags)
+		if serr != nil {
+			return serr
+		}
 		return pg.ui.FormFailed(w, r, err, "page.application.edit.title", func(fe ui.FormErrors) templ.Component {
 			return applicationForm(shown.ID, vals, shown.TTSAPIKeySet, fe)
 		}, func(form templ.Component) templ.Component {
-			return applicationPage(&shown, form, tags)
-		})
+			return applicationPage(&shown, form, sections, tags)
+		}, ui.Options{Islands: true})
 	}
 	web.Toast(w, r, "success", pg.t(r, "page.application.updated", "name", a.Name))
 	web.Redirect(w, r, "/application")

@@ -5,7 +5,8 @@
 // (the caller's own, or the one a SuperAdmin chose) and reach the data
 // through the registry, as the JSON routes do, so that the rules are the
 // API's. Other modules add sections to the node details page
-// (nodes.PageSection, sections.go).
+// (nodes.PageSection) and to the application page
+// (nodes.ApplicationSection), sections.go.
 package pages
 
 import (
@@ -35,8 +36,9 @@ type Pages struct {
 	// leaves the page with the latest reported values only.
 	series nodes.Series
 
-	mu       sync.RWMutex
-	sections []nodes.PageSection // of other modules, on the node details page
+	mu          sync.RWMutex
+	sections    []nodes.PageSection        // of other modules, on the node details page
+	appSections []nodes.ApplicationSection // of other modules, on the application page
 }
 
 // New builds the pages and adds the module's side menu entries; series may

@@ -9,13 +9,42 @@ import (
 )
 
 // The sections other modules add to the node details page
-// (nodes.PageSection), between the node's keys and its picture.
+// (nodes.PageSection), between the node's keys and its picture, and to the
+// application page (nodes.ApplicationSection), between the form and the
+// nodes.
 
 // RegisterPageSection adds s to every node details page; see nodes.Pages.
 func (pg *Pages) RegisterPageSection(s nodes.PageSection) {
 	pg.mu.Lock()
 	pg.sections = append(pg.sections, s)
 	pg.mu.Unlock()
+}
+
+// RegisterApplicationSection adds s to every application page; see
+// nodes.Pages.
+func (pg *Pages) RegisterApplicationSection(s nodes.ApplicationSection) {
+	pg.mu.Lock()
+	pg.appSections = append(pg.appSections, s)
+	pg.mu.Unlock()
+}
+
+// drawApplicationSections draws the registered application sections for
+// a with its nodes, in their order.
+func (pg *Pages) drawApplicationSections(r *http.Request, a *nodes.Application, tags []*nodes.Tag) ([]templ.Component, error) {
+	pg.mu.RLock()
+	sections := pg.appSections
+	pg.mu.RUnlock()
+	var out []templ.Component
+	for _, s := range sections {
+		c, err := s.ApplicationSection(r, a, tags)
+		if err != nil {
+			return nil, err
+		}
+		if c != nil {
+			out = append(out, c)
+		}
+	}
+	return out, nil
 }
 
 // PageTag loads the path's node if the viewer manages its company; see
