@@ -105,6 +105,13 @@ const (
 	IDEntryDownlinkFailed     = "logs.entry.downlink.failed"
 )
 
+// KindAudit is the data kind of a USEREVENT entry of the audit trail (an
+// audit.Change); its data holds user (the email of who made the change),
+// userId, companyId and company (the company's name) when it belongs to
+// one, the message's arguments, and before and after where the change has
+// them.
+const KindAudit = "audit"
+
 // Entry is one log entry. The JSON is what GET /logs lists and the live
 // feed's LogEntry message carries.
 type Entry struct {
@@ -203,9 +210,11 @@ type Service interface {
 }
 
 // Accounts is the part of accounts.Service that logs uses: whether a
-// company exists. It returns an errs.NotFound error for an unknown id.
+// company exists, and who a user is (the email an audit entry names). Both
+// return an errs.NotFound error for an unknown id.
 type Accounts interface {
 	Company(ctx context.Context, id int64) (*accounts.Company, error)
+	User(ctx context.Context, id int64) (*accounts.User, error)
 }
 
 // Series is the part of tsdb.Store that logs reads: how many data points a
