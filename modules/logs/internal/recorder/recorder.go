@@ -40,9 +40,9 @@ type Recorder struct {
 	db   *bun.DB
 	// accounts names who made a change and the company it belongs to.
 	people logs.Accounts
-	log  *slog.Logger
-	w    *writer.Writer
-	now  func() time.Time
+	log    *slog.Logger
+	w      *writer.Writer
+	now    func() time.Time
 	// retentionDays is FIELDHUB_LOG_RETENTION_DAYS; 0 keeps entries for
 	// good.
 	retentionDays int
