@@ -83,3 +83,16 @@ func Diff(before, after map[string]any) (b, a map[string]any) {
 
 // Empty reports whether a diff holds no change.
 func Empty(m map[string]any) bool { return len(m) == 0 }
+
+// Mask replaces the values of the named keys of each map with Masked (an
+// empty value stays empty: "not set" is no secret). Compare secrets by
+// value with Diff first, then mask what is shown.
+func Mask(keys []string, maps ...map[string]any) {
+	for _, m := range maps {
+		for _, k := range keys {
+			if v, ok := m[k]; ok && v != nil && v != "" {
+				m[k] = Masked
+			}
+		}
+	}
+}
