@@ -43,3 +43,11 @@ const (
 	IDFailAttempt = "netservers.downlink.fail.attempt"
 	IDFailGaveUp  = "netservers.downlink.fail.gaveUp"
 )
+
+// Message ids of the audit trail's entries about downlinks (audit.Change):
+// one queued for a node ({id}, {name}, {deveui}, {port}, {payload}) and one
+// taken back before it was handed on.
+const (
+	AuditDownlinkQueued  = "audit.downlink.queued"
+	AuditDownlinkRemoved = "audit.downlink.removed"
+)
