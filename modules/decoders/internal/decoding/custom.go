@@ -213,7 +213,7 @@ func (s *Service) CreateDecoder(ctx context.Context, company int64, in DecoderIn
 		return nil, err
 	}
 	s.activated(ctx, company, d.ID, ver.Version)
-	s.announce(ctx, company, decoders.AuditCreated, map[string]any{"name": d.Name, "kind": d.Kind}, nil, nil)
+	s.announce(ctx, company, decoders.AuditCreated, map[string]any{"name": d.Name, "codec": d.Kind}, nil, nil)
 	return s.View(ctx, d.ID)
 }
 

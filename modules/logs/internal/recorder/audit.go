@@ -35,10 +35,12 @@ func (rec *Recorder) onChange(ctx context.Context, ev kevents.Event) {
 		args[k] = v
 	}
 	args["user"] = who
-	data := map[string]any{"kind": logs.KindAudit, "userId": c.UserID}
+	data := map[string]any{}
 	for k, v := range args {
 		data[k] = v
 	}
+	// The entry's own keys win over a message argument of the same name.
+	data["kind"], data["userId"] = logs.KindAudit, c.UserID
 	e := logs.Entry{Type: logs.TypeUserEvent, UserID: &c.UserID, MessageID: c.MessageID,
 		Message: rec.host.Catalogs.T(i18n.Default, c.MessageID, args), CreatedAt: c.At}
 	if c.CompanyID > 0 {
