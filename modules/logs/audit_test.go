@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -274,4 +275,59 @@ func companyName(e *env, t *testing.T) string {
 		t.Fatal(err)
 	}
 	return name
+}
+
+// TestAuditScope checks who lists the audit trail: a company's
+// administrators their own company's, never another's; its Users none; the
+// SuperAdmin every company's, also without a chosen company.
+func TestAuditScope(t *testing.T) {
+	t.Parallel()
+	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
+		t.Parallel()
+		e := newEnv(t, d, nil)
+		for _, company := range []string{"acme", "beta"} {
+			e.c.Must(t, "POST", fmt.Sprintf("/api/applications/%d", e.ID[company]), e.Admin[company], map[string]any{"name": "Audited " + company}, http.StatusCreated)
+		}
+		for _, company := range []string{"acme", "beta"} {
+			e.auditSince(t, e.ID[company], 0)
+		}
+		audited := func(en entry) string {
+			if en["type"] != logs.TypeUserEvent {
+				return ""
+			}
+			return fmt.Sprint(en["message"])
+		}
+		cases := []struct {
+			name, token, query string
+			want               []string // the applications whose creation is listed
+		}{
+			{"Acme's CompanyAdmin", e.Admin["acme"], "", []string{"Audited acme"}},
+			{"Beta's CompanyAdmin", e.Admin["beta"], "type=USEREVENT", []string{"Audited beta"}},
+			{"Acme's User", e.User["acme"], "", nil},
+			{"Acme's User asking for the type", e.User["acme"], "type=USEREVENT", nil},
+			{"the SuperAdmin naming Beta", e.Super, fmt.Sprintf("companyId=%d", e.ID["beta"]), []string{"Audited beta"}},
+			{"the SuperAdmin without a chosen company", e.Super, "type=USEREVENT", []string{"Audited acme", "Audited beta"}},
+		}
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				var got []string
+				for _, en := range e.list(t, tc.token, tc.query+"&limit=1000") {
+					m := audited(en)
+					for _, app := range []string{"Audited acme", "Audited beta"} {
+						if strings.HasSuffix(m, "created the application "+app) {
+							got = append(got, app)
+						}
+					}
+				}
+				if fmt.Sprint(slices.Sorted(slices.Values(got))) != fmt.Sprint(tc.want) && !(len(got) == 0 && len(tc.want) == 0) {
+					t.Errorf("listed %v, want %v", got, tc.want)
+				}
+			})
+		}
+		t.Run("a CompanyAdmin naming another company is refused", func(t *testing.T) {
+			if r := e.c.Call(t, "GET", fmt.Sprintf("/api/logs?type=USEREVENT&companyId=%d", e.ID["beta"]), e.Admin["acme"], nil); r.Status != http.StatusNotFound {
+				t.Errorf("%d %s", r.Status, r.Body)
+			}
+		})
+	})
 }
