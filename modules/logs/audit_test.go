@@ -46,7 +46,7 @@ func (e *env) auditSince(t *testing.T, company int64, after float64) []entry {
 	var out []entry
 	for _, en := range e.list(t, e.Super, query) {
 		own := company != 0 || en["companyId"] == nil
-		if en["id"].(float64) > after && own && !strings.Contains(fmt.Sprint(en["message"]), marker) {
+		if en["id"].(float64) > after && own && !strings.Contains(fmt.Sprint(en["message"]), "MARKER-") {
 			out = append(out, en)
 		}
 	}
@@ -217,7 +217,7 @@ func TestAuditTrail(t *testing.T) {
 				}
 				en := got[0]
 				data, _ := en["data"].(map[string]any)
-				if en["type"] != logs.TypeUserEvent || en["messageId"] != tc.messageID || en["userId"] != float64(e.userID(t, tc.email)) ||
+				if en["type"] != logs.TypeUserEvent || en["messageId"] != tc.messageID || en["userId"] != nil || data["userId"] != float64(e.userID(t, tc.email)) ||
 					data["user"] != tc.email || data["kind"] != logs.KindAudit {
 					t.Errorf("entry %v, want %s by %s", en, tc.messageID, tc.email)
 				}
@@ -246,6 +246,22 @@ func TestAuditTrail(t *testing.T) {
 				}
 			})
 		}
+
+		t.Run("an entry outlives the person who made the change", func(t *testing.T) {
+			gone := person("gone@acme.se")
+			gone["role"] = "CompanyAdmin"
+			e.c.Must(t, "POST", "/api/users", e.Admin["acme"], gone, http.StatusCreated)
+			token := e.c.Login(t, "gone@acme.se", password)
+			after := e.newestID(t, acme)
+			e.c.Must(t, "POST", fmt.Sprintf("/api/applications/%d", acme), token, map[string]any{"name": "Left behind"}, http.StatusCreated)
+			if got := e.auditSince(t, acme, after); len(got) != 1 {
+				t.Fatalf("%v", got)
+			}
+			e.c.Must(t, "DELETE", fmt.Sprintf("/api/users/%d", e.userID(t, "gone@acme.se")), e.Super, nil, http.StatusNoContent)
+			if got := e.auditSince(t, acme, after); len(got) != 2 || got[1]["message"] != "gone@acme.se created the application Left behind" {
+				t.Errorf("after the deletion of who made it: %v", got)
+			}
+		})
 
 		t.Run("the entry of a created integration token does not hold it", func(t *testing.T) {
 			after := e.newestID(t, acme)

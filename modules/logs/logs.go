@@ -120,7 +120,9 @@ type Entry struct {
 	ID int64 `bun:"id,pk,autoincrement" json:"id"`
 	// CompanyID is nil for an entry of the installation.
 	CompanyID *int64 `bun:"company_id" json:"companyId"`
-	// UserID names the user an entry is about (a LOGIN), nil for none.
+	// UserID names the user an entry is about (a LOGIN), nil for none; the
+	// entry is deleted with that user. An audit entry names who made the
+	// change in its data instead, so that it outlives them.
 	UserID *int64 `bun:"user_id" json:"userId"`
 	Type   string `bun:"type" json:"type"`
 	// Message is in English. MessageID, when set, is its locale catalog

@@ -18,7 +18,7 @@ const maxAuditValue = 200
 
 // onChange writes a change a person made as a USEREVENT entry: in the
 // change's company (the installation's for none), naming who made it by
-// id and email, with its message in English from the catalog and, as
+// id and email in its data, with its message in English from the catalog and, as
 // data, who, the company's name, the message's arguments and the values
 // before and after.
 func (rec *Recorder) onChange(ctx context.Context, ev kevents.Event) {
@@ -41,7 +41,10 @@ func (rec *Recorder) onChange(ctx context.Context, ev kevents.Event) {
 	}
 	// The entry's own keys win over a message argument of the same name.
 	data["kind"], data["userId"] = logs.KindAudit, c.UserID
-	e := logs.Entry{Type: logs.TypeUserEvent, UserID: &c.UserID, MessageID: c.MessageID,
+	// Who made the change is in the data, not in the entry's user, which
+	// goes with its user: the trail outlives the people it names, for as
+	// long as entries are kept.
+	e := logs.Entry{Type: logs.TypeUserEvent, MessageID: c.MessageID,
 		Message: rec.host.Catalogs.T(i18n.Default, c.MessageID, args), CreatedAt: c.At}
 	if c.CompanyID > 0 {
 		company := c.CompanyID

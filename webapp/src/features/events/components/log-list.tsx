@@ -9,6 +9,7 @@ import { Button } from "@/components/ui/button";
 import { ToggleButton, ToggleButtonGroup } from "@/components/ui/toggle-button";
 import { defineMessages, useIntl, type NoMessageValues } from "react-intl";
 import type { FeedNode } from "@/lib/live-feed/events";
+import { auditMessageIds } from "@/features/events/components/audit-messages";
 import { relativeParts } from "@/lib/live-feed/events";
 import type { LogStatus } from "@/lib/live-feed/client";
 import {
@@ -123,8 +124,8 @@ const auditMessages = defineMessages<{
 // its own changes, audit.*), else the English message as it is.
 function entryText(intl: ReturnType<typeof useIntl>, entry: LogEntry): string {
   if (isEntryMessage(entry.messageId)) return intl.formatMessage(entryMessages[entry.messageId], entryValues(entry));
-  if (entry.messageId.startsWith("audit.") && Object.hasOwn(intl.messages, entry.messageId)) {
-    // The id comes from the server; the catalog holds it.
+  if (auditMessageIds.has(entry.messageId)) {
+    // The id comes from the server; the list above names it for the build.
     return intl.formatMessage({ id: entry.messageId, defaultMessage: entry.message }, entryValues(entry));
   }
   return entry.message;
