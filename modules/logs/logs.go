@@ -14,12 +14,13 @@
 //     hours, in total and per clock hour.
 //
 // The routes are open to CompanyOrUser roles and answer for one company:
-// the caller's own. A caller may name it as ?companyId=; another company's
-// id is not found, except for a SuperAdmin, who may name any company and
+// the caller's own (the audit trail, USEREVENT, only for its CompanyAdmins
+// and Admins). A caller may name it as ?companyId=; another company's id
+// is not found, except for a SuperAdmin, who may name any company and
 // otherwise gets the company chosen in the company switcher, else the
-// installation (the entries that belong to no company; the active users of
-// every company; data points need a company). A user without a company gets
-// empty answers.
+// installation (the entries that belong to no company and every company's
+// audit trail; the active users of every company; data points need a
+// company). A user without a company gets empty answers.
 //
 // The module writes entries for the facts other modules publish:
 // ingest.DeviceEvent (joins, device status and the network servers' log
@@ -28,7 +29,9 @@
 // ERROR when it failed), accounts.UserSignedIn (LOGIN; a session renewal
 // only counts the user as active), nodes.DevEUIClaimRefused (a WARNING of
 // the installation, which names both companies) and nodes.TagMoved (a
-// USEREVENT of the installation, and an APP entry in each company). Other modules add entries with
+// USEREVENT of the installation, and an APP entry in each company), and
+// audit.Change, the audit trail: a change a person made, in any module, as
+// a USEREVENT of its company (KindAudit). Other modules add entries with
 // Service.Record. Entries are written in batches by one goroutine, so that
 // the module that records one never waits for the database; each written
 // entry is announced as EntryWritten, which the live feed forwards to the
