@@ -347,3 +347,22 @@ func TestAuditScope(t *testing.T) {
 		})
 	})
 }
+
+// TestAuditOnSuperAdminPage checks the /superadmin page's latest changes:
+// every company's, naming the company and who, with the fields before and
+// after.
+func TestAuditOnSuperAdminPage(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, db.SQLite, nil)
+	app := e.c.Must(t, "POST", fmt.Sprintf("/api/applications/%d", e.ID["beta"]), e.Admin["beta"], map[string]any{"name": "Greenhouse"}, http.StatusCreated).Num("id")
+	e.c.Must(t, "PUT", fmt.Sprintf("/api/applications/%d", app), e.Admin["beta"], map[string]any{"name": "Glasshouse"}, http.StatusOK)
+	e.auditSince(t, e.ID["beta"], 0)
+	page := e.c.Page(t, "GET", "/superadmin", e.Super, nil)
+	main := kerneltest.Main(page.Body)
+	for _, want := range []string{"Latest changes", "admin@beta.se edited the application Glasshouse", "<dt>name</dt>", "Greenhouse → Glasshouse",
+		"admin@acme.se created the node Node of acme (70B3D57ED0000001)"} {
+		if !strings.Contains(main, want) {
+			t.Errorf("/superadmin lacks %q", want)
+		}
+	}
+}

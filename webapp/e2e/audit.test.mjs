@@ -3,6 +3,7 @@
 // USEREVENT entries, in the page's language, naming who made it, with the
 // setting's value before and after; axe-core finds nothing serious in
 // either theme. A User of the same company is not shown the audit trail.
+// The SuperAdmin finds every company's latest changes on /superadmin.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { checkA11y } from "./lib/axe.mjs";
@@ -82,5 +83,35 @@ test("a User of the company is not shown the audit trail", async (t) => {
   await list.getByRole("listitem").first().waitFor(); // the company's sign-ins
   assert.equal(await list.locator('[data-log-type="USEREVENT"]').count(), 0, "no audit entry is listed for a User");
   assert.equal(await list.getByText("Audited application").count(), 0);
+  watch.check();
+});
+
+test("the SuperAdmin finds the latest changes of every company on /superadmin", async (t) => {
+  const admin = server.accounts.byRole.CompanyAdmin;
+  const token = await server.token(admin);
+  const app = await server.api("POST", `/api/applications/${admin.companyId}`, { token, body: { name: "Greenhouse" } });
+  await server.api("PUT", `/api/applications/${app.id}`, { token, body: { name: "Glasshouse" } });
+  const context = await newContext(browser, server);
+  t.after(() => context.close());
+  await signIn(context, server.accounts.superAdmin);
+  const page = await context.newPage();
+  const watch = watchPage(page);
+  await page.goto("/superadmin");
+  const lang = await pageLang(page);
+  const section = page.getByRole("region", { name: msg(lang, "logs.audit.latest") });
+  await section.waitFor();
+  const row = section.getByRole("row").filter({ hasText: tf(lang, "audit.application.edited", { user: admin.email, name: "Glasshouse" }) });
+  await row.waitFor();
+  const cells = await row.getByRole("cell").allInnerTexts();
+  const company = server.accounts.companies.find((c) => c.id === admin.companyId);
+  assert.equal(cells[1], company.name, "the company");
+  assert.equal(cells[2], admin.email, "who");
+  assert.match(cells[4], /name\s+Greenhouse → Glasshouse/, "the name before and after");
+  for (const th of ["light", "dark"]) {
+    await page.evaluate((v) => (document.documentElement.dataset.theme = v), th);
+    const { other } = await checkA11y(page, `the latest changes on /superadmin (${th})`);
+    for (const v of other) t.diagnostic(`axe ${v.impact} (${th}): ${v.id} – ${v.help} (${v.nodes.length} node(s))`);
+    await page.screenshot({ path: artifactPath(`audit-superadmin-${th}.png`), animations: "disabled", fullPage: true });
+  }
   watch.check();
 });
