@@ -16,11 +16,11 @@ import (
 // entry's data past logs.MaxData and lose all of it.
 const maxAuditValue = 200
 
-// onChange writes a change a person made as a USEREVENT entry: in the
-// change's company (the installation's for none), naming who made it by
-// id and email in its data, with its message in English from the catalog and, as
-// data, who, the company's name, the message's arguments and the values
-// before and after.
+// onChange writes a change a person made as a USEREVENT entry in the
+// change's company (the installation's for none), its message in English
+// from the catalog; its data holds who made it (email and id), the
+// company's name, the message's arguments and the values before and
+// after.
 func (rec *Recorder) onChange(ctx context.Context, ev kevents.Event) {
 	c, ok := ev.(audit.Change)
 	if !ok || c.MessageID == "" {
