@@ -247,6 +247,21 @@ func TestAuditTrail(t *testing.T) {
 			})
 		}
 
+		t.Run("a company created is told in it, its deletion in the installation", func(t *testing.T) {
+			after := e.newestID(t, 0)
+			id := e.c.Must(t, "POST", "/api/companies", e.Super, map[string]any{"name": "Gamma AB", "orgNumber": "5566778899", "invoiceAdress": "a@gamma.se", "country": "SE"},
+				http.StatusCreated).Num("companyId")
+			created := e.auditSince(t, id, 0)
+			if len(created) != 1 || created[0]["message"] != superEmail+" created the company Gamma AB" {
+				t.Errorf("in the new company: %v", created)
+			}
+			e.c.Must(t, "DELETE", fmt.Sprintf("/api/companies/%d", id), e.Super, nil, http.StatusNoContent)
+			got := e.auditSince(t, 0, after)
+			if len(got) != 1 || got[0]["message"] != superEmail+" deleted the company Gamma AB" || got[0]["companyId"] != nil {
+				t.Errorf("in the installation: %v", got)
+			}
+		})
+
 		t.Run("an entry outlives the person who made the change", func(t *testing.T) {
 			gone := person("gone@acme.se")
 			gone["role"] = "CompanyAdmin"
