@@ -155,7 +155,7 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	dec.RegisterUsers(nod) // a decoder's nodes: its page, its answer, the refusal to delete it
 	dash := dashboardsmodule.New(host, dashboardsmodule.Deps{Config: mc.dashboards, Accounts: acc, Nodes: nod, Series: series, Settings: set, UI: env})
 	k.Add(dash)
-	lg := logsmodule.New(host, logsmodule.Deps{Config: mc.logs, Accounts: acc, Series: series})
+	lg := logsmodule.New(host, logsmodule.Deps{Config: mc.logs, Accounts: acc, Series: series, SuperAdminPage: acc})
 	k.Add(lg) // before the ingest and the network servers, so it stops after them
 	ing := ingestmodule.New(host, ingestmodule.Deps{Nodes: nod, Decoders: dec, TSDB: series, Accounts: acc, UI: env, DecoderPages: dec})
 	k.Add(ing) // before the network servers, so its committers run while they hand messages on

@@ -8,6 +8,9 @@ package accounts
 
 import (
 	"context"
+	"net/http"
+
+	"github.com/a-h/templ"
 
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/kernel/auth"
@@ -39,6 +42,7 @@ type Module interface {
 	CreateSuperAdmin(ctx context.Context, email, password string) error
 	// EnsureDemoCompany creates the demo company and its logins once.
 	EnsureDemoCompany(ctx context.Context) (companyID int64, logins []DemoLogin, err error)
+	SuperAdminPage
 	Provisioning
 }
 
@@ -69,3 +73,18 @@ const FirstSuperAdminEmail = "admin@fieldhub.local"
 
 // DemoCompanyName names the company `serve --demo` creates.
 const DemoCompanyName = "Demo AB"
+
+// SuperAdminSection is a section another module adds to the /superadmin
+// page, below the companies: the logs module's latest changes.
+type SuperAdminSection interface {
+	// SuperAdminSection draws the section for the page r asks for; nil
+	// leaves it out.
+	SuperAdminSection(r *http.Request) (templ.Component, error)
+}
+
+// SuperAdminPage is what the /superadmin page offers other modules.
+// Without the UI there are no pages: sections are never drawn.
+type SuperAdminPage interface {
+	// RegisterSuperAdminSection adds s to the /superadmin page.
+	RegisterSuperAdminSection(s SuperAdminSection)
+}

@@ -35,3 +35,22 @@ const (
 	MsgRefreshInvalid     = "accounts.refresh.invalid"
 	MsgRegistered         = "accounts.register.done"
 )
+
+// Message ids of the audit trail's entries about accounts (audit.Change);
+// {user} is who made the change, {target} the email of the user changed,
+// {name} the company's name.
+const (
+	AuditUserCreated       = "audit.user.created"
+	AuditUserRegistered    = "audit.user.registered"
+	AuditUserEdited        = "audit.user.edited"
+	AuditUserPassword      = "audit.user.passwordChanged"
+	AuditUserPasswordReset = "audit.user.passwordReset"
+	AuditUserRole          = "audit.user.roleChanged"
+	AuditUserDeleted       = "audit.user.deleted"
+	AuditUserInvited       = "audit.user.invited"
+	AuditCompanyCreated    = "audit.company.created"
+	AuditCompanyEdited     = "audit.company.edited"
+	AuditCompanyDeleted    = "audit.company.deleted"
+	AuditCompanyLogo       = "audit.company.logoChanged"
+	AuditCompanyLogoGone   = "audit.company.logoRemoved"
+)

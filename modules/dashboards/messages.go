@@ -40,3 +40,29 @@ const (
 	IDWeatherUnavailable = "dashboards.weather.unavailable"
 	IDWeatherBadGateway  = "dashboards.weather.badGateway"
 )
+
+// Message ids of the audit trail's entries about dashboards, their
+// categories, modules and public links (audit.Change); {name} is a
+// dashboard's name, {title} a category's or module's title. A public
+// link's token is never in an entry.
+const (
+	AuditCategoryCreated = "audit.category.created"
+	AuditCategoryEdited  = "audit.category.edited"
+	AuditCategoryDeleted = "audit.category.deleted"
+	AuditTreeOrdered     = "audit.category.ordered"
+	AuditCreated         = "audit.dashboard.created"
+	AuditEdited          = "audit.dashboard.edited"
+	AuditDeleted         = "audit.dashboard.deleted"
+	AuditCopied          = "audit.dashboard.copied"
+	AuditDefaultSet      = "audit.dashboard.defaultSet"
+	AuditDefaultCleared  = "audit.dashboard.defaultCleared"
+	AuditWidgetAdded     = "audit.widget.added"
+	AuditWidgetEdited    = "audit.widget.edited"
+	AuditWidgetsEdited   = "audit.widget.layout"
+	AuditWidgetDeleted   = "audit.widget.deleted"
+	AuditWidgetCopied    = "audit.widget.copied"
+	AuditWidgetImage     = "audit.widget.imageChanged"
+	AuditWidgetImageGone = "audit.widget.imageRemoved"
+	AuditLinkCreated     = "audit.publicLink.created"
+	AuditLinkDeleted     = "audit.publicLink.deleted"
+)

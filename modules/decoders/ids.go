@@ -42,3 +42,17 @@ const (
 	IDTestFPort        = "decoders.test.fPort"
 	IDTestCodecNeeded  = "decoders.test.codecNeeded"
 )
+
+// Message ids of the audit trail's entries about a company's own decoders
+// and its limits (audit.Change); {name} is the decoder's name, {version} a
+// version's number. A version's code is never in an entry.
+const (
+	AuditCreated     = "audit.decoder.created"
+	AuditRenamed     = "audit.decoder.renamed"
+	AuditDeleted     = "audit.decoder.deleted"
+	AuditVersion     = "audit.decoder.versionAdded"
+	AuditActivated   = "audit.decoder.activated"
+	AuditSwitchedOn  = "audit.decoder.switchedOn"
+	AuditLimits      = "audit.decoder.limitsSet"
+	AuditLimitsReset = "audit.decoder.limitsReset"
+)

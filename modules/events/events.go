@@ -10,8 +10,10 @@
 // of one company: their own, or for a SuperAdmin the company given as
 // ?companyId= or else the one chosen in the company switcher (the
 // fieldhub_company cookie), else the installation: a SuperAdmin who has
-// chosen no company receives the log entries that belong to no company. A
-// request without a WebSocket upgrade is refused with 400.
+// chosen no company receives the log entries that belong to no company and
+// every company's audit trail. The audit trail (USEREVENT entries) goes
+// only to a company's CompanyAdmins and Admins, never its Users. A request
+// without a WebSocket upgrade is refused with 400.
 //
 // Each event is one text message:
 //

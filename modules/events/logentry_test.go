@@ -137,3 +137,32 @@ func TestLogEntriesAcrossInstances(t *testing.T) {
 	nextEntry(t, there, e.ID["acme"], joined(devEUI["acme"]))
 	nextEntry(t, foreign, e.ID["beta"], joined(devEUI["beta"]))
 }
+
+// TestAuditEntries checks the audit trail on the feed: a company's audit
+// entry reaches its administrators' connections and the SuperAdmin's who
+// has chosen no company, never its Users'.
+func TestAuditEntries(t *testing.T) {
+	t.Parallel()
+	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
+		t.Parallel()
+		e := newEnv(t, d, nil)
+		admin := mustDial(t, e.instance, e.Admin["acme"], "")
+		user := mustDial(t, e.instance, e.User["acme"], "")
+		superAlone := mustDial(t, e.instance, e.Super, "")
+		e.c.Must(t, "POST", fmt.Sprintf("/api/applications/%d", e.ID["acme"]), e.Admin["acme"], map[string]any{"name": "Audited"}, http.StatusCreated)
+		audited := func(en logs.Entry) bool {
+			return en.Type == logs.TypeUserEvent && en.MessageID == "audit.application.created"
+		}
+		nextEntry(t, admin, e.ID["acme"], audited)
+		nextEntry(t, superAlone, e.ID["acme"], audited)
+		// The User's connection gets the join that follows, and no audit
+		// entry before it.
+		e.join(t, e.instance, "acme")
+		nextEntry(t, user, e.ID["acme"], func(en logs.Entry) bool {
+			if en.Type == logs.TypeUserEvent {
+				t.Fatalf("a User's connection received %+v", en)
+			}
+			return joined(devEUI["acme"])(en)
+		})
+	})
+}

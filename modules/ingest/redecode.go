@@ -106,3 +106,10 @@ type RedecodeBatch struct {
 	// end.
 	Oldest time.Time
 }
+
+// Message ids of the audit trail's entries about re-decoding (audit.Change):
+// a job queued ({id}, {decoder}, {nodes}, {from}, {to}) and one cancelled.
+const (
+	AuditRedecodeQueued    = "audit.redecode.queued"
+	AuditRedecodeCancelled = "audit.redecode.cancelled"
+)

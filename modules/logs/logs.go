@@ -14,12 +14,13 @@
 //     hours, in total and per clock hour.
 //
 // The routes are open to CompanyOrUser roles and answer for one company:
-// the caller's own. A caller may name it as ?companyId=; another company's
-// id is not found, except for a SuperAdmin, who may name any company and
+// the caller's own (the audit trail, USEREVENT, only for its CompanyAdmins
+// and Admins). A caller may name it as ?companyId=; another company's id
+// is not found, except for a SuperAdmin, who may name any company and
 // otherwise gets the company chosen in the company switcher, else the
-// installation (the entries that belong to no company; the active users of
-// every company; data points need a company). A user without a company gets
-// empty answers.
+// installation (the entries that belong to no company and every company's
+// audit trail; the active users of every company; data points need a
+// company). A user without a company gets empty answers.
 //
 // The module writes entries for the facts other modules publish:
 // ingest.DeviceEvent (joins, device status and the network servers' log
@@ -28,7 +29,9 @@
 // ERROR when it failed), accounts.UserSignedIn (LOGIN; a session renewal
 // only counts the user as active), nodes.DevEUIClaimRefused (a WARNING of
 // the installation, which names both companies) and nodes.TagMoved (a
-// USEREVENT of the installation, and an APP entry in each company). Other modules add entries with
+// USEREVENT of the installation, and an APP entry in each company), and
+// audit.Change, the audit trail: a change a person made, in any module, as
+// a USEREVENT of its company (KindAudit). Other modules add entries with
 // Service.Record. Entries are written in batches by one goroutine, so that
 // the module that records one never waits for the database; each written
 // entry is announced as EntryWritten, which the live feed forwards to the
@@ -105,6 +108,13 @@ const (
 	IDEntryDownlinkFailed     = "logs.entry.downlink.failed"
 )
 
+// KindAudit is the data kind of a USEREVENT entry of the audit trail (an
+// audit.Change); its data holds user (the email of who made the change),
+// userId, companyId and company (the company's name) when it belongs to
+// one, the message's arguments, and before and after where the change has
+// them.
+const KindAudit = "audit"
+
 // Entry is one log entry. The JSON is what GET /logs lists and the live
 // feed's LogEntry message carries.
 type Entry struct {
@@ -113,7 +123,9 @@ type Entry struct {
 	ID int64 `bun:"id,pk,autoincrement" json:"id"`
 	// CompanyID is nil for an entry of the installation.
 	CompanyID *int64 `bun:"company_id" json:"companyId"`
-	// UserID names the user an entry is about (a LOGIN), nil for none.
+	// UserID names the user an entry is about (a LOGIN), nil for none; the
+	// entry is deleted with that user. An audit entry names who made the
+	// change in its data instead, so that it outlives them.
 	UserID *int64 `bun:"user_id" json:"userId"`
 	Type   string `bun:"type" json:"type"`
 	// Message is in English. MessageID, when set, is its locale catalog
@@ -203,9 +215,11 @@ type Service interface {
 }
 
 // Accounts is the part of accounts.Service that logs uses: whether a
-// company exists. It returns an errs.NotFound error for an unknown id.
+// company exists, and who a user is (the email an audit entry names). Both
+// return an errs.NotFound error for an unknown id.
 type Accounts interface {
 	Company(ctx context.Context, id int64) (*accounts.Company, error)
+	User(ctx context.Context, id int64) (*accounts.User, error)
 }
 
 // Series is the part of tsdb.Store that logs reads: how many data points a

@@ -47,3 +47,11 @@ const (
 // IDIntegrationToken names what the ingest routes authenticate their
 // callers by, for the API documentation (a key of the locale catalogs).
 const IDIntegrationToken = "page.api.integrationToken"
+
+// Message ids of the audit trail's entries about downlinks (audit.Change):
+// one queued for a node ({id}, {name}, {deveui}, {port}, {payload}) and one
+// taken back before it was handed on.
+const (
+	AuditDownlinkQueued  = "audit.downlink.queued"
+	AuditDownlinkRemoved = "audit.downlink.removed"
+)

@@ -56,3 +56,24 @@ const (
 	IDTagDataTimeZone   = "nodes.tagdata.tz"
 	IDTagDataNoKey      = "nodes.tagdata.noKey"
 )
+
+// Message ids of the audit trail's entries about applications, nodes,
+// their keys and integration tokens (audit.Change); {name} is the
+// application's or node's name, {deveui} the node's, {key} a key's name,
+// {label} a token's label (never the token).
+const (
+	AuditAppCreated   = "audit.application.created"
+	AuditAppEdited    = "audit.application.edited"
+	AuditAppDeleted   = "audit.application.deleted"
+	AuditTagCreated   = "audit.node.created"
+	AuditTagEdited    = "audit.node.edited"
+	AuditTagDeleted   = "audit.node.deleted"
+	AuditTagImage     = "audit.node.imageChanged"
+	AuditTagImageGone = "audit.node.imageRemoved"
+	AuditKeyAdded     = "audit.node.keyAdded"
+	AuditKeyEdited    = "audit.node.keyEdited"
+	AuditKeyRemoved   = "audit.node.keyRemoved"
+	AuditTokenCreated = "audit.token.created"
+	AuditTokenRevoked = "audit.token.revoked"
+	AuditPoolStatus   = "audit.pool.statusChanged"
+)

@@ -55,3 +55,12 @@ type Module interface {
 	kernel.Router
 	Service
 }
+
+// Message ids of the audit trail's entries about settings (audit.Change),
+// with the changed settings before and after, secrets masked: a user's own
+// settings, a company's, the global ones.
+const (
+	AuditUser    = "audit.settings.user"
+	AuditCompany = "audit.settings.company"
+	AuditGlobal  = "audit.settings.global"
+)

@@ -88,6 +88,22 @@ test("the feed's messages and GET /api/logs are read strictly", async () => {
   assert.deepEqual(logs.entryValues({ ...entry(1, 1), data: { id: 4, gateway: "g", list: [1] } }), { id: 4, gateway: "g", list: "[1]" });
 });
 
+test("an audit entry's fields before and after are read from its data", async () => {
+  const logs = await loadLogs();
+  const audit = {
+    ...entry(1, 1, "USEREVENT"),
+    data: { kind: "audit", company: "Acme", before: { theme: "Colors", sms: "" }, after: { theme: "Scientific", sms: "••••••", n: 2 } },
+  };
+  assert.deepEqual(logs.auditChanges(audit), [
+    { field: "n", before: "", after: "2" },
+    { field: "sms", before: "", after: "••••••" },
+    { field: "theme", before: "Colors", after: "Scientific" },
+  ]);
+  assert.equal(logs.auditCompany(audit), "Acme");
+  assert.deepEqual(logs.auditChanges({ ...audit, data: { ...audit.data, kind: "tagMoved" } }), [], "only audit entries");
+  assert.deepEqual(logs.auditChanges({ ...audit, data: { kind: "audit" } }), [], "none without before and after");
+});
+
 let browser, server;
 let ingestToken;
 const node = { name: "Boiler room", deveui: "70B3D57ED0000301" };

@@ -66,6 +66,12 @@ type module struct {
 // Name names the module.
 func (m *module) Name() string { return "accounts" }
 
+// RegisterSuperAdminSection adds s to the /superadmin page; see
+// accounts.SuperAdminPage.
+func (m *module) RegisterSuperAdminSection(s accounts.SuperAdminSection) {
+	m.pages.RegisterSuperAdminSection(s)
+}
+
 // Routes registers the JSON routes and the pages.
 func (m *module) Routes(r *web.ModuleRoutes) {
 	m.api.Routes(r)

@@ -3,10 +3,12 @@ package directory
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/uptrace/bun"
 
+	"github.com/fieldhub/fieldhub/kernel/audit"
 	"github.com/fieldhub/fieldhub/kernel/auth"
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/mail"
@@ -128,6 +130,7 @@ func (d *Directory) AddCompany(w http.ResponseWriter, r *http.Request, c auth.Ca
 		}
 	}
 	d.host.Bus.Publish(ctx, accounts.CompanyCreated{CompanyID: company.ID})
+	d.announce(ctx, company.ID, accounts.AuditCompanyCreated, map[string]any{"name": company.Name}, nil, nil)
 	return company, nil
 }
 
@@ -137,15 +140,26 @@ func (d *Directory) SaveCompany(ctx context.Context, c *accounts.Company, in Com
 	if !auth.CallerFrom(ctx).CanManageCompany(c.ID) {
 		return errs.New(errs.Forbidden, errs.IDForbidden)
 	}
+	was := companyFields(c)
 	if err := applyCompany(c, in, false); err != nil {
 		return err
 	}
-	return store.UpdateCompany(ctx, d.db, c)
+	if err := store.UpdateCompany(ctx, d.db, c); err != nil {
+		return err
+	}
+	if before, after := audit.Diff(was, companyFields(c)); !audit.Empty(after) {
+		d.announce(ctx, c.ID, accounts.AuditCompanyEdited, map[string]any{"name": c.Name}, before, after)
+	}
+	return nil
 }
 
 // DeleteCompany deletes company id, whose members stay as users without a
 // company, and publishes accounts.CompanyDeleted.
 func (d *Directory) DeleteCompany(ctx context.Context, id int64) error {
+	name := "#" + strconv.FormatInt(id, 10)
+	if c, err := store.CompanyByID(ctx, d.db, id); err == nil {
+		name = c.Name
+	}
 	var ended []string
 	err := d.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var err error
@@ -157,6 +171,8 @@ func (d *Directory) DeleteCompany(ctx context.Context, id int64) error {
 	}
 	d.signin.SessionsEnded(ended)
 	d.host.Bus.Publish(ctx, accounts.CompanyDeleted{CompanyID: id})
+	// The company is gone: its deletion belongs to the installation.
+	d.announce(ctx, 0, accounts.AuditCompanyDeleted, map[string]any{"name": name, "companyId": id}, nil, nil)
 	return nil
 }
 
@@ -212,6 +228,7 @@ func (d *Directory) InviteUser(ctx context.Context, company *accounts.Company, e
 		return err
 	}
 	d.signin.SessionsEnded(ended)
+	d.announce(ctx, company.ID, accounts.AuditUserInvited, map[string]any{"target": u.Email}, nil, nil)
 	return nil
 }
 
@@ -242,6 +259,8 @@ func (d *Directory) Register(ctx context.Context, in RegisterInput) (*accounts.C
 		return nil, nil, err
 	}
 	d.host.Bus.Publish(ctx, accounts.CompanyCreated{CompanyID: company.ID})
+	d.announce(ctx, company.ID, accounts.AuditCompanyCreated, map[string]any{"name": company.Name}, nil, nil)
+	d.announce(ctx, company.ID, accounts.AuditUserCreated, map[string]any{"target": user.Email, "role": string(user.Role)}, nil, nil)
 	return company, user, nil
 }
 

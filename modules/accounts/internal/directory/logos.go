@@ -25,6 +25,7 @@ func (d *Directory) StoreImage(ctx context.Context, c *accounts.Company, data []
 	if err := store.PutImage(ctx, d.db, img); err != nil {
 		return nil, err
 	}
+	d.announce(ctx, c.ID, accounts.AuditCompanyLogo, map[string]any{"name": c.Name}, nil, nil)
 	return store.CompanyByID(ctx, d.db, c.ID)
 }
 
@@ -33,7 +34,11 @@ func (d *Directory) RemoveImage(ctx context.Context, c *accounts.Company) error 
 	if !auth.CallerFrom(ctx).CanManageCompany(c.ID) {
 		return errs.New(errs.Forbidden, errs.IDForbidden)
 	}
-	return store.DeleteImage(ctx, d.db, c.ID)
+	if err := store.DeleteImage(ctx, d.db, c.ID); err != nil {
+		return err
+	}
+	d.announce(ctx, c.ID, accounts.AuditCompanyLogoGone, map[string]any{"name": c.Name}, nil, nil)
+	return nil
 }
 
 // Image returns the logo of a company; none is an errs.NotFound error.

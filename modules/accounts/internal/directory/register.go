@@ -6,6 +6,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/fieldhub/fieldhub/kernel/audit"
 	"github.com/fieldhub/fieldhub/kernel/auth"
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/mail"
@@ -38,6 +39,11 @@ func (d *Directory) RegisterUser(ctx context.Context, lang string, in UserInput)
 			if owner, err = store.UserByEmail(ctx, d.db, u.Email); err == nil {
 				return d.noticeTaken(ctx, owner, lang)
 			}
+		}
+		if err == nil {
+			// The visitor made their own account: they are who made it.
+			audit.Announce(ctx, d.host.Bus, audit.Change{UserID: u.ID, MessageID: accounts.AuditUserRegistered,
+				Args: map[string]any{"target": u.Email}})
 		}
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/fieldhub/fieldhub/kernel/audit"
 	"github.com/fieldhub/fieldhub/kernel/auth"
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/modules/accounts"
@@ -100,6 +101,7 @@ func (d *Directory) AddUser(ctx context.Context, c auth.Caller, in UserInput) (*
 	if err := store.InsertUser(ctx, d.db, u); err != nil {
 		return nil, err
 	}
+	d.announce(ctx, u.Company(), accounts.AuditUserCreated, map[string]any{"target": u.Email, "role": string(u.Role)}, nil, nil)
 	return u, nil
 }
 
@@ -148,6 +150,7 @@ func (d *Directory) EditUser(ctx context.Context, c auth.Caller, u *accounts.Use
 	}
 	v := &errs.Validation{}
 	columns := []string{}
+	was := userFields(u)
 	if in.FirstName != nil {
 		u.FirstName = str(in.FirstName)
 		validate.Length(v, "firstName", u.FirstName, validate.MaxName, true)
@@ -206,6 +209,13 @@ func (d *Directory) EditUser(ctx context.Context, c auth.Caller, u *accounts.Use
 		return err
 	}
 	d.signin.SessionsEnded(ended)
+	before, after := audit.Diff(was, userFields(u))
+	if !audit.Empty(after) {
+		d.announce(ctx, u.Company(), accounts.AuditUserEdited, map[string]any{"target": u.Email}, before, after)
+	}
+	if passwordChanged {
+		d.announce(ctx, u.Company(), accounts.AuditUserPassword, map[string]any{"target": u.Email}, nil, nil)
+	}
 	return nil
 }
 
@@ -231,6 +241,7 @@ func (d *Directory) RemoveUser(ctx context.Context, c auth.Caller, u *accounts.U
 	}
 	d.signin.SessionsEnded(ended)
 	d.host.Bus.Publish(ctx, accounts.UserDeleted{UserID: u.ID, CompanyID: u.Company()})
+	d.announce(ctx, u.Company(), accounts.AuditUserDeleted, map[string]any{"target": u.Email}, nil, nil)
 	return nil
 }
 
@@ -248,6 +259,7 @@ func (d *Directory) SetRole(ctx context.Context, c auth.Caller, u *accounts.User
 	if !MayChangeRoleOf(c, u) || !MayGrant(c, role) {
 		return errs.New(errs.Forbidden, accounts.MsgRoleNotAllowed)
 	}
+	was := u.Role
 	u.Role = role
 	var ended []string
 	err := d.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
@@ -262,5 +274,9 @@ func (d *Directory) SetRole(ctx context.Context, c auth.Caller, u *accounts.User
 		return err
 	}
 	d.signin.SessionsEnded(ended)
+	if was != role {
+		d.announce(ctx, u.Company(), accounts.AuditUserRole, map[string]any{"target": u.Email, "from": string(was), "to": string(role)},
+			map[string]any{"role": string(was)}, map[string]any{"role": string(role)})
+	}
 	return nil
 }

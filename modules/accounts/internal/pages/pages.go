@@ -10,6 +10,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/kernel/auth"
 	"github.com/fieldhub/fieldhub/kernel/web"
+	"github.com/fieldhub/fieldhub/modules/accounts"
 	"github.com/fieldhub/fieldhub/modules/accounts/internal/directory"
 	"github.com/fieldhub/fieldhub/modules/accounts/internal/signin"
 	"github.com/fieldhub/fieldhub/webapp/ui"
@@ -21,6 +22,14 @@ type Pages struct {
 	ui     *ui.Env
 	dir    *directory.Directory
 	signin *signin.Service
+	// superSections are what other modules add to /superadmin; they
+	// register while the application is built, before any request.
+	superSections []accounts.SuperAdminSection
+}
+
+// RegisterSuperAdminSection adds s to the /superadmin page.
+func (p *Pages) RegisterSuperAdminSection(s accounts.SuperAdminSection) {
+	p.superSections = append(p.superSections, s)
 }
 
 // New builds the pages and hooks them into the page frame: it adds the

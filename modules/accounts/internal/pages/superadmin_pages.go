@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/a-h/templ"
+
 	"github.com/fieldhub/fieldhub/kernel/web"
 	"github.com/fieldhub/fieldhub/modules/accounts"
 	"github.com/fieldhub/fieldhub/modules/accounts/internal/validate"
@@ -16,7 +18,8 @@ type companyRow struct {
 }
 
 // superadminPage is /superadmin (SuperAdmin): all companies with their
-// number of users, filtered by the search box. The search's htmx request
+// number of users, filtered by the search box, and below them the sections
+// other modules add. The search's htmx request
 // (target company-list) gets the list alone.
 func (p *Pages) superadminPage(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
@@ -42,7 +45,17 @@ func (p *Pages) superadminPage(w http.ResponseWriter, r *http.Request) error {
 	if web.IsHTMX(r) && r.Header.Get("HX-Target") == "company-list" {
 		return p.ui.Fragment(w, r, http.StatusOK, list)
 	}
-	return p.ui.Render(w, r, http.StatusOK, "page.superadmin.title", superadminPage(q, list))
+	var sections []templ.Component
+	for _, s := range p.superSections {
+		c, err := s.SuperAdminSection(r)
+		if err != nil {
+			return err
+		}
+		if c != nil {
+			sections = append(sections, c)
+		}
+	}
+	return p.ui.Render(w, r, http.StatusOK, "page.superadmin.title", superadminPage(q, list, sections))
 }
 
 // matchesCompany tells whether q occurs in the company's name or, ignoring

@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
+	"github.com/fieldhub/fieldhub/kernel/audit"
 	"github.com/fieldhub/fieldhub/kernel/auth"
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/mail"
@@ -97,6 +98,7 @@ func (s *Service) Reset(ctx context.Context, id, password string, confirm *strin
 		return err
 	}
 	var ended []string
+	var user int64
 	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		now := time.Now().UTC()
 		reset, err := store.UsableReset(ctx, tx, guid.String(), now)
@@ -110,6 +112,7 @@ func (s *Service) Reset(ctx context.Context, id, password string, confirm *strin
 		if !used {
 			return errs.New(errs.NotFound, accounts.MsgResetInvalid)
 		}
+		user = reset.UserID
 		if err := store.SetPassword(ctx, tx, reset.UserID, hash, now); err != nil {
 			return err
 		}
@@ -123,5 +126,18 @@ func (s *Service) Reset(ctx context.Context, id, password string, confirm *strin
 		return err
 	}
 	s.SessionsEnded(ended)
+	s.announceReset(ctx, user)
 	return nil
+}
+
+// announceReset puts a password reset on the audit trail: the user made it
+// through their mailed link, so they are who made it; never the password
+// or the link.
+func (s *Service) announceReset(ctx context.Context, id int64) {
+	u, err := store.UserByID(ctx, s.db, id)
+	if err != nil {
+		return
+	}
+	audit.Announce(ctx, s.host.Bus, audit.Change{UserID: id, CompanyID: u.Company(), MessageID: accounts.AuditUserPasswordReset,
+		Args: map[string]any{"target": u.Email}})
 }

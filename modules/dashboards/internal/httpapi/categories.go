@@ -59,6 +59,7 @@ func (a *API) createCategory(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	a.announce(ctx, companyID, dashboards.AuditCategoryCreated, map[string]any{"title": c.Title}, nil, nil)
 	return web.Created(w, c)
 }
 
@@ -73,12 +74,14 @@ func (a *API) updateCategory(w http.ResponseWriter, r *http.Request) error {
 	if err := web.Decode(r, &in); err != nil {
 		return err
 	}
+	was := categoryFields(c)
 	if err := in.Apply(c); err != nil {
 		return err
 	}
 	if err := store.UpdateCategory(r.Context(), a.db, c); err != nil {
 		return err
 	}
+	a.announceDiff(r.Context(), c.CompanyID, dashboards.AuditCategoryEdited, map[string]any{"title": c.Title}, was, categoryFields(c))
 	return web.OK(w, c)
 }
 
@@ -102,6 +105,7 @@ func (a *API) deleteCategory(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	a.announce(r.Context(), c.CompanyID, dashboards.AuditCategoryDeleted, map[string]any{"title": c.Title}, nil, nil)
 	return web.NoContent(w)
 }
 
@@ -142,8 +146,8 @@ func (a *API) saveIndexes(w http.ResponseWriter, r *http.Request) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
+	company := int64(0)
 	err := a.db.RunInTx(r.Context(), nil, func(ctx context.Context, tx bun.Tx) error {
-		company := int64(0)
 		// sameCompany checks that everything named is of one company the
 		// caller manages; anything else is not found.
 		sameCompany := func(id int64) error {
@@ -215,6 +219,10 @@ func (a *API) saveIndexes(w http.ResponseWriter, r *http.Request) error {
 	})
 	if err != nil {
 		return err
+	}
+	if company != 0 {
+		a.announce(r.Context(), company, dashboards.AuditTreeOrdered,
+			map[string]any{"categories": len(in.Categories), "dashboards": len(in.Dashboards)}, nil, nil)
 	}
 	return web.NoContent(w)
 }

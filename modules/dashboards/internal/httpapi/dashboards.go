@@ -106,6 +106,7 @@ func (a *API) answerNewDashboard(w http.ResponseWriter, r *http.Request, company
 	if err != nil {
 		return err
 	}
+	a.announce(r.Context(), companyID, dashboards.AuditCreated, map[string]any{"name": d.Name}, nil, nil)
 	if err := a.present(r.Context(), d); err != nil {
 		return err
 	}
@@ -123,6 +124,7 @@ func (a *API) updateDashboard(w http.ResponseWriter, r *http.Request) error {
 	if err := web.Decode(r, &in); err != nil {
 		return err
 	}
+	was := dashboardFields(d)
 	if d.Name, err = in.TrimmedName(); err != nil {
 		return err
 	}
@@ -141,6 +143,7 @@ func (a *API) updateDashboard(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	a.announceDiff(r.Context(), d.CompanyID, dashboards.AuditEdited, map[string]any{"name": d.Name}, was, dashboardFields(d))
 	if err := a.present(r.Context(), d); err != nil {
 		return err
 	}
@@ -160,6 +163,7 @@ func (a *API) deleteDashboard(w http.ResponseWriter, r *http.Request) error {
 	if err := store.DeleteDashboard(r.Context(), a.db, d.ID); err != nil {
 		return err
 	}
+	a.announce(r.Context(), d.CompanyID, dashboards.AuditDeleted, map[string]any{"name": d.Name}, nil, nil)
 	return web.NoContent(w)
 }
 
@@ -206,6 +210,7 @@ func (a *API) duplicateDashboard(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	a.announce(r.Context(), d.CompanyID, dashboards.AuditCopied, map[string]any{"name": d.Name, "from": src.Name}, nil, nil)
 	if err := a.present(r.Context(), d); err != nil {
 		return err
 	}

@@ -37,6 +37,7 @@ func (a *API) setDefault(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	a.announce(r.Context(), d.CompanyID, dashboards.AuditDefaultSet, map[string]any{"name": d.Name, "scope": scope}, nil, nil)
 	return web.NoContent(w)
 }
 
@@ -60,6 +61,7 @@ func (a *API) clearDefault(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	a.announce(r.Context(), d.CompanyID, dashboards.AuditDefaultCleared, map[string]any{"name": d.Name, "scope": scope}, nil, nil)
 	return web.NoContent(w)
 }
 

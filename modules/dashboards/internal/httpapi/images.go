@@ -12,7 +12,7 @@ import (
 // picture of an image or image-map module, under the rules of every
 // uploaded picture (web.ReadImage).
 func (a *API) putWidgetImage(w http.ResponseWriter, r *http.Request) error {
-	wd, _, err := a.guard.PathWidget(r, true)
+	wd, d, err := a.guard.PathWidget(r, true)
 	if err != nil {
 		return err
 	}
@@ -24,18 +24,20 @@ func (a *API) putWidgetImage(w http.ResponseWriter, r *http.Request) error {
 	if err := store.PutWidgetImage(r.Context(), a.db, img); err != nil {
 		return err
 	}
+	a.announce(r.Context(), d.CompanyID, dashboards.AuditWidgetImage, map[string]any{"name": d.Name, "title": wd.Title}, nil, nil)
 	return a.answerWidget(w, r, http.StatusOK, wd.ID)
 }
 
 // deleteWidgetImage answers DELETE /dashboards/modules/{moduleId}/image.
 func (a *API) deleteWidgetImage(w http.ResponseWriter, r *http.Request) error {
-	wd, _, err := a.guard.PathWidget(r, true)
+	wd, d, err := a.guard.PathWidget(r, true)
 	if err != nil {
 		return err
 	}
 	if err := store.DeleteWidgetImage(r.Context(), a.db, wd.ID); err != nil {
 		return err
 	}
+	a.announce(r.Context(), d.CompanyID, dashboards.AuditWidgetImageGone, map[string]any{"name": d.Name, "title": wd.Title}, nil, nil)
 	return web.NoContent(w)
 }
 

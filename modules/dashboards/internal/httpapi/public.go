@@ -76,6 +76,7 @@ func (a *API) createPublicLink(w http.ResponseWriter, r *http.Request) error {
 	if err := store.InsertPublicLink(ctx, a.db, p); err != nil {
 		return err
 	}
+	a.announce(ctx, companyID, dashboards.AuditLinkCreated, map[string]any{"name": d.Name, "expiresAt": expires.UTC().Format(time.RFC3339)}, nil, nil)
 	p.Active = true
 	return web.Created(w, p)
 }
@@ -114,6 +115,7 @@ func (a *API) deletePublicLink(w http.ResponseWriter, r *http.Request) error {
 	if err := store.DeletePublicLink(r.Context(), a.db, p.ID); err != nil {
 		return err
 	}
+	a.announce(r.Context(), p.CompanyID, dashboards.AuditLinkDeleted, map[string]any{"name": p.DashboardName}, nil, nil)
 	return web.NoContent(w)
 }
 

@@ -66,6 +66,7 @@ func (a *API) createWidget(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	a.announce(ctx, d.CompanyID, dashboards.AuditWidgetAdded, map[string]any{"name": d.Name, "title": wd.Title}, nil, nil)
 	return a.answerWidget(w, r, http.StatusCreated, wd.ID)
 }
 
@@ -101,6 +102,7 @@ func (a *API) updateWidget(w http.ResponseWriter, r *http.Request) error {
 	if err := store.UpdateWidget(ctx, a.db, wd); err != nil {
 		return err
 	}
+	a.announce(ctx, d.CompanyID, dashboards.AuditWidgetEdited, map[string]any{"name": d.Name, "title": wd.Title}, nil, nil)
 	return a.answerWidget(w, r, http.StatusOK, wd.ID)
 }
 
@@ -166,6 +168,7 @@ func (a *API) updateWidgets(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	a.announce(ctx, d.CompanyID, dashboards.AuditWidgetsEdited, map[string]any{"name": d.Name, "count": len(saved)}, nil, nil)
 	out := make([]*dashboards.Widget, len(saved))
 	for i, wd := range saved {
 		if out[i], err = store.Widget(ctx, a.db, wd.ID); err != nil {
@@ -177,20 +180,21 @@ func (a *API) updateWidgets(w http.ResponseWriter, r *http.Request) error {
 
 // deleteWidget answers DELETE /dashboards/modules/{moduleId}.
 func (a *API) deleteWidget(w http.ResponseWriter, r *http.Request) error {
-	wd, _, err := a.guard.PathWidget(r, true)
+	wd, d, err := a.guard.PathWidget(r, true)
 	if err != nil {
 		return err
 	}
 	if err := store.DeleteWidget(r.Context(), a.db, wd.ID); err != nil {
 		return err
 	}
+	a.announce(r.Context(), d.CompanyID, dashboards.AuditWidgetDeleted, map[string]any{"name": d.Name, "title": wd.Title}, nil, nil)
 	return web.NoContent(w)
 }
 
 // copyWidget answers POST /dashboards/modules/copy/{moduleId}: a copy,
 // picture included, right after the original.
 func (a *API) copyWidget(w http.ResponseWriter, r *http.Request) error {
-	wd, _, err := a.guard.PathWidget(r, true)
+	wd, d, err := a.guard.PathWidget(r, true)
 	if err != nil {
 		return err
 	}
@@ -208,5 +212,6 @@ func (a *API) copyWidget(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	a.announce(r.Context(), d.CompanyID, dashboards.AuditWidgetCopied, map[string]any{"name": d.Name, "title": wd.Title}, nil, nil)
 	return a.answerWidget(w, r, http.StatusCreated, wd.ID)
 }

@@ -213,6 +213,7 @@ func (s *Service) CreateDecoder(ctx context.Context, company int64, in DecoderIn
 		return nil, err
 	}
 	s.activated(ctx, company, d.ID, ver.Version)
+	s.announce(ctx, company, decoders.AuditCreated, map[string]any{"name": d.Name, "codec": d.Kind}, nil, nil)
 	return s.View(ctx, d.ID)
 }
 
@@ -277,7 +278,14 @@ func (s *Service) Rename(ctx context.Context, d *decoders.Decoder, raw *string) 
 	if err := v.Err(); err != nil {
 		return err
 	}
-	return store.Rename(ctx, s.db, d.ID, name)
+	if err := store.Rename(ctx, s.db, d.ID, name); err != nil {
+		return err
+	}
+	if name != d.Name {
+		s.announce(ctx, d.CompanyID, decoders.AuditRenamed, map[string]any{"name": name},
+			map[string]any{"name": d.Name}, map[string]any{"name": name})
+	}
+	return nil
 }
 
 // Delete deletes a decoder no node uses; one in use is refused with an
@@ -302,6 +310,7 @@ func (s *Service) Delete(ctx context.Context, d *decoders.Decoder) error {
 		return err
 	}
 	s.codecs.dropCustom(d.ID)
+	s.announce(ctx, d.CompanyID, decoders.AuditDeleted, map[string]any{"name": d.Name}, nil, nil)
 	return nil
 }
 
@@ -337,6 +346,13 @@ func (s *Service) AddVersion(ctx context.Context, d *decoders.Decoder, in Versio
 		s.switchedOn(d.ID)
 		s.activated(ctx, d.CompanyID, d.ID, ver.Version)
 	}
+	args := map[string]any{"name": d.Name, "version": ver.Version, "active": activate}
+	if activate {
+		s.announce(ctx, d.CompanyID, decoders.AuditVersion, args,
+			map[string]any{"activeVersion": d.ActiveVersion}, map[string]any{"activeVersion": ver.Version})
+	} else {
+		s.announce(ctx, d.CompanyID, decoders.AuditVersion, args, nil, nil)
+	}
 	ver.Source, ver.Module = "", nil
 	return ver, nil
 }
@@ -363,6 +379,8 @@ func (s *Service) Activate(ctx context.Context, d *decoders.Decoder, number int)
 	}
 	s.switchedOn(d.ID)
 	s.activated(ctx, d.CompanyID, d.ID, number)
+	s.announce(ctx, d.CompanyID, decoders.AuditActivated, map[string]any{"name": d.Name, "version": number},
+		map[string]any{"activeVersion": d.ActiveVersion}, map[string]any{"activeVersion": number})
 	return nil
 }
 

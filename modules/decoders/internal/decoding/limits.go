@@ -129,6 +129,8 @@ func (s *Service) SetLimits(ctx context.Context, company int64, in LimitsInput) 
 		return err
 	}
 	s.limitsCache.drop(company)
+	s.announce(ctx, company, decoders.AuditLimits, map[string]any{"timeMs": row.TimeMS, "memoryMiB": row.MemoryMiB},
+		nil, map[string]any{"timeMs": row.TimeMS, "memoryMiB": row.MemoryMiB})
 	return nil
 }
 
@@ -138,5 +140,6 @@ func (s *Service) ResetLimits(ctx context.Context, company int64) error {
 		return err
 	}
 	s.limitsCache.drop(company)
+	s.announce(ctx, company, decoders.AuditLimitsReset, nil, nil, nil)
 	return nil
 }

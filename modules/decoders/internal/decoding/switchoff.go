@@ -137,6 +137,9 @@ func (s *Service) SwitchOn(ctx context.Context, d *decoders.Decoder) error {
 		return err
 	}
 	s.switchedOn(d.ID)
+	if d.SwitchedOffAt != nil {
+		s.announce(ctx, d.CompanyID, decoders.AuditSwitchedOn, map[string]any{"name": d.Name}, nil, nil)
+	}
 	return nil
 }
 

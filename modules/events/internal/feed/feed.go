@@ -182,8 +182,10 @@ func (m *Feed) onUplink(_ context.Context, e kevents.Event) {
 
 // onLogEntry pushes a written log entry to the connections of its company
 // (an entry of the installation to those of SuperAdmins who have chosen no
-// company), here and, through the fan-out, on the other instances. Like
-// onUplink it never waits.
+// company), here and, through the fan-out, on the other instances; an
+// entry of the audit trail only to those of the company's administrators
+// and to the SuperAdmins who have chosen no company. Like onUplink it
+// never waits.
 func (m *Feed) onLogEntry(_ context.Context, e kevents.Event) {
 	w, ok := e.(logs.EntryWritten)
 	if !ok {
@@ -194,24 +196,44 @@ func (m *Feed) onLogEntry(_ context.Context, e kevents.Event) {
 		m.log.Error("live log entry not sent", "company_id", w.Entry.Company(), "err", err)
 		return
 	}
+	kind := events.MessageLogEntry
+	if w.Entry.Type == logs.TypeUserEvent {
+		kind = auditEntry
+	}
 	company := w.Entry.Company()
 	if company == 0 {
 		company = installation
 	}
-	m.deliver(company, events.MessageLogEntry, body)
+	m.send(company, kind, body)
+	if kind == auditEntry && company != installation {
+		// The SuperAdmin who has chosen no company follows every
+		// company's audit trail, as GET /logs lists it.
+		m.send(installation, kind, body)
+	}
+}
+
+// auditEntry is the fan-out kind of a log entry of the audit trail, which
+// goes only to the connections that receive it (hub.broadcast).
+const auditEntry = "AuditEntry"
+
+// send delivers to this instance's connections of company and hands the
+// message to the fan-out for the other instances.
+func (m *Feed) send(company int64, kind string, body []byte) {
+	m.deliver(company, kind, body)
 	if m.fanout != nil {
-		m.fanout.publish(company, events.MessageLogEntry, body)
+		m.fanout.publish(company, kind, body)
 	}
 }
 
 // deliver sends an encoded event (kind "") or log entry
-// (events.MessageLogEntry) to this instance's connections of company.
+// (events.MessageLogEntry, or auditEntry for the audit trail's) to this
+// instance's connections of company.
 func (m *Feed) deliver(company int64, kind string, event []byte) {
 	msg := frame(event)
-	if kind == events.MessageLogEntry {
+	if kind == events.MessageLogEntry || kind == auditEntry {
 		msg = frameEntry(event)
 	}
-	if n := m.hub.broadcast(company, msg); n > 0 {
+	if n := m.hub.broadcast(company, kind == auditEntry, msg); n > 0 {
 		m.dropped.WithLabelValues("slow_client").Add(float64(n))
 		m.log.Warn("live feed connections dropped for falling behind", "company_id", company, "connections", n)
 	}

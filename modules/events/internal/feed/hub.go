@@ -15,14 +15,17 @@ func newHub() *hub { return &hub{byCompany: map[int64]map[*client]struct{}{}} }
 // client is one connection's place in the hub.
 type client struct {
 	company int64
-	queue   chan []byte
+	// audit tells whether the connection receives the audit trail
+	// (USEREVENT entries): a CompanyAdmin's, an Admin's or a SuperAdmin's.
+	audit bool
+	queue chan []byte
 	// dropped is closed when the queue overflowed.
 	dropped chan struct{}
 	once    sync.Once
 }
 
-func newClient(company int64, queueSize int) *client {
-	return &client{company: company, queue: make(chan []byte, queueSize), dropped: make(chan struct{})}
+func newClient(company int64, audit bool, queueSize int) *client {
+	return &client{company: company, audit: audit, queue: make(chan []byte, queueSize), dropped: make(chan struct{})}
 }
 
 // offer queues msg, or drops the client when its queue is full; it
@@ -71,12 +74,16 @@ func (h *hub) has(company int64) bool {
 	return len(h.byCompany[company]) > 0
 }
 
-// broadcast offers msg to every connection of company and returns how many
-// connections it dropped because they fell behind.
-func (h *hub) broadcast(company int64, msg []byte) (dropped int) {
+// broadcast offers msg to every connection of company (with audit, only to
+// those that receive the audit trail) and returns how many connections it
+// dropped because they fell behind.
+func (h *hub) broadcast(company int64, audit bool, msg []byte) (dropped int) {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	for c := range h.byCompany[company] {
+		if audit && !c.audit {
+			continue
+		}
 		if c.offer(msg) {
 			dropped++
 		}

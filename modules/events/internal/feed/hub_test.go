@@ -11,13 +11,13 @@ import (
 func TestHub(t *testing.T) {
 	t.Parallel()
 	h := newHub()
-	slow, fast, other := newClient(1, 2), newClient(1, 8), newClient(2, 8)
+	slow, fast, other := newClient(1, false, 2), newClient(1, false, 8), newClient(2, false, 8)
 	for _, c := range []*client{slow, fast, other} {
 		h.add(c)
 	}
 	drops := 0
 	for i := range 4 {
-		drops += h.broadcast(1, []byte(fmt.Sprint(i)))
+		drops += h.broadcast(1, false, []byte(fmt.Sprint(i)))
 		<-fast.queue // a client that keeps up
 	}
 	if drops != 1 {
@@ -35,6 +35,21 @@ func TestHub(t *testing.T) {
 	h.remove(fast)
 	if h.has(1) || !h.has(2) {
 		t.Error("has after remove")
+	}
+}
+
+// TestHubAudit checks that the audit trail reaches only the connections
+// that receive it, and other messages every connection of the company.
+func TestHubAudit(t *testing.T) {
+	t.Parallel()
+	h := newHub()
+	admin, user := newClient(1, true, 4), newClient(1, false, 4)
+	h.add(admin)
+	h.add(user)
+	h.broadcast(1, true, []byte("audit"))
+	h.broadcast(1, false, []byte("uplink"))
+	if len(admin.queue) != 2 || len(user.queue) != 1 || string(<-user.queue) != "uplink" {
+		t.Errorf("queues: administrator %d, user %d", len(admin.queue), len(user.queue))
 	}
 }
 

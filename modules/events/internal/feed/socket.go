@@ -60,7 +60,7 @@ func (m *Feed) serve(w http.ResponseWriter, r *http.Request) error {
 
 	// The client joins the hub before the handshake ends, so that an event
 	// that happens once the client has its connection is not missed.
-	cl := newClient(company, m.opts.QueueSize)
+	cl := newClient(company, c.Role.AtLeast(auth.CompanyAdmin), m.opts.QueueSize)
 	m.hub.add(cl)
 	defer m.hub.remove(cl)
 	// Accept refuses another origin's page (the cookie would otherwise let

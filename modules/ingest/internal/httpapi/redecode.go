@@ -54,7 +54,7 @@ func (a *API) cancelJob(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := a.jobs.Cancel(r.Context(), j.ID); err != nil {
+	if err := a.jobs.Cancel(r.Context(), j); err != nil {
 		return err
 	}
 	if j, err = a.jobs.Job(r.Context(), j.ID); err != nil {

@@ -189,7 +189,7 @@ func (s *Section) cancelSubmit(w http.ResponseWriter, r *http.Request) error {
 	if j.DecoderKey != d.Key {
 		return errs.New(errs.NotFound, errs.IDNotFound)
 	}
-	if err := s.jobs.Cancel(r.Context(), j.ID); err != nil {
+	if err := s.jobs.Cancel(r.Context(), j); err != nil {
 		return err
 	}
 	if web.IsHTMX(r) {

@@ -20,6 +20,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/kernel/audit"
 	"github.com/fieldhub/fieldhub/kernel/auth"
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/web"
@@ -155,12 +156,21 @@ func (s *Jobs) Create(ctx context.Context, company int64, in Input) (*ingest.Red
 		s.log.Debug("re-decode job not nudged; its next round takes the job", "err", err)
 	}
 	j.Fill()
+	audit.Announce(ctx, s.host.Bus, audit.Change{CompanyID: company, MessageID: ingest.AuditRedecodeQueued,
+		Args: map[string]any{"id": j.ID, "decoder": key, "nodes": len(ids), "from": j.From.Format(time.RFC3339), "to": j.To.Format(time.RFC3339)}})
 	return j, nil
 }
 
-// Cancel cancels a queued or running job: it stops after the batch under
-// way (what it stored stays).
-func (s *Jobs) Cancel(ctx context.Context, id int64) error { return store.Cancel(ctx, s.db, id) }
+// Cancel cancels j, a queued or running job: it stops after the batch
+// under way (what it stored stays).
+func (s *Jobs) Cancel(ctx context.Context, j *ingest.RedecodeJob) error {
+	if err := store.Cancel(ctx, s.db, j.ID); err != nil {
+		return err
+	}
+	audit.Announce(ctx, s.host.Bus, audit.Change{CompanyID: j.CompanyID, MessageID: ingest.AuditRedecodeCancelled,
+		Args: map[string]any{"id": j.ID, "decoder": j.DecoderKey}})
+	return nil
+}
 
 // Scoped lets the caller at company id: another company's things are not
 // found; manage asks for the right to change them.

@@ -106,7 +106,9 @@ func (a *API) dataPoints(w http.ResponseWriter, r *http.Request) error {
 // scopeOf is the company a request answers for: the one named by
 // ?companyId= if the caller may see it, else the caller's own; for a
 // SuperAdmin the one chosen in the company switcher, else the installation.
-// Another company's id, or one that does not exist, is not found.
+// Another company's id, or one that does not exist, is not found. The
+// audit trail (USEREVENT) is for the company's administrators: a User's
+// scope leaves it out.
 func (a *API) scopeOf(r *http.Request) (store.Scope, error) {
 	c := auth.CallerFrom(r.Context())
 	if raw := r.URL.Query().Get("companyId"); raw != "" {
@@ -120,10 +122,10 @@ func (a *API) scopeOf(r *http.Request) (store.Scope, error) {
 		if _, err := a.accounts.Company(r.Context(), id); err != nil {
 			return store.Scope{}, err
 		}
-		return store.Scope{Company: id}, nil
+		return store.Scope{Company: id, NoAudit: !c.Role.AtLeast(auth.CompanyAdmin)}, nil
 	}
 	if c.Role != auth.SuperAdmin {
-		return store.Scope{Company: c.CompanyID}, nil
+		return store.Scope{Company: c.CompanyID, NoAudit: !c.Role.AtLeast(auth.CompanyAdmin)}, nil
 	}
 	if ck, err := r.Cookie(accounts.CompanyCookie); err == nil {
 		if id, err := strconv.ParseInt(ck.Value, 10, 64); err == nil && id > 0 {

@@ -14,6 +14,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/kernel/audit"
 	kevents "github.com/fieldhub/fieldhub/kernel/events"
 	"github.com/fieldhub/fieldhub/kernel/i18n"
 	"github.com/fieldhub/fieldhub/modules/accounts"
@@ -37,9 +38,11 @@ const (
 type Recorder struct {
 	host *kernel.Host
 	db   *bun.DB
-	log  *slog.Logger
-	w    *writer.Writer
-	now  func() time.Time
+	// accounts names who made a change and the company it belongs to.
+	people logs.Accounts
+	log    *slog.Logger
+	w      *writer.Writer
+	now    func() time.Time
 	// retentionDays is FIELDHUB_LOG_RETENTION_DAYS; 0 keeps entries for
 	// good.
 	retentionDays int
@@ -47,8 +50,8 @@ type Recorder struct {
 
 // New returns the recorder, subscribed to the events it logs, with its
 // writer's metrics registered. Nothing is written before Start.
-func New(host *kernel.Host, cfg logs.Config) *Recorder {
-	rec := &Recorder{host: host, db: host.DB, log: host.Logger("logs"), now: time.Now, retentionDays: cfg.RetentionDays}
+func New(host *kernel.Host, cfg logs.Config, people logs.Accounts) *Recorder {
+	rec := &Recorder{host: host, db: host.DB, people: people, log: host.Logger("logs"), now: time.Now, retentionDays: cfg.RetentionDays}
 	dropped := prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "fieldhub_logs_dropped_total",
 		Help: "Log entries not written: the queue was full, the module was not running, or the database refused the entry.",
@@ -66,6 +69,7 @@ func New(host *kernel.Host, cfg logs.Config) *Recorder {
 	host.Bus.Subscribe(accounts.UserSignedIn{}.Topic(), rec.onSignedIn)
 	host.Bus.Subscribe(nodes.DevEUIClaimRefused{}.Topic(), rec.onClaimRefused)
 	host.Bus.Subscribe(nodes.TagMoved{}.Topic(), rec.onTagMoved)
+	host.Bus.Subscribe(audit.Change{}.Topic(), rec.onChange)
 	return rec
 }
 

@@ -32,6 +32,9 @@ type Scope struct {
 	// installation, 0 without it nobody (a user without a company).
 	Company      int64
 	Installation bool
+	// NoAudit leaves out the audit trail (USEREVENT entries), which a
+	// company's Users do not see.
+	NoAudit bool
 }
 
 // None reports whether the scope is nobody's: a user without a company.
@@ -53,9 +56,14 @@ func ListEntries(ctx context.Context, db bun.IDB, sc Scope, f Filter) ([]logs.En
 	}
 	q := db.NewSelect().Model(&entries)
 	if sc.Installation {
-		q = q.Where("le.company_id IS NULL")
+		// The installation's own entries, and the audit trail of every
+		// company: the SuperAdmin follows what people change everywhere.
+		q = q.Where("(le.company_id IS NULL OR le.type = ?)", logs.TypeUserEvent)
 	} else {
 		q = q.Where("le.company_id = ?", sc.Company)
+	}
+	if sc.NoAudit {
+		q = q.Where("le.type <> ?", logs.TypeUserEvent)
 	}
 	if len(f.Types) > 0 {
 		q = q.Where("le.type IN (?)", bun.In(f.Types))

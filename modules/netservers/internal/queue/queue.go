@@ -14,6 +14,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/kernel/audit"
 	"github.com/fieldhub/fieldhub/kernel/auth"
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/modules/netservers"
@@ -90,6 +91,9 @@ func (q *Queue) Add(ctx context.Context, t *nodes.Tag, in Input) (*netservers.Do
 		return nil, err
 	}
 	q.host.Bus.Publish(ctx, netservers.DownlinkCreated{DownlinkID: d.ID, TagID: d.TagID, CompanyID: d.CompanyID, ApplicationID: d.ApplicationID})
+	audit.Announce(ctx, q.host.Bus, audit.Change{CompanyID: d.CompanyID, MessageID: netservers.AuditDownlinkQueued,
+		Args: map[string]any{"id": d.ID, "name": t.Name, "deveui": t.DevEUI, "port": d.Port, "payload": d.Payload,
+			"payloadType": d.PayloadType, "confirmed": d.Confirmed}})
 	return d, nil
 }
 
@@ -111,6 +115,8 @@ func (q *Queue) Remove(ctx context.Context, id int64) error {
 	if !removed {
 		return errs.New(errs.Conflict, netservers.IDDownlinkNotQueued)
 	}
+	audit.Announce(ctx, q.host.Bus, audit.Change{CompanyID: d.CompanyID, MessageID: netservers.AuditDownlinkRemoved,
+		Args: map[string]any{"id": d.ID, "deveui": d.DevEUI}})
 	return nil
 }
 

@@ -85,6 +85,7 @@ func (g *Registry) AddApplication(ctx context.Context, companyID int64, in Appli
 	if err := store.InsertApplication(ctx, g.db, a); err != nil {
 		return nil, err
 	}
+	g.announce(ctx, a.CompanyID, nodes.AuditAppCreated, map[string]any{"name": a.Name}, nil, nil)
 	return a, nil
 }
 
@@ -92,19 +93,29 @@ func (g *Registry) AddApplication(ctx context.Context, companyID int64, in Appli
 // the caller manages, and stores it. The API and the /application/{id} page
 // both use it.
 func (g *Registry) SaveApplication(ctx context.Context, a *nodes.Application, in ApplicationInput) error {
+	was := applicationFields(a)
 	if err := g.applyApplication(a, in, false); err != nil {
 		return err
 	}
-	return store.UpdateApplication(ctx, g.db, a)
+	if err := store.UpdateApplication(ctx, g.db, a); err != nil {
+		return err
+	}
+	g.announceDiff(ctx, a.CompanyID, nodes.AuditAppEdited, map[string]any{"name": a.Name}, was, applicationFields(a))
+	return nil
 }
 
 // RemoveApplication deletes a, an application the caller manages. One that
 // still has nodes is kept (409), as The Things Stack does, so that no node
 // and its data go by accident.
 func (g *Registry) RemoveApplication(ctx context.Context, a *nodes.Application) error {
-	return g.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := g.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		return store.DeleteApplication(ctx, tx, a.ID)
 	})
+	if err != nil {
+		return err
+	}
+	g.announce(ctx, a.CompanyID, nodes.AuditAppDeleted, map[string]any{"name": a.Name}, nil, nil)
+	return nil
 }
 
 // ScopedApplication loads application id within the caller's reach: one

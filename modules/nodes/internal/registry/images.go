@@ -20,12 +20,17 @@ func (g *Registry) StoreTagImage(ctx context.Context, t *nodes.Tag, data []byte)
 	if err := store.PutTagImage(ctx, g.db, img); err != nil {
 		return nil, err
 	}
+	g.announce(ctx, t.CompanyID, nodes.AuditTagImage, map[string]any{"name": t.Name, "deveui": t.DevEUI}, nil, nil)
 	return g.ScopedTag(ctx, t.ID, true)
 }
 
 // RemoveTagImage removes the picture of t, a tag the caller manages.
 func (g *Registry) RemoveTagImage(ctx context.Context, t *nodes.Tag) error {
-	return store.DeleteTagImage(ctx, g.db, t.ID)
+	if err := store.DeleteTagImage(ctx, g.db, t.ID); err != nil {
+		return err
+	}
+	g.announce(ctx, t.CompanyID, nodes.AuditTagImageGone, map[string]any{"name": t.Name, "deveui": t.DevEUI}, nil, nil)
+	return nil
 }
 
 // TagImage loads the picture of t; a tag without one is not found.

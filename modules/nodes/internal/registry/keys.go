@@ -83,6 +83,7 @@ func (g *Registry) AddKey(ctx context.Context, t *nodes.Tag, in KeyInput) (*node
 		return nil, err
 	}
 	k.TagName, k.TagDevEUI = t.Name, t.DevEUI
+	g.announce(ctx, t.CompanyID, nodes.AuditKeyAdded, map[string]any{"name": t.Name, "deveui": t.DevEUI, "key": k.Key}, nil, keyFields(k))
 	return k, nil
 }
 
@@ -93,20 +94,27 @@ func (g *Registry) EditKey(ctx context.Context, t *nodes.Tag, in KeyInput) (*nod
 	if err != nil {
 		return nil, err
 	}
+	was := keyFields(k)
 	if err := applyKey(k, in, false); err != nil {
 		return nil, err
 	}
 	if err := g.saveKey(ctx, k, false); err != nil {
 		return nil, err
 	}
+	g.announceDiff(ctx, t.CompanyID, nodes.AuditKeyEdited, map[string]any{"name": t.Name, "deveui": t.DevEUI, "key": k.Key}, was, keyFields(k))
 	return k, nil
 }
 
 // MakeDefault makes k the only default key of its tag, the one whose value
 // the tag's latestValue shows.
 func (g *Registry) MakeDefault(ctx context.Context, k *nodes.Key) error {
+	was := keyFields(k)
 	k.Default = true
-	return g.saveKey(ctx, k, false)
+	if err := g.saveKey(ctx, k, false); err != nil {
+		return err
+	}
+	g.announceKey(ctx, k, nodes.AuditKeyEdited, was, keyFields(k))
+	return nil
 }
 
 // Key loads the key name of t; an unknown one is not found.
@@ -116,7 +124,26 @@ func (g *Registry) Key(ctx context.Context, t *nodes.Tag, name string) (*nodes.K
 
 // RemoveKey deletes k.
 func (g *Registry) RemoveKey(ctx context.Context, k *nodes.Key) error {
-	return store.DeleteKey(ctx, g.db, k.ID)
+	if err := store.DeleteKey(ctx, g.db, k.ID); err != nil {
+		return err
+	}
+	g.announceKey(ctx, k, nodes.AuditKeyRemoved, nil, nil)
+	return nil
+}
+
+// announceKey puts a change to k on the audit trail, in its node's
+// company, naming the node.
+func (g *Registry) announceKey(ctx context.Context, k *nodes.Key, id string, was, now map[string]any) {
+	t, err := store.TagByID(ctx, g.db, k.TagID)
+	if err != nil {
+		return
+	}
+	args := map[string]any{"name": t.Name, "deveui": t.DevEUI, "key": k.Key}
+	if was == nil {
+		g.announce(ctx, t.CompanyID, id, args, nil, nil)
+		return
+	}
+	g.announceDiff(ctx, t.CompanyID, id, args, was, now)
 }
 
 // CompanyKeys lists the keys of every tag of a company.

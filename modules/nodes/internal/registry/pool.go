@@ -42,7 +42,12 @@ func (g *Registry) SetPoolStatus(ctx context.Context, id int64, status string) (
 	if !ValidPoolStatus(status) {
 		return nil, badPoolStatus()
 	}
-	return store.SetPoolStatus(ctx, g.db, id, status)
+	e, err := store.SetPoolStatus(ctx, g.db, id, status)
+	if err != nil {
+		return nil, err
+	}
+	g.announce(ctx, 0, nodes.AuditPoolStatus, map[string]any{"deveui": e.DevEUI, "status": status}, nil, nil)
+	return e, nil
 }
 
 // AddToPool records a DevEUI that reached the portal without a tag, or

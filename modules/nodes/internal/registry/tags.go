@@ -138,6 +138,7 @@ func (g *Registry) AddTag(ctx context.Context, app *nodes.Application, in TagInp
 		return nil, err
 	}
 	g.host.Bus.Publish(ctx, nodes.TagCreated{TagID: t.ID, CompanyID: t.CompanyID, ApplicationID: t.ApplicationID, DevEUI: t.DevEUI})
+	g.announce(ctx, t.CompanyID, nodes.AuditTagCreated, map[string]any{"name": t.Name, "deveui": t.DevEUI}, nil, nil)
 	return g.ScopedTag(ctx, t.ID, false)
 }
 
@@ -147,7 +148,7 @@ func (g *Registry) AddTag(ctx context.Context, app *nodes.Application, in TagInp
 // another application the caller manages. The API and the /tagdetails page
 // both use it.
 func (g *Registry) SaveTag(ctx context.Context, t *nodes.Tag, in TagInput) (*nodes.Tag, error) {
-	deveui := t.DevEUI
+	deveui, company, was := t.DevEUI, t.CompanyID, tagFields(t)
 	verr := g.ApplyTag(ctx, t, in, false)
 	if _, ok := verr.(*errs.Error); verr != nil && !ok {
 		return nil, verr
@@ -207,6 +208,9 @@ func (g *Registry) SaveTag(ctx context.Context, t *nodes.Tag, in TagInput) (*nod
 		}
 		return nil, err
 	}
+	// A node moved to another application of another company the caller
+	// manages (a SuperAdmin's) is told in the company it left.
+	g.announceDiff(ctx, company, nodes.AuditTagEdited, map[string]any{"name": t.Name, "deveui": t.DevEUI}, was, tagFields(t))
 	return g.ScopedTag(ctx, t.ID, false)
 }
 
@@ -217,6 +221,7 @@ func (g *Registry) RemoveTag(ctx context.Context, t *nodes.Tag) error {
 		return err
 	}
 	g.host.Bus.Publish(ctx, nodes.TagDeleted{TagID: t.ID, CompanyID: t.CompanyID, ApplicationID: t.ApplicationID, DevEUI: t.DevEUI})
+	g.announce(ctx, t.CompanyID, nodes.AuditTagDeleted, map[string]any{"name": t.Name, "deveui": t.DevEUI}, nil, nil)
 	return nil
 }
 

@@ -59,6 +59,7 @@ func (g *Registry) AddToken(ctx context.Context, companyID int64, in TokenInput)
 	if err := store.InsertToken(ctx, g.db, t); err != nil {
 		return nil, err
 	}
+	g.announce(ctx, companyID, nodes.AuditTokenCreated, map[string]any{"label": t.Label, "isCompany": t.IsCompany}, nil, nil)
 	t.Token = secret
 	return t, nil
 }
@@ -83,6 +84,7 @@ func (g *Registry) RemoveToken(ctx context.Context, t *nodes.Token) error {
 		return err
 	}
 	g.tokens.drop(t.Hash)
+	g.announce(ctx, t.CompanyID, nodes.AuditTokenRevoked, map[string]any{"label": t.Label, "isCompany": t.IsCompany}, nil, nil)
 	return nil
 }
 

@@ -98,8 +98,8 @@ func (s *Setting) decode(raw json.RawMessage) (value string, ok, tooLong bool) {
 	return value, ok, false
 }
 
-// show is how a stored value appears in answers.
-func (s *Setting) show(stored string) any {
+// Show is how a stored value appears in answers.
+func (s *Setting) Show(stored string) any {
 	switch {
 	case s.Kind == Boolean:
 		return stored == "true"
@@ -166,7 +166,7 @@ func (sc Schema) Render(stored map[string]string, keep func(*Setting) bool) map[
 		if !ok {
 			value = s.Default
 		}
-		out[s.Name] = s.show(value)
+		out[s.Name] = s.Show(value)
 	}
 	return out
 }

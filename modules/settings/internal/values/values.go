@@ -92,7 +92,8 @@ func (s *Service) seal(sc schema.Schema, values map[string]string) {
 
 // Save validates body against sc and stores it in scope, all or nothing,
 // after check (nil for none) has approved the values against what is
-// stored. It returns what is stored afterwards.
+// stored. It returns what is stored afterwards, and puts what changed on
+// the audit trail.
 func (s *Service) Save(ctx context.Context, sc schema.Schema, scope store.Scope, body map[string]json.RawMessage,
 	check func(stored, values map[string]string) error) (map[string]string, error) {
 	values, err := sc.Parse(body)
@@ -100,6 +101,7 @@ func (s *Service) Save(ctx context.Context, sc schema.Schema, scope store.Scope,
 		return nil, err
 	}
 	var stored map[string]string
+	var before, after map[string]any
 	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var err error
 		if stored, err = store.Load(ctx, tx, scope); err != nil {
@@ -110,6 +112,7 @@ func (s *Service) Save(ctx context.Context, sc schema.Schema, scope store.Scope,
 				return err
 			}
 		}
+		before, after = s.changes(sc, stored, values)
 		s.seal(sc, values)
 		if err := store.Put(ctx, tx, scope, values); err != nil {
 			return err
@@ -122,5 +125,6 @@ func (s *Service) Save(ctx context.Context, sc schema.Schema, scope store.Scope,
 	if err != nil {
 		return nil, err
 	}
+	s.announce(ctx, scope, before, after)
 	return stored, nil
 }

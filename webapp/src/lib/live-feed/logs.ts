@@ -104,3 +104,36 @@ export function entryValues(entry: LogEntry): Record<string, string | number> {
   }
   return out;
 }
+
+// AuditChange is one field an audit entry (a USEREVENT of kind "audit")
+// shows: its value before and after the change, as text ("" for none).
+export interface AuditChange {
+  field: string;
+  before: string;
+  after: string;
+}
+
+const shown = (v: unknown): string => {
+  if (v === null || v === undefined) return "";
+  if (typeof v === "string") return v;
+  if (typeof v === "number" || typeof v === "boolean") return String(v);
+  return JSON.stringify(v);
+};
+
+// auditChanges lists the fields an audit entry's data holds before and
+// after, by field name; an entry of another kind, or without them, has none.
+export function auditChanges(entry: LogEntry): AuditChange[] {
+  const { kind, before, after } = entry.data;
+  if (kind !== "audit" || (!isObject(before) && !isObject(after))) return [];
+  const b = isObject(before) ? before : {};
+  const a = isObject(after) ? after : {};
+  const fields = [...new Set([...Object.keys(b), ...Object.keys(a)])].sort();
+  return fields.map((field) => ({ field, before: shown(b[field]), after: shown(a[field]) }));
+}
+
+// auditCompany is the name of the company an audit entry belongs to, ""
+// for none (the installation's, or another kind of entry).
+export function auditCompany(entry: LogEntry): string {
+  const { kind, company } = entry.data;
+  return kind === "audit" && typeof company === "string" ? company : "";
+}

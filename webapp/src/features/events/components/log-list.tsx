@@ -9,9 +9,19 @@ import { Button } from "@/components/ui/button";
 import { ToggleButton, ToggleButtonGroup } from "@/components/ui/toggle-button";
 import { defineMessages, useIntl, type NoMessageValues } from "react-intl";
 import type { FeedNode } from "@/lib/live-feed/events";
+import { auditMessageIds } from "@/features/events/components/audit-messages";
 import { relativeParts } from "@/lib/live-feed/events";
 import type { LogStatus } from "@/lib/live-feed/client";
-import { entryValues, logTypes, matchesTypes, maxLogEntries, type LogEntry, type LogType } from "@/lib/live-feed/logs";
+import {
+  auditChanges,
+  auditCompany,
+  entryValues,
+  logTypes,
+  matchesTypes,
+  maxLogEntries,
+  type LogEntry,
+  type LogType,
+} from "@/lib/live-feed/logs";
 
 const messages = defineMessages<{
   list: NoMessageValues;
@@ -94,6 +104,32 @@ const entryMessages = defineMessages<Record<EntryMessageId, Record<string, strin
 });
 
 const isEntryMessage = (id: string): id is EntryMessageId => Object.hasOwn(entryMessages, id);
+
+const auditMessages = defineMessages<{
+  changes: NoMessageValues;
+  field: NoMessageValues;
+  before: NoMessageValues;
+  after: NoMessageValues;
+  company: { company: string };
+}>({
+  changes: { id: "logs.audit.changes", defaultMessage: "What changed" },
+  field: { id: "logs.audit.field", defaultMessage: "Field" },
+  before: { id: "logs.audit.before", defaultMessage: "Before" },
+  after: { id: "logs.audit.after", defaultMessage: "After" },
+  company: { id: "logs.audit.company", defaultMessage: "Company: {company}" },
+});
+
+// entryText is an entry's message in the user's language: the known
+// messages above, the audit trail's by their catalog id (each module names
+// its own changes, audit.*), else the English message as it is.
+function entryText(intl: ReturnType<typeof useIntl>, entry: LogEntry): string {
+  if (isEntryMessage(entry.messageId)) return intl.formatMessage(entryMessages[entry.messageId], entryValues(entry));
+  if (auditMessageIds.has(entry.messageId)) {
+    // The id comes from the server; the list above names it for the build.
+    return intl.formatMessage({ id: entry.messageId, defaultMessage: entry.message }, entryValues(entry));
+  }
+  return entry.message;
+}
 
 export interface LogListProps {
   entries: LogEntry[];
@@ -188,7 +224,9 @@ function EntryItem({ entry, node, now }: { entry: LogEntry; node: string; now: n
   const intl = useIntl();
   const at = Date.parse(entry.createdAt);
   const age = relativeParts(at, now);
-  const text = isEntryMessage(entry.messageId) ? intl.formatMessage(entryMessages[entry.messageId], entryValues(entry)) : entry.message;
+  const text = entryText(intl, entry);
+  const company = auditCompany(entry);
+  const changes = auditChanges(entry);
   return (
     <li className="fh-event-hub__event" data-log-type={entry.type}>
       <div className="fh-event-hub__event-head">
@@ -202,6 +240,28 @@ function EntryItem({ entry, node, now }: { entry: LogEntry; node: string; now: n
         </time>
       </div>
       <p className="fh-event-hub__message">{text}</p>
+      {company ? <p className="fh-event-hub__note">{intl.formatMessage(auditMessages.company, { company })}</p> : null}
+      {changes.length > 0 ? (
+        <table className="fh-audit-changes">
+          <caption className="sr-only">{intl.formatMessage(auditMessages.changes)}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{intl.formatMessage(auditMessages.field)}</th>
+              <th scope="col">{intl.formatMessage(auditMessages.before)}</th>
+              <th scope="col">{intl.formatMessage(auditMessages.after)}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {changes.map((c) => (
+              <tr key={c.field}>
+                <th scope="row">{c.field}</th>
+                <td>{c.before || "—"}</td>
+                <td>{c.after || "—"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
     </li>
   );
 }
