@@ -27,6 +27,7 @@ type CompanyInput struct {
 	ContactEmail    *string `json:"invoiceAdress"`
 	ReferenceNumber *string `json:"refrenceNmuber"`
 	Country         *string `json:"country"`
+	Timezone        *string `json:"timezone"` // "" (or absent on create) is that of the country
 }
 
 func newCompany(in CompanyInput) (*accounts.Company, error) {
@@ -85,6 +86,14 @@ func applyCompany(c *accounts.Company, in CompanyInput, all bool) error {
 		c.Country = strings.ToUpper(str(in.Country))
 		if c.Country != "" && !validate.Country(c.Country) {
 			v.Add("country", accounts.MsgCountryInvalid)
+		}
+	}
+	if all || in.Timezone != nil {
+		c.Timezone = strings.TrimSpace(str(in.Timezone))
+		if c.Timezone == "" {
+			c.Timezone = accounts.CountryZone(c.Country)
+		} else if !accounts.ValidZone(c.Timezone) {
+			v.Add("timezone", accounts.MsgTimezoneInvalid)
 		}
 	}
 	return v.Err()

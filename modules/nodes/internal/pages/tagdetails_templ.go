@@ -187,9 +187,9 @@ func tagDetailsPage(d *tagDetails) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var9 string
-			templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(shownTime(*t.LatestTime))
+			templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(shownTime(ctx, *t.LatestTime))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `modules/nodes/internal/pages/tagdetails.templ`, Line: 43, Col: 76}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `modules/nodes/internal/pages/tagdetails.templ`, Line: 43, Col: 81}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var9))
 			if templ_7745c5c3_Err != nil {
@@ -202,7 +202,7 @@ func tagDetailsPage(d *tagDetails) templ.Component {
 			var templ_7745c5c3_Var10 string
 			templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(age(ctx, *t.LatestTime))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `modules/nodes/internal/pages/tagdetails.templ`, Line: 43, Col: 112}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `modules/nodes/internal/pages/tagdetails.templ`, Line: 43, Col: 117}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
 			if templ_7745c5c3_Err != nil {
@@ -371,9 +371,9 @@ func decoderOffNotice(off *decoders.SwitchOff) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var17 string
-		templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(ui.Tf(ctx, "page.tag.details.decoderOff", "time", shownTime(off.At), "name", off.Name, "reason", off.Reason))
+		templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(ui.Tf(ctx, "page.tag.details.decoderOff", "time", shownTime(ctx, off.At), "name", off.Name, "reason", off.Reason))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `modules/nodes/internal/pages/tagdetails.templ`, Line: 82, Col: 113}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `modules/nodes/internal/pages/tagdetails.templ`, Line: 82, Col: 118}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var17))
 		if templ_7745c5c3_Err != nil {
@@ -816,9 +816,9 @@ func latestValues(d *tagDetails) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var42 string
-					templ_7745c5c3_Var42, templ_7745c5c3_Err = templ.JoinStringErrs(shownTime(*v.Time))
+					templ_7745c5c3_Var42, templ_7745c5c3_Err = templ.JoinStringErrs(shownTime(ctx, *v.Time))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `modules/nodes/internal/pages/tagdetails.templ`, Line: 146, Col: 70}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `modules/nodes/internal/pages/tagdetails.templ`, Line: 146, Col: 75}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var42))
 					if templ_7745c5c3_Err != nil {
@@ -831,7 +831,7 @@ func latestValues(d *tagDetails) templ.Component {
 					var templ_7745c5c3_Var43 string
 					templ_7745c5c3_Var43, templ_7745c5c3_Err = templ.JoinStringErrs(age(ctx, *v.Time))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `modules/nodes/internal/pages/tagdetails.templ`, Line: 146, Col: 92}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `modules/nodes/internal/pages/tagdetails.templ`, Line: 146, Col: 97}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var43))
 					if templ_7745c5c3_Err != nil {
@@ -1006,9 +1006,9 @@ func recentValues(rt recentTable) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var52 string
-				templ_7745c5c3_Var52, templ_7745c5c3_Err = templ.JoinStringErrs(shownTime(row.Time))
+				templ_7745c5c3_Var52, templ_7745c5c3_Err = templ.JoinStringErrs(shownTime(ctx, row.Time))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `modules/nodes/internal/pages/tagdetails.templ`, Line: 180, Col: 81}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `modules/nodes/internal/pages/tagdetails.templ`, Line: 180, Col: 86}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var52))
 				if templ_7745c5c3_Err != nil {
