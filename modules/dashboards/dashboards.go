@@ -64,6 +64,7 @@ type Series interface {
 	Range(ctx context.Context, s tsdb.Series, from, to time.Time, maxPoints int) ([]tsdb.Point, error)
 	Latest(ctx context.Context, s tsdb.Series) (tsdb.Point, bool, error)
 	Aggregate(ctx context.Context, s tsdb.Series, from, to time.Time, bucket time.Duration) ([]tsdb.Bucket, error)
+	AggregateEdges(ctx context.Context, s tsdb.Series, edges []time.Time) ([]tsdb.Bucket, error)
 	CountByNode(ctx context.Context, company int64, from, to time.Time) (map[string]int64, error)
 }
 

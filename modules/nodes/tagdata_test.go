@@ -226,9 +226,10 @@ func TestTagData(t *testing.T) {
 			if want := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, stockholm); !at(daily["from"]).Equal(want) {
 				t.Errorf("daily trend starts at %v, want local midnight %s", daily["from"], want)
 			}
+			// Without ?tz= the days are those of the company, in Sweden.
 			weekly := trend("&resolution=week")
-			if f := at(weekly["from"]); f.Weekday() != time.Monday || f.Hour() != 0 || f.After(base) {
-				t.Errorf("weekly trend starts at %v, want a Monday midnight UTC", weekly["from"])
+			if f := at(weekly["from"]).In(stockholm); f.Weekday() != time.Monday || f.Hour() != 0 || f.After(base) {
+				t.Errorf("weekly trend starts at %v, want a Monday midnight in Stockholm", weekly["from"])
 			}
 			for _, tr := range []map[string]any{daily, weekly} {
 				var n float64
@@ -241,6 +242,49 @@ func TestTagData(t *testing.T) {
 			}
 			// Only "trend" is a view of a tag's key.
 			e.c.Must(t, "GET", fmt.Sprintf("/api/tag/%d/bogus/flow", sensor), e.tok["acmeUser"], nil, http.StatusNotFound)
+		})
+
+		t.Run("daily trend buckets are the days of the zone, 23 and 25 hours on daylight-saving days", func(t *testing.T) {
+			stockholm, err := time.LoadLocation("Europe/Stockholm")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tc := range []struct {
+				name  string
+				first time.Time // local midnight of the first of three days; the second changes the clocks
+				hours []float64
+			}{
+				{"spring forward", time.Date(2026, 3, 28, 0, 0, 0, 0, stockholm), []float64{24, 23, 24}},
+				{"fall back", time.Date(2026, 10, 24, 0, 0, 0, 0, stockholm), []float64{24, 25, 24}},
+			} {
+				t.Run(tc.name, func(t *testing.T) {
+					// One point an hour, on the hour, over the three days.
+					end := time.Date(2026, tc.first.Month(), tc.first.Day()+3, 0, 0, 0, 0, stockholm)
+					var when []time.Time
+					var vals []float64
+					for h := tc.first; h.Before(end); h = h.Add(time.Hour) {
+						when, vals = append(when, h), append(vals, 1)
+					}
+					key := "dst" + strings.ReplaceAll(tc.name, " ", "")
+					e.write(t, key, when, vals)
+					// A window from mid-morning of the first day: the first
+					// bucket starts at its local midnight.
+					tr := e.get(t, "acmeUser", fmt.Sprintf("/api/tag/%d/trend/%s?resolution=day&from=%s&to=%s", sensor, key,
+						ts(tc.first.Add(10*time.Hour)), ts(end))).Obj()
+					got := tr["buckets"].([]any)
+					if len(got) != 3 {
+						t.Fatalf("got %d buckets, want 3: %v", len(got), got)
+					}
+					for i, x := range got {
+						b := x.(map[string]any)
+						start := time.Date(2026, tc.first.Month(), tc.first.Day()+i, 0, 0, 0, 0, stockholm)
+						if !at(b["start"]).Equal(start) || b["count"] != tc.hours[i] {
+							t.Errorf("bucket %d starts at %v with %v points, want local midnight %v with %v (one an hour)",
+								i, b["start"], b["count"], start, tc.hours[i])
+						}
+					}
+				})
+			}
 		})
 
 		t.Run("latest and currents", func(t *testing.T) {

@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 	"time"
+
+	"github.com/fieldhub/fieldhub/kernel/web"
 )
 
 // The pages show times in the viewer's time zone (web.Viewer.Location: the
@@ -38,3 +40,12 @@ func Date(ctx context.Context, t time.Time) string {
 // ISOTime is the machine-readable form of t for a <time datetime>
 // attribute, in UTC.
 func ISOTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// zoneName is the IANA name of the viewer's zone, which the islands format
+// times in (Intl.DateTimeFormat's timeZone).
+func zoneName(v *web.Viewer) string {
+	if v.Location == nil {
+		return "UTC"
+	}
+	return v.Location.String()
+}

@@ -20,6 +20,11 @@ var trendWidths = map[string]time.Duration{
 	"5hours": 5 * time.Hour,
 }
 
+// calendarUnits are the resolutions whose buckets are the days or weeks of
+// a time zone (23 or 25 hours when the clocks change); their width in
+// trendWidths only bounds the number of buckets.
+var calendarUnits = map[string]tsdb.CalendarUnit{"day": tsdb.Day, "week": tsdb.Week}
+
 // SeriesData is one series of a tagdata answer.
 type SeriesData struct {
 	DevEUI  string       `json:"deveui"`
@@ -108,16 +113,24 @@ func (r *Reader) TagData(ctx context.Context, wd *dashboards.Widget, companyID i
 			v.Add("resolution", dashboards.IDResolution)
 		}
 	}
-	loc := time.UTC
+	var loc *time.Location
 	if tz := q.Get("tz"); tz != "" {
 		l, err := time.LoadLocation(tz)
-		if err != nil {
+		if err != nil || tz == "Local" {
 			v.Add("tz", dashboards.IDTimeZone)
 		} else {
 			loc = l
 		}
 	}
 	if res != "" && v.Err() == nil {
+		if loc == nil {
+			// Without ?tz= the days are those of the dashboard's company.
+			c, err := r.accounts.Company(ctx, companyID)
+			if err != nil {
+				return nil, err
+			}
+			loc = c.Location()
+		}
 		from = alignBucket(from, res, loc)
 		if to.Sub(from)/width >= tsdb.MaxBuckets {
 			v.Add("from", dashboards.IDRange)
@@ -135,7 +148,7 @@ func (r *Reader) TagData(ctx context.Context, wd *dashboards.Widget, companyID i
 		ref := refs[i]
 		sd := SeriesData{DevEUI: ref.DevEUI, Name: ref.Name, Key: ref.Key, Label: ref.Label, Unit: ref.Unit}
 		if res != "" {
-			buckets, err := r.series.Aggregate(ctx, ref.tsdb(companyID), from, to, width)
+			buckets, err := r.trend(ctx, ref.tsdb(companyID), from, to, res, width, loc)
 			if err != nil {
 				return err
 			}
@@ -160,6 +173,20 @@ func (r *Reader) TagData(ctx context.Context, wd *dashboards.Widget, companyID i
 		return nil, err
 	}
 	return &out, nil
+}
+
+// trend reads the buckets of one series: calendar days and weeks in loc,
+// else buckets of the fixed width.
+func (r *Reader) trend(ctx context.Context, s tsdb.Series, from, to time.Time, res string, width time.Duration, loc *time.Location) ([]tsdb.Bucket, error) {
+	unit, ok := calendarUnits[res]
+	if !ok {
+		return r.series.Aggregate(ctx, s, from, to, width)
+	}
+	edges, err := tsdb.CalendarEdges(from, to, loc, unit)
+	if err != nil {
+		return nil, err
+	}
+	return r.series.AggregateEdges(ctx, s, edges)
 }
 
 func pointData(p tsdb.Point) PointData {

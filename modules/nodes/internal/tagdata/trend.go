@@ -11,13 +11,18 @@ import (
 )
 
 // trendResolutions are the bucket widths a trend may have, by the name the
-// query gives.
+// query gives; days and weeks are calendar units (calendarUnits) whose width
+// here only bounds the number of buckets.
 var trendResolutions = map[string]time.Duration{
 	"week":   7 * 24 * time.Hour,
 	"day":    24 * time.Hour,
 	"hour":   time.Hour,
 	"5hours": 5 * time.Hour,
 }
+
+// calendarUnits are the resolutions whose buckets are the days or weeks of
+// a time zone, 23 or 25 hours long when the clocks change.
+var calendarUnits = map[string]tsdb.CalendarUnit{"day": tsdb.Day, "week": tsdb.Week}
 
 // tagView answers GET /tag/{tagId}/{view}/{key}, of which only view "trend"
 // exists; see Routes.
@@ -31,8 +36,8 @@ func (a *API) tagView(w http.ResponseWriter, r *http.Request) error {
 // trend answers GET /tag/{tagId}/trend/{key}?from=&to=&resolution=&tz=:
 // min, max, mean, last and count of the key's numbers per bucket. Hour and
 // 5-hour buckets start on the hour of from (UTC hours), day and week
-// buckets at midnight (weeks on Monday) in the time zone tz, UTC by
-// default.
+// buckets at midnight (weeks on Monday) in the time zone tz, by default the
+// company's.
 func (a *API) trend(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
 	res := q.q.Get("resolution")
@@ -43,22 +48,8 @@ func (a *API) trend(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		q.v.Add("resolution", nodes.IDTagDataResolution)
 	}
-	loc := time.UTC
-	if tz := q.q.Get("tz"); tz != "" {
-		l, err := time.LoadLocation(tz)
-		if err != nil {
-			q.v.Add("tz", nodes.IDTagDataTimeZone)
-		} else {
-			loc = l
-		}
-	}
+	asked := q.zone()
 	from, to := q.window()
-	if ok && q.v.Err() == nil {
-		from = alignBucket(from, res, loc)
-		if n := to.Sub(from) / width; n >= tsdb.MaxBuckets {
-			q.v.AddArgs("from", nodes.IDTagDataWindow, map[string]any{"max": tsdb.MaxBuckets})
-		}
-	}
 	if err := q.v.Err(); err != nil {
 		return err
 	}
@@ -66,7 +57,24 @@ func (a *API) trend(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	buckets, err := a.series.Aggregate(r.Context(), seriesOf(t, k.Key), from, to, width)
+	loc, err := a.zoneOr(r.Context(), asked, t.CompanyID)
+	if err != nil {
+		return err
+	}
+	from = alignBucket(from, res, loc)
+	if n := to.Sub(from) / width; n >= tsdb.MaxBuckets {
+		q.v.AddArgs("from", nodes.IDTagDataWindow, map[string]any{"max": tsdb.MaxBuckets})
+		return q.v.Err()
+	}
+	var buckets []tsdb.Bucket
+	if unit, ok := calendarUnits[res]; ok {
+		var edges []time.Time
+		if edges, err = tsdb.CalendarEdges(from, to, loc, unit); err == nil {
+			buckets, err = a.series.AggregateEdges(r.Context(), seriesOf(t, k.Key), edges)
+		}
+	} else {
+		buckets, err = a.series.Aggregate(r.Context(), seriesOf(t, k.Key), from, to, width)
+	}
 	if err != nil {
 		return err
 	}
