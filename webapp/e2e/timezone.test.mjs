@@ -67,6 +67,18 @@ function shown(d, zone) {
   return `${p.date} ${p.time} ${p.zone}`;
 }
 
+// zonedMidnight is the instant 00:00 of the day date ("2026-11-27") begins
+// in zone.
+function zonedMidnight(date, zone) {
+  const [y, m, d] = date.split("-").map(Number);
+  for (let off = -14 * 60; off <= 14 * 60; off += 15) {
+    const at = new Date(Date.UTC(y, m - 1, d) - off * 60_000);
+    const p = parts(at, zone);
+    if (p.date === date && p.time === "00:00:00") return at;
+  }
+  throw new Error(`no midnight of ${date} in ${zone}`);
+}
+
 describe("time zones", () => {
   test("a Swedish company sees Stockholm time, zone named, on /tagdetails, the node list and the export", async (t) => {
     // A browser on the other side of the world: the pages must not use its zone.
@@ -111,6 +123,21 @@ describe("time zones", () => {
       }),
     );
     await checkA11y(page, "node details with the export");
+
+    // A custom range of one day runs from 00:00 to 23:59:59.999 in Stockholm, not in Los Angeles.
+    const today = parts(new Date(), ZONE).date;
+    const asked = page.waitForResponse((res) => {
+      const url = new URL(res.url());
+      return url.pathname === "/api/tag/tagdata" && url.searchParams.get("from") === zonedMidnight(today, ZONE).toISOString();
+    });
+    await chart.getByRole("button", { name: tf(lang, "picker.button", { range: msg(lang, "picker.preset.24h") }) }).click();
+    const day = page.getByRole("dialog").locator("[data-today]");
+    await day.click();
+    await day.click();
+    const q = new URL((await asked).url()).searchParams;
+    const end = parts(new Date(q.get("to")), ZONE);
+    assert.equal(`${end.date} ${end.time}`, `${today} 23:59:59`, `the day ends at ${q.get("to")}`);
+    assert.equal(new Date(q.get("to")).getUTCMilliseconds(), 999);
 
     // The node list: the last uplink's time in the tooltip of its age.
     await page.goto("/tag");
