@@ -1,6 +1,7 @@
 package accounts
 
 import (
+	"sync"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -88,14 +89,32 @@ func CountryZone(country string) string {
 	return "UTC"
 }
 
+// zones caches loaded time zones by name: every page request resolves one,
+// and time.LoadLocation reads the zone database each time.
+var zones sync.Map // string → *time.Location
+
+// LoadZone loads an IANA time zone, cached; "Local" (the server's own) and ""
+// are refused.
+func LoadZone(name string) (*time.Location, bool) {
+	if name == "" || name == "Local" {
+		return nil, false
+	}
+	if loc, ok := zones.Load(name); ok {
+		return loc.(*time.Location), true
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, false
+	}
+	zones.Store(name, loc)
+	return loc, true
+}
+
 // ValidZone reports whether name is an IANA time zone the portal can load.
 // "Local" is refused: it would be the server's own zone.
 func ValidZone(name string) bool {
-	if name == "" || name == "Local" {
-		return false
-	}
-	_, err := time.LoadLocation(name)
-	return err == nil
+	_, ok := LoadZone(name)
+	return ok
 }
 
 // Zone is the IANA name of the company's time zone: its own, else that of
@@ -110,7 +129,7 @@ func (c *Company) Zone() string {
 // Location is the company's time zone, in which its people see times and
 // its days, weeks and months begin; UTC if its zone cannot be loaded.
 func (c *Company) Location() *time.Location {
-	if loc, err := time.LoadLocation(c.Zone()); err == nil && c.Zone() != "Local" {
+	if loc, ok := LoadZone(c.Zone()); ok {
 		return loc
 	}
 	return time.UTC

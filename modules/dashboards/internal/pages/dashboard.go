@@ -2,10 +2,10 @@ package pages
 
 import (
 	"net/http"
-	"time"
 
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/web"
+	"github.com/fieldhub/fieldhub/modules/accounts"
 	"github.com/fieldhub/fieldhub/webapp/ui"
 )
 
@@ -35,7 +35,7 @@ func (p *Pages) publicPage(w http.ResponseWriter, r *http.Request) error {
 	}
 	v := web.ViewerFrom(r.Context())
 	// A visitor sees the times of the company that shares the dashboard.
-	if loc, err := time.LoadLocation(view.Company.Timezone); err == nil && view.Company.Timezone != "" {
+	if loc, ok := accounts.LoadZone(view.Company.Timezone); ok {
 		v.Location = loc
 	}
 	dp := dashboardProps{DashboardID: view.Dashboard.ID, CompanyID: view.Dashboard.CompanyID, PublicToken: &token,

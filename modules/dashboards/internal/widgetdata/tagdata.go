@@ -8,6 +8,7 @@ import (
 
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
+	"github.com/fieldhub/fieldhub/modules/accounts"
 	"github.com/fieldhub/fieldhub/modules/dashboards"
 )
 
@@ -115,12 +116,11 @@ func (r *Reader) TagData(ctx context.Context, wd *dashboards.Widget, companyID i
 	}
 	var loc *time.Location
 	if tz := q.Get("tz"); tz != "" {
-		l, err := time.LoadLocation(tz)
-		if err != nil || tz == "Local" {
+		l, ok := accounts.LoadZone(tz)
+		if !ok {
 			v.Add("tz", dashboards.IDTimeZone)
-		} else {
-			loc = l
 		}
+		loc = l
 	}
 	if res != "" && v.Err() == nil {
 		if loc == nil {

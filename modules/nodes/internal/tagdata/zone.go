@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/fieldhub/fieldhub/kernel/errs"
+	"github.com/fieldhub/fieldhub/modules/accounts"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 )
 
@@ -15,10 +16,9 @@ func (q *dataQuery) zone() *time.Location {
 	if tz == "" {
 		return nil
 	}
-	loc, err := time.LoadLocation(tz)
-	if err != nil || tz == "Local" {
+	loc, ok := accounts.LoadZone(tz)
+	if !ok {
 		q.v.Add("tz", nodes.IDTagDataTimeZone)
-		return nil
 	}
 	return loc
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/fieldhub/fieldhub/kernel/web"
+	"github.com/fieldhub/fieldhub/modules/accounts"
 	"github.com/fieldhub/fieldhub/modules/settings/internal/schema"
 )
 
@@ -72,7 +73,7 @@ func (p *Pages) EnrichViewer(r *http.Request, v *web.Viewer) error {
 	if zone := stored["timezone"]; zone != "" {
 		// The company's zone (set by accounts) stays when the stored name no
 		// longer loads.
-		if loc, err := time.LoadLocation(zone); err == nil {
+		if loc, ok := accounts.LoadZone(zone); ok {
 			v.Location = loc
 		}
 	}
