@@ -12,7 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"time"
-	_ "time/tzdata" // trend buckets in the caller's time zone work without the system's zone files
+	_ "time/tzdata" // times in each company's time zone, and its trend buckets, work without the system's zone files
 
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/kernel/config"

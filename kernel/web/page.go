@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/fieldhub/fieldhub/kernel/auth"
 	"github.com/fieldhub/fieldhub/kernel/errs"
@@ -33,6 +34,9 @@ type Viewer struct {
 	BrandName          string // the product name the frame shows, when set (white-label branding)
 	BrandIcon          string // the brand's Material Design icon, such as mdi-home; "" for the default
 	Notifications      int
+	// Location is the time zone the viewer sees times in: their own choice,
+	// else their company's; UTC for a visitor.
+	Location *time.Location
 }
 
 // Choice is an option of a picker.
@@ -118,7 +122,7 @@ func ViewerFrom(ctx context.Context) *Viewer {
 	if v, ok := ctx.Value(viewerKey{}).(*Viewer); ok {
 		return v
 	}
-	return &Viewer{Caller: auth.CallerFrom(ctx), Lang: "en", Theme: "Colors"}
+	return &Viewer{Caller: auth.CallerFrom(ctx), Lang: "en", Theme: "Colors", Location: time.UTC}
 }
 
 func (rt *Router) servePage(w http.ResponseWriter, r *http.Request, route Route, h HandlerFunc) {
@@ -135,7 +139,7 @@ func (rt *Router) servePage(w http.ResponseWriter, r *http.Request, route Route,
 		r.Body = http.MaxBytesReader(w, r.Body, route.MaxBody)
 	}
 	setRoute(r.Context(), route.Pattern())
-	v := &Viewer{Caller: c, Path: r.URL.Path, Lang: rt.Lang(r), Theme: "Colors", CompanyID: c.CompanyID}
+	v := &Viewer{Caller: c, Path: r.URL.Path, Lang: rt.Lang(r), Theme: "Colors", CompanyID: c.CompanyID, Location: time.UTC}
 	for _, e := range rt.pages.enrichers {
 		if err := e(r, v); err != nil {
 			rt.writePageError(w, r, err)

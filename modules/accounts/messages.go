@@ -18,6 +18,7 @@ const (
 	MsgOrgNumberFormat    = "accounts.company.orgNumber.format"
 	MsgCompanyEmailReq    = "accounts.company.email.required"
 	MsgCountryInvalid     = "accounts.company.country.invalid"
+	MsgTimezoneInvalid    = "accounts.company.timezone.invalid"
 	MsgInviteNotFound     = "accounts.invite.notFound"
 	MsgInviteSent         = "accounts.invite.sent"
 	MsgInviteOther        = "accounts.invite.otherCompany"

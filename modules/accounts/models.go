@@ -1,6 +1,7 @@
 package accounts
 
 import (
+	"sync"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -56,6 +57,7 @@ type Company struct {
 	ContactEmail    string    `bun:"contact_email" json:"invoiceAdress"`
 	ReferenceNumber string    `bun:"reference_number" json:"refrenceNmuber"`
 	Country         string    `bun:"country" json:"country"`
+	Timezone        string    `bun:"timezone" json:"timezone"` // an IANA name; "" is that of the country
 	ImageVersion    *string   `bun:"image_version,scanonly" json:"-"`
 	Image           *string   `bun:"-" json:"image"`
 	CreatedAt       time.Time `bun:"created_at" json:"createdAt"`
@@ -69,6 +71,68 @@ func (c *Company) Language() string {
 		return "sv"
 	}
 	return "en"
+}
+
+// countryZones are the time zones of the countries the company form offers:
+// for a country of several zones, that of its capital.
+var countryZones = map[string]string{
+	"SE": "Europe/Stockholm", "NO": "Europe/Oslo", "DK": "Europe/Copenhagen", "FI": "Europe/Helsinki",
+	"DE": "Europe/Berlin", "GB": "Europe/London", "US": "America/New_York", "NL": "Europe/Amsterdam",
+}
+
+// CountryZone is the time zone a company of country starts with: that of
+// the country when the form offers it, else UTC.
+func CountryZone(country string) string {
+	if zone, ok := countryZones[country]; ok {
+		return zone
+	}
+	return "UTC"
+}
+
+// zones caches loaded time zones by name: every page request resolves one,
+// and time.LoadLocation reads the zone database each time.
+var zones sync.Map // string → *time.Location
+
+// LoadZone loads an IANA time zone, cached; "Local" (the server's own) and ""
+// are refused.
+func LoadZone(name string) (*time.Location, bool) {
+	if name == "" || name == "Local" {
+		return nil, false
+	}
+	if loc, ok := zones.Load(name); ok {
+		return loc.(*time.Location), true
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, false
+	}
+	zones.Store(name, loc)
+	return loc, true
+}
+
+// ValidZone reports whether name is an IANA time zone the portal can load.
+// "Local" is refused: it would be the server's own zone.
+func ValidZone(name string) bool {
+	_, ok := LoadZone(name)
+	return ok
+}
+
+// Zone is the IANA name of the company's time zone: its own, else that of
+// its country.
+func (c *Company) Zone() string {
+	if c.Timezone != "" {
+		return c.Timezone
+	}
+	return CountryZone(c.Country)
+}
+
+// Location is the company's time zone, in which its people see times and
+// its days, weeks and months begin; UTC if its zone cannot be loaded.
+func (c *Company) Location() *time.Location {
+	if loc, ok := LoadZone(c.Zone()); ok {
+		return loc
+	}
+	return time.UTC
 }
 
 // DemoLogin is an account of the demo company, shown once.

@@ -114,6 +114,26 @@ func TestModuleData(t *testing.T) {
 			Path: "/api/dashboards/modules/{trend}/tagdata?resolution=day&tz=Europe/Stockholm&from=2026-02-24T10:30:00Z&to=2026-03-03T00:00:00Z",
 			Want: map[string]any{"resolution": "day", "series.0.buckets.0.t": "2026-03-01T23:00:00Z", "series.0.buckets.0.end": "2026-03-02T23:00:00Z",
 				"series.0.buckets.0.count": float64(120), "series.0.buckets.0.max": float64(159)}},
+		{Name: "day buckets of the company's zone are 25 hours on the fall-back day", As: "acmeUser", Method: "GET", Status: 200,
+			Before: func(t *testing.T, e *env) {
+				// One point an hour from Saturday 24 to Monday 26 October,
+				// midnight to midnight in Stockholm: 24, 25 and 24 hours.
+				mk(`{"type":14,"tag":"70B3D57ED005A1B3","attributes":{"tagkey":"autumn","resolution":"day"}}`, "{autumn}")(t, e)
+				s := tsdb.Series{Company: e.ID(t, "{acme}"), DevEUI: strings.ToLower(acmeNode2), Key: "autumn"}
+				var pts []tsdb.Point
+				for at := time.Date(2026, 10, 23, 22, 0, 0, 0, time.UTC); at.Before(time.Date(2026, 10, 26, 23, 0, 0, 0, time.UTC)); at = at.Add(time.Hour) {
+					pts = append(pts, tsdb.Number(s, at, 1))
+				}
+				if err := e.p.App.Series().Write(context.Background(), pts); err != nil {
+					t.Fatal(err)
+				}
+			},
+			// No ?tz=: the company is in Sweden.
+			Path: "/api/dashboards/modules/{autumn}/tagdata?resolution=day&from=2026-10-24T08:00:00Z&to=2026-10-26T23:00:00Z",
+			Want: map[string]any{"from": "2026-10-24T08:00:00Z",
+				"series.0.buckets.0.t": "2026-10-24T08:00:00Z", "series.0.buckets.0.count": float64(14),
+				"series.0.buckets.1.t": "2026-10-24T22:00:00Z", "series.0.buckets.1.count": float64(25),
+				"series.0.buckets.2.t": "2026-10-25T23:00:00Z", "series.0.buckets.2.count": float64(24)}},
 		{Name: "latest with the value before it", As: "acmeUser", Method: "GET", Path: "/api/dashboards/modules/{chart}/tagdata/latest", Status: 200,
 			Want: map[string]any{"series.0.key": "temperature", "series.0.value": float64(24), "series.0.previous": float64(23), "series.0.text": nil,
 				"series.1.value": float64(51), "series.1.previous": float64(50)}},

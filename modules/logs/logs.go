@@ -11,7 +11,7 @@
 //     session of theirs renews its access token, which a client in use does
 //     at least every FIELDHUB_ACCESS_TOKEN_TTL.
 //   - GET /api/logs/datapoints counts the data points stored in the last 24
-//     hours, in total and per clock hour.
+//     hours, in total and per clock hour of the company's time zone.
 //
 // The routes are open to CompanyOrUser roles and answer for one company:
 // the caller's own (the audit trail, USEREVENT, only for its CompanyAdmins
@@ -163,8 +163,8 @@ type ActiveUsers struct {
 }
 
 // DataPoints is the answer of GET /logs/datapoints: the data points stored
-// in [From, To), the last 24 hours, in total and per clock hour (the first
-// and the last hour cut to the window).
+// in [From, To), the last 24 hours, in total and per clock hour of the
+// company's time zone (the first and the last hour cut to the window).
 type DataPoints struct {
 	From  time.Time   `json:"from"`
 	To    time.Time   `json:"to"`

@@ -320,8 +320,14 @@ func e2eWantDetails(t *testing.T, ta *kerneltest.Portal[*app.App], token string,
 	for _, m := range regexp.MustCompile(`<th scope="col"><code>([^<]+)</code></th>`).FindAllStringSubmatch(stored, -1) {
 		cols = append(cols, m[1])
 	}
+	// The page shows the time in the company's zone (in the United Kingdom),
+	// the zone named.
+	london, err := time.LoadLocation("Europe/London")
+	if err != nil {
+		t.Fatal(err)
+	}
 	row := regexp.MustCompile(`<tr><th scope="row"><time datetime="` + regexp.QuoteMeta(at.Format(time.RFC3339)) + `">` +
-		regexp.QuoteMeta(at.Format("2006-01-02 15:04:05")) + ` UTC</time></th>((?:<td>[^<]*</td>)*)</tr>`).FindStringSubmatch(stored)
+		regexp.QuoteMeta(at.In(london).Format("2006-01-02 15:04:05 MST")) + `</time></th>((?:<td>[^<]*</td>)*)</tr>`).FindStringSubmatch(stored)
 	if !strings.Contains(stored, "Latest uplinks: 1") || row == nil {
 		t.Errorf("%s: the stored data are not one uplink at %s:\n%s", what, u.at, stored)
 		return

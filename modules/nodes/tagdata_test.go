@@ -259,10 +259,11 @@ func TestTagData(t *testing.T) {
 					t.Errorf("a daily bucket starts at %s, want local midnight", l)
 				}
 			}
+			// Without ?tz= the days are those of the company, in Sweden.
 			weekly := trendOver(base.Add(-60*24*time.Hour), to, "&resolution=week")
 			for _, s := range starts(weekly)[1:] {
-				if s.Weekday() != time.Monday || s.Hour() != 0 {
-					t.Errorf("a weekly bucket starts at %s, want a Monday midnight UTC", s)
+				if l := s.In(stockholm); l.Weekday() != time.Monday || l.Hour() != 0 || l.Minute() != 0 {
+					t.Errorf("a weekly bucket starts at %s, want a Monday midnight in Stockholm", l)
 				}
 			}
 			for _, tr := range []map[string]any{daily, weekly} {
@@ -272,6 +273,49 @@ func TestTagData(t *testing.T) {
 			}
 			// Only "trend" is a view of a tag's key.
 			e.c.Must(t, "GET", fmt.Sprintf("/api/tag/%d/bogus/flow", sensor), e.tok["acmeUser"], nil, http.StatusNotFound)
+		})
+
+		t.Run("daily trend buckets are the days of the zone, 23 and 25 hours on daylight-saving days", func(t *testing.T) {
+			stockholm, err := time.LoadLocation("Europe/Stockholm")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tc := range []struct {
+				name  string
+				first time.Time // local midnight of the first of three days; the second changes the clocks
+				hours []float64
+			}{
+				{"spring forward", time.Date(2026, 3, 28, 0, 0, 0, 0, stockholm), []float64{24, 23, 24}},
+				{"fall back", time.Date(2026, 10, 24, 0, 0, 0, 0, stockholm), []float64{24, 25, 24}},
+			} {
+				t.Run(tc.name, func(t *testing.T) {
+					// One point an hour, on the hour, over the three days.
+					end := time.Date(2026, tc.first.Month(), tc.first.Day()+3, 0, 0, 0, 0, stockholm)
+					var when []time.Time
+					var vals []float64
+					for h := tc.first; h.Before(end); h = h.Add(time.Hour) {
+						when, vals = append(when, h), append(vals, 1)
+					}
+					key := "dst" + strings.ReplaceAll(tc.name, " ", "")
+					e.write(t, key, when, vals)
+					// A window from mid-morning of the first day: the first
+					// bucket starts at its local midnight.
+					tr := e.get(t, "acmeUser", fmt.Sprintf("/api/tag/%d/trend/%s?resolution=day&from=%s&to=%s", sensor, key,
+						ts(tc.first.Add(10*time.Hour)), ts(end))).Obj()
+					got := tr["buckets"].([]any)
+					if len(got) != 3 {
+						t.Fatalf("got %d buckets, want 3: %v", len(got), got)
+					}
+					for i, x := range got {
+						b := x.(map[string]any)
+						start := time.Date(2026, tc.first.Month(), tc.first.Day()+i, 0, 0, 0, 0, stockholm)
+						if !at(b["start"]).Equal(start) || b["count"] != tc.hours[i] {
+							t.Errorf("bucket %d starts at %v with %v points, want local midnight %v with %v (one an hour)",
+								i, b["start"], b["count"], start, tc.hours[i])
+						}
+					}
+				})
+			}
 		})
 
 		t.Run("latest and currents", func(t *testing.T) {

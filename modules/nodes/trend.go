@@ -50,7 +50,8 @@ func autoResolution(window time.Duration) string {
 // edge is from and the last is to (now, for "the last 24 hours"), so the
 // chart ends where the window does; in between the edges lie on the
 // resolution's clock: UTC hours for hour and 5-hour buckets (the fast case
-// of the SQL store), midnight in loc for days and Monday midnight for weeks.
+// of the SQL store), midnight in loc for days and Monday midnight for weeks
+// (tsdb.CalendarEdges: 23 or 25 hours on the days the clocks change).
 // ResolutionAuto (or "") chooses the resolution from the window, and so
 // does a fixed resolution wider than half the window, which would draw one
 // or two points and no trend.
@@ -71,16 +72,15 @@ func TrendEdges(from, to time.Time, resolution string, loc *time.Location) ([]ti
 	if resolution == ResolutionAuto {
 		resolution = autoResolution(window)
 	}
-	origin := time.Unix(0, 0).UTC() // on a UTC hour: 5-hour buckets stay put as the window moves
 	switch resolution {
-	case ResolutionDay, ResolutionWeek:
-		l := from.In(loc)
-		back := 0
-		if resolution == ResolutionWeek {
-			back = (int(l.Weekday()) + 6) % 7 // days since Monday
-		}
-		origin = time.Date(l.Year(), l.Month(), l.Day()-back, 0, 0, 0, 0, loc)
+	case ResolutionDay:
+		edges, err := tsdb.CalendarEdges(from, to, loc, tsdb.Day)
+		return edges, resolution, err
+	case ResolutionWeek:
+		edges, err := tsdb.CalendarEdges(from, to, loc, tsdb.Week)
+		return edges, resolution, err
 	}
-	edges, err := tsdb.Grid(from, to, origin, TrendWidths[resolution])
+	// On a UTC hour: 5-hour buckets stay put as the window moves.
+	edges, err := tsdb.Grid(from, to, time.Unix(0, 0).UTC(), TrendWidths[resolution])
 	return edges, resolution, err
 }

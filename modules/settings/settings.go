@@ -24,6 +24,8 @@ const (
 	// IDWhiteLabel: the branding may change only under a white-label
 	// license.
 	IDWhiteLabel = "settings.whiteLabel"
+	// IDTimezone: a time zone that is not an IANA name the portal knows.
+	IDTimezone = "settings.timezone.invalid"
 )
 
 // Accounts is the part of accounts.Service that settings uses: which

@@ -30,6 +30,7 @@ type Company struct {
 	InvoiceAdress      string  `json:"invoiceAdress"`
 	RefrenceNmuber     string  `json:"refrenceNmuber,omitempty"`
 	Country            string  `json:"country,omitempty"`
+	Timezone           string  `json:"timezone,omitempty"` // an IANA name; empty on create is the country's
 	Image              *string `json:"image,omitempty"`
 }
 

@@ -86,7 +86,7 @@ func (d *Directory) EnsureDemoCompany(ctx context.Context) (int64, []accounts.De
 	if found {
 		return id, nil, nil
 	}
-	c := &accounts.Company{Name: accounts.DemoCompanyName, OrgNumber: "5560000000", ContactEmail: "demo@fieldhub.local", Country: "SE",
+	c := &accounts.Company{Name: accounts.DemoCompanyName, OrgNumber: "5560000000", ContactEmail: "demo@fieldhub.local", Country: "SE", Timezone: "Europe/Stockholm",
 		PostalAddress: "Storgatan 1, 111 22 Stockholm"}
 	logins := []accounts.DemoLogin{
 		{Email: "demo-admin@fieldhub.local", Password: auth.RandomToken(9), Role: auth.CompanyAdmin},

@@ -29,6 +29,7 @@ type CompanyInput struct {
 	ContactEmail    *string `json:"invoiceAdress"`
 	ReferenceNumber *string `json:"refrenceNmuber"`
 	Country         *string `json:"country"`
+	Timezone        *string `json:"timezone"` // "" (or absent on create) is that of the country
 }
 
 func newCompany(in CompanyInput) (*accounts.Company, error) {
@@ -40,7 +41,8 @@ func newCompany(in CompanyInput) (*accounts.Company, error) {
 }
 
 // applyCompany copies the given fields of in onto c and validates them: a
-// name, an org or VAT number and an invoice address are required. With all
+// name, an org or VAT number and an invoice address are required; the time
+// zone defaults to that of the country. With all
 // set, absent fields count as empty (create); otherwise they are left alone
 // (update).
 func applyCompany(c *accounts.Company, in CompanyInput, all bool) error {
@@ -83,11 +85,25 @@ func applyCompany(c *accounts.Company, in CompanyInput, all bool) error {
 		c.ReferenceNumber = str(in.ReferenceNumber)
 		validate.Length(v, "refrenceNmuber", c.ReferenceNumber, validate.MaxName, false)
 	}
+	oldCountry := c.Country
 	if all || in.Country != nil {
 		c.Country = strings.ToUpper(str(in.Country))
 		if c.Country != "" && !validate.Country(c.Country) {
 			v.Add("country", accounts.MsgCountryInvalid)
 		}
+	}
+	switch {
+	case all || in.Timezone != nil:
+		c.Timezone = strings.TrimSpace(str(in.Timezone))
+		if c.Timezone == "" {
+			c.Timezone = accounts.CountryZone(c.Country)
+		} else if !accounts.ValidZone(c.Timezone) {
+			v.Add("timezone", accounts.MsgTimezoneInvalid)
+		}
+	case c.Country != oldCountry && (c.Timezone == "" || c.Timezone == accounts.CountryZone(oldCountry)):
+		// A company that moves keeps a zone it chose, but not the one it
+		// had only from its old country.
+		c.Timezone = accounts.CountryZone(c.Country)
 	}
 	return v.Err()
 }

@@ -31,7 +31,7 @@ func (d *Directory) EnsureCompany(ctx context.Context, name, country string) (*a
 	if found {
 		return store.CompanyByID(ctx, d.db, id)
 	}
-	c := &accounts.Company{Name: name, Country: country}
+	c := &accounts.Company{Name: name, Country: country, Timezone: accounts.CountryZone(country)}
 	if err := store.InsertCompany(ctx, d.db, c); err != nil {
 		return nil, err
 	}

@@ -27,6 +27,7 @@ func companyInputFrom(vals url.Values, prefix string) directory.CompanyInput {
 		ContactEmail:    web.FormValue(vals, prefix+"invoiceAdress"),
 		ReferenceNumber: web.FormValue(vals, prefix+"refrenceNmuber"),
 		Country:         web.FormValue(vals, prefix+"country"),
+		Timezone:        web.FormValue(vals, prefix+"timezone"),
 	}
 }
 
@@ -36,6 +37,7 @@ func companyValues(c *accounts.Company) url.Values {
 		"name": {c.Name}, "orgNumber": {c.OrgNumber}, "postalAdress": {c.PostalAddress},
 		"deliveryAdress": {c.DeliveryAddress}, "contactPhonenumber": {c.ContactPhone},
 		"invoiceAdress": {c.ContactEmail}, "refrenceNmuber": {c.ReferenceNumber}, "country": {c.Country},
+		"timezone": {c.Zone()},
 	}
 }
 
@@ -105,4 +107,14 @@ func countryOptions(current string) []ui.Option {
 		out = append(out, ui.Option{Value: current, Label: current})
 	}
 	return out
+}
+
+// zoneSuggestions are the time zones the company form's time zone field
+// suggests: those of the countries it offers, and UTC.
+func zoneSuggestions() []string {
+	out := make([]string, 0, len(countries)+1)
+	for _, code := range countries {
+		out = append(out, accounts.CountryZone(code))
+	}
+	return append(out, "UTC")
 }

@@ -24,7 +24,8 @@ var menuItems = []web.MenuItem{
 }
 
 // enrichViewer tells the frame the viewer's name and company, and gives a
-// SuperAdmin the companies to switch between.
+// SuperAdmin the companies to switch between. Times show in the company's
+// time zone (the settings module then applies a user's own choice).
 func (p *Pages) enrichViewer(r *http.Request, v *web.Viewer) error {
 	v.WhiteLabel = p.host.Config.WhiteLabel
 	if !v.Caller.SignedIn() {
@@ -46,6 +47,7 @@ func (p *Pages) enrichViewer(r *http.Request, v *web.Viewer) error {
 			v.Companies = append(v.Companies, web.Choice{ID: c.ID, Name: c.Name})
 			if c.ID == chosen || (chosen == 0 && v.CompanyID == 0) {
 				v.CompanyID, v.CompanyName, chosen = c.ID, c.Name, c.ID
+				v.Location = c.Location()
 			}
 		}
 		return nil
@@ -53,7 +55,7 @@ func (p *Pages) enrichViewer(r *http.Request, v *web.Viewer) error {
 	if v.CompanyID != 0 {
 		c, err := p.dir.Company(ctx, v.CompanyID)
 		if err == nil {
-			v.CompanyName = c.Name
+			v.CompanyName, v.Location = c.Name, c.Location()
 		}
 	}
 	return nil

@@ -50,6 +50,9 @@ type PublicView struct {
 // PublicCompany is what a public view tells of the company.
 type PublicCompany struct {
 	Name string `json:"name"`
+	// Timezone is the company's IANA time zone, the one visitors of its
+	// public dashboards see times and days in.
+	Timezone string `json:"timezone"`
 }
 
 // PublicView returns the dashboard of an active link with its modules,
@@ -75,7 +78,7 @@ func (g *Guard) PublicView(ctx context.Context, token string) (*PublicView, erro
 	if err != nil {
 		return nil, err
 	}
-	return &PublicView{Dashboard: d, Modules: widgets, ExpiresAt: p.ExpiresAt, Company: PublicCompany{Name: c.Name}}, nil
+	return &PublicView{Dashboard: d, Modules: widgets, ExpiresAt: p.ExpiresAt, Company: PublicCompany{Name: c.Name, Timezone: c.Zone()}}, nil
 }
 
 // publicImageURL points a module's picture at the public route of token.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/web"
+	"github.com/fieldhub/fieldhub/modules/accounts"
 	"github.com/fieldhub/fieldhub/webapp/ui"
 )
 
@@ -17,7 +18,7 @@ func (p *Pages) dashboardPage(w http.ResponseWriter, r *http.Request) error {
 	}
 	v := web.ViewerFrom(ctx)
 	dp := dashboardProps{DashboardID: d.ID, CompanyID: d.CompanyID, CanEdit: v.Caller.CanManageCompany(d.CompanyID),
-		TileURL: p.tileURL, Lang: v.Lang, Name: d.Name}
+		TileURL: p.tileURL, Lang: v.Lang, TimeZone: ui.Location(ctx).String(), Name: d.Name}
 	return p.ui.Render(w, r, http.StatusOK, "dashboards.page.dashboard.title", dashboardView(d.Name, props(dp), false), ui.Options{Islands: true})
 }
 
@@ -33,8 +34,12 @@ func (p *Pages) publicPage(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	v := web.ViewerFrom(r.Context())
+	// A visitor sees the times of the company that shares the dashboard.
+	if loc, ok := accounts.LoadZone(view.Company.Timezone); ok {
+		v.Location = loc
+	}
 	dp := dashboardProps{DashboardID: view.Dashboard.ID, CompanyID: view.Dashboard.CompanyID, PublicToken: &token,
-		TileURL: p.tileURL, Lang: v.Lang, Name: view.Dashboard.Name}
+		TileURL: p.tileURL, Lang: v.Lang, TimeZone: v.Location.String(), Name: view.Dashboard.Name}
 	w.Header().Set("Referrer-Policy", "no-referrer") // the address holds the token
 	return p.ui.Render(w, r, http.StatusOK, "dashboards.page.public.title", dashboardView(view.Dashboard.Name, props(dp), true), ui.Options{Islands: true})
 }

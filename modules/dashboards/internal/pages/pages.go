@@ -79,7 +79,7 @@ type dashboardProps struct {
 	PublicToken *string `json:"publicToken"`
 	TileURL     string  `json:"tileUrl"`
 	// Lang is the page's language ("en" or "sv"), TimeZone the IANA zone
-	// trend buckets of days and weeks follow ("" lets the browser decide).
+	// the viewer sees times in and trend buckets of days and weeks follow.
 	Lang     string `json:"lang"`
 	TimeZone string `json:"timeZone"`
 	Name     string `json:"name"`

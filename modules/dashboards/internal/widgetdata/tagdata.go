@@ -8,6 +8,7 @@ import (
 
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
+	"github.com/fieldhub/fieldhub/modules/accounts"
 	"github.com/fieldhub/fieldhub/modules/dashboards"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 )
@@ -93,14 +94,13 @@ func (r *Reader) TagData(ctx context.Context, wd *dashboards.Widget, companyID i
 		}
 		points = n
 	}
-	loc := time.UTC
+	var loc *time.Location
 	if tz := q.Get("tz"); tz != "" {
-		l, err := time.LoadLocation(tz)
-		if err != nil {
+		l, ok := accounts.LoadZone(tz)
+		if !ok {
 			v.Add("tz", dashboards.IDTimeZone)
-		} else {
-			loc = l
 		}
+		loc = l
 	}
 	// With a resolution the series are trend buckets, cut as the tag data
 	// API cuts them (nodes.TrendEdges).
@@ -113,6 +113,14 @@ func (r *Reader) TagData(ctx context.Context, wd *dashboards.Widget, companyID i
 	}
 	var edges []time.Time
 	if res != "" {
+		if loc == nil {
+			// Without ?tz= the days are those of the dashboard's company.
+			c, err := r.accounts.Company(ctx, companyID)
+			if err != nil {
+				return nil, err
+			}
+			loc = c.Location()
+		}
 		var err error
 		if edges, res, err = nodes.TrendEdges(from, to, res, loc); err != nil { // too many buckets
 			v.Add("from", dashboards.IDRange)

@@ -8,6 +8,7 @@
 package pages
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"sync"
@@ -76,5 +77,5 @@ func kindLabel(kind string) string {
 	return "decoders.kind.js"
 }
 
-// formatTime shows a time in UTC, to the minute.
-func formatTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") + " UTC" }
+// formatTime shows a time in the viewer's zone, to the minute, the zone named.
+func formatTime(ctx context.Context, t time.Time) string { return ui.DateTimeMinutes(ctx, t) }

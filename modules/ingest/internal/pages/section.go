@@ -214,8 +214,8 @@ func jobsRunning(jobs []ingest.RedecodeJob) bool {
 // percent shows a job's progress.
 func percent(p float64) string { return strconv.Itoa(int(p*100+0.5)) + " %" }
 
-// formatTime shows a time in UTC, to the minute, as the decoder pages do.
-func formatTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") + " UTC" }
+// formatTime shows a time in the viewer's zone, to the minute, as the decoder pages do.
+func formatTime(ctx context.Context, t time.Time) string { return ui.DateTimeMinutes(ctx, t) }
 
 // nodeOptions are the choices of the re-decode form's node select.
 func nodeOptions(ctx context.Context, nodes []decoders.NodeRef) []ui.Option {

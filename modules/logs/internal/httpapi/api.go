@@ -73,7 +73,7 @@ func (a *API) activeUsers(w http.ResponseWriter, r *http.Request) error {
 }
 
 // dataPoints answers GET /logs/datapoints: the company's data points in the
-// last 24 hours, per clock hour.
+// last 24 hours, per clock hour of the company's time zone.
 func (a *API) dataPoints(w http.ResponseWriter, r *http.Request) error {
 	sc, err := a.scopeOf(r)
 	if err != nil {
@@ -83,10 +83,20 @@ func (a *API) dataPoints(w http.ResponseWriter, r *http.Request) error {
 		// Data points belong to companies; the installation has none of its own.
 		return errs.New(errs.Invalid, logs.IDCompanyRequired)
 	}
+	loc := time.UTC
+	if !sc.None() {
+		c, err := a.accounts.Company(r.Context(), sc.Company)
+		if err != nil && !errs.Is(err, errs.NotFound) {
+			return err
+		}
+		if c != nil {
+			loc = c.Location()
+		}
+	}
 	to := a.now().UTC().Truncate(time.Microsecond)
 	out := logs.DataPoints{From: to.Add(-24 * time.Hour), To: to, Hours: []logs.HourCount{}}
 	for start := out.From; start.Before(to); {
-		end := start.Truncate(time.Hour).Add(time.Hour)
+		end := nextHour(start, loc)
 		if end.After(to) {
 			end = to
 		}
@@ -101,6 +111,17 @@ func (a *API) dataPoints(w http.ResponseWriter, r *http.Request) error {
 		start = end
 	}
 	return web.OK(w, out)
+}
+
+// nextHour is the start of the clock hour after t in loc: on the UTC hour
+// in most zones, on the half hour in a zone such as Asia/Kolkata, so that
+// the counts' hours are those of the company's clocks. The hour is found
+// by taking off t's local minutes and seconds, which an hour the clocks
+// repeat in autumn cannot make ambiguous.
+func nextHour(t time.Time, loc *time.Location) time.Time {
+	l := t.In(loc)
+	into := time.Duration(l.Minute())*time.Minute + time.Duration(l.Second())*time.Second + time.Duration(l.Nanosecond())
+	return t.Add(time.Hour - into)
 }
 
 // scopeOf is the company a request answers for: the one named by

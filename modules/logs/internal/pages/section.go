@@ -14,6 +14,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/web"
 	"github.com/fieldhub/fieldhub/modules/logs"
 	"github.com/fieldhub/fieldhub/modules/logs/internal/store"
+	"github.com/fieldhub/fieldhub/webapp/ui"
 )
 
 // latest is how many changes the section lists; the Log tab and GET
@@ -57,7 +58,7 @@ func (s *Section) SuperAdminSection(r *http.Request) (templ.Component, error) {
 	lang := web.ViewerFrom(r.Context()).Lang
 	rows := make([]change, 0, len(entries))
 	for _, e := range entries {
-		c := change{At: e.CreatedAt.UTC().Format("2006-01-02 15:04:05 UTC"), Company: text(e.Data["company"]), Who: text(e.Data["user"]), What: e.Message}
+		c := change{At: ui.DateTime(r.Context(), e.CreatedAt), Company: text(e.Data["company"]), Who: text(e.Data["user"]), What: e.Message}
 		if e.Data["kind"] == logs.KindAudit && s.catalogs.Has(lang) {
 			c.What = s.catalogs.T(lang, e.MessageID, e.Data)
 		}

@@ -482,9 +482,9 @@ func uplinkStatus(last *nodes.Tag) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var29 string
-			templ_7745c5c3_Var29, templ_7745c5c3_Err = templ.JoinStringErrs(shownTime(*last.LatestTime))
+			templ_7745c5c3_Var29, templ_7745c5c3_Err = templ.JoinStringErrs(shownTime(ctx, *last.LatestTime))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `modules/netservers/internal/pages/ingest.templ`, Line: 85, Col: 77}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `modules/netservers/internal/pages/ingest.templ`, Line: 85, Col: 82}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var29))
 			if templ_7745c5c3_Err != nil {

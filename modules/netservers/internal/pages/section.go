@@ -9,6 +9,7 @@
 package pages
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -68,9 +69,9 @@ func tagPath(deveui, rest string) string { return "/tagdetails/" + deveui + rest
 // isoTime is the machine-readable form of a time, for <time datetime>.
 func isoTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
-// shownTime is how the node details page writes a time: in UTC, to the
-// second.
-func shownTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05") + " UTC" }
+// shownTime is how the node details page writes a time: in the viewer's
+// time zone, to the second, with the zone named.
+func shownTime(ctx context.Context, t time.Time) string { return ui.DateTime(ctx, t) }
 
 // downlinkInputFrom reads the downlink form. A port that is not a number
 // counts as none, which is refused with "Port must be greater than 0".

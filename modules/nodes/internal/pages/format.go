@@ -81,8 +81,9 @@ func batteryText(ctx context.Context, t *nodes.Tag) string {
 // isoTime is the machine-readable form of a time, for <time datetime>.
 func isoTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
-// shownTime is how the pages write a time: in UTC, to the second.
-func shownTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05") + " UTC" }
+// shownTime is how the pages write a time: in the viewer's time zone, to
+// the second, with the zone named.
+func shownTime(ctx context.Context, t time.Time) string { return ui.DateTime(ctx, t) }
 
 // age writes how long ago t was, in the page's language.
 func age(ctx context.Context, t time.Time) string {

@@ -84,6 +84,7 @@ func (pg *Pages) Routes(r *web.ModuleRoutes) {
 	r.Page("POST /tagdetails/{deveui}/image/delete", auth.AdminOrCompanyAdmin, pg.tagImageDeleteSubmit)
 	r.Page("POST /tagdetails/{deveui}/keys", auth.AdminOrCompanyAdmin, pg.keySubmit)
 	r.Page("POST /tagdetails/{deveui}/keys/default", auth.AdminOrCompanyAdmin, pg.keyDefaultSubmit)
+	r.Page("GET /tagdetails/{deveui}/data.csv", auth.AdminOrCompanyAdmin, pg.exportCSV)
 	r.Page("GET /tagdetails/{deveui}/delete", auth.AdminOrCompanyAdmin, pg.tagDeletePage)
 	r.Page("POST /tagdetails/{deveui}/delete", auth.AdminOrCompanyAdmin, pg.tagDeleteSubmit)
 	r.Page("POST /tagdetails/{deveui}/move", auth.SuperAdminOnly, pg.tagMoveSubmit)

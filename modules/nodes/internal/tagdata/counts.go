@@ -31,8 +31,8 @@ func (a *API) companyDataCount(w http.ResponseWriter, r *http.Request) error {
 
 // dataPointsWeek answers GET /companies/{companyId}/datapointsweek?tz=: the
 // company's data points per day of the last 7 days, today (until now)
-// last. Days run from midnight to midnight in the time zone tz, UTC by
-// default.
+// last. Days run from midnight to midnight in the time zone tz, by default
+// the company's, so that a day of 23 or 25 hours counts as one day.
 func (a *API) dataPointsWeek(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	company, err := access.VisibleCompanyID(ctx, r, a.accounts)
@@ -40,22 +40,27 @@ func (a *API) dataPointsWeek(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	q := newQuery(r)
-	loc := time.UTC
-	if tz := q.q.Get("tz"); tz != "" {
-		if loc, err = time.LoadLocation(tz); err != nil {
-			q.v.Add("tz", nodes.IDTagDataTimeZone)
-		}
-	}
+	asked := q.zone()
 	if err := q.v.Err(); err != nil {
 		return err
 	}
-	now := q.now.In(loc)
-	var bounds []time.Time
-	for d := -6; d <= 1; d++ {
-		bounds = append(bounds, time.Date(now.Year(), now.Month(), now.Day()+d, 0, 0, 0, 0, loc).UTC())
+	loc, err := a.zoneOr(ctx, asked, company)
+	if err != nil {
+		return err
 	}
-	bounds[7] = q.now
-	return a.answerCounts(ctx, w, company, bounds)
+	return a.answerCounts(ctx, w, company, weekDays(q.now, loc))
+}
+
+// weekDays are the bounds of the last 7 days in loc, today until now last:
+// local midnights built as dates, so that the days the clocks change have
+// 23 or 25 hours.
+func weekDays(now time.Time, loc *time.Location) []time.Time {
+	local := now.In(loc)
+	bounds := make([]time.Time, 0, 8)
+	for d := -6; d <= 0; d++ {
+		bounds = append(bounds, time.Date(local.Year(), local.Month(), local.Day()+d, 0, 0, 0, 0, loc).UTC())
+	}
+	return append(bounds, now.UTC())
 }
 
 // dataPointsDay answers GET /companies/{companyId}/datapointsday: the

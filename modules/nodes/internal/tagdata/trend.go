@@ -24,19 +24,11 @@ func (a *API) tagView(w http.ResponseWriter, r *http.Request) error {
 // min, max, mean, last and count of the key's numbers per bucket, cut by
 // nodes.TrendEdges: the resolution (auto by default) chosen from the window
 // when it would draw no trend, the last bucket ending at to. Day and week
-// buckets start at midnight (weeks on Monday) in the time zone tz, UTC by
-// default.
+// buckets start at midnight (weeks on Monday) in the time zone tz, by
+// default the company's.
 func (a *API) trend(w http.ResponseWriter, r *http.Request) error {
 	q := newQuery(r)
-	loc := time.UTC
-	if tz := q.q.Get("tz"); tz != "" {
-		l, err := time.LoadLocation(tz)
-		if err != nil {
-			q.v.Add("tz", nodes.IDTagDataTimeZone)
-		} else {
-			loc = l
-		}
-	}
+	asked := q.zone()
 	from, to := q.window()
 	res := q.q.Get("resolution")
 	if _, fixed := nodes.TrendWidths[res]; res != "" && res != nodes.ResolutionAuto && !fixed {
@@ -45,14 +37,18 @@ func (a *API) trend(w http.ResponseWriter, r *http.Request) error {
 	if err := q.v.Err(); err != nil {
 		return err
 	}
+	t, k, err := a.pathTagKey(r)
+	if err != nil {
+		return err
+	}
+	loc, err := a.zoneOr(r.Context(), asked, t.CompanyID)
+	if err != nil {
+		return err
+	}
 	edges, res, err := nodes.TrendEdges(from, to, res, loc)
 	if err != nil { // too many buckets
 		q.v.AddArgs("from", nodes.IDTagDataWindow, map[string]any{"max": tsdb.MaxBuckets})
 		return q.v.Err()
-	}
-	t, k, err := a.pathTagKey(r)
-	if err != nil {
-		return err
 	}
 	buckets, err := a.series.AggregateEdges(r.Context(), seriesOf(t, k.Key), edges)
 	if err != nil {

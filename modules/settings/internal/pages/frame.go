@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/fieldhub/fieldhub/kernel/web"
+	"github.com/fieldhub/fieldhub/modules/accounts"
 	"github.com/fieldhub/fieldhub/modules/settings/internal/schema"
 )
 
@@ -26,7 +27,8 @@ var frameGlobals = []string{"branding", "brand_icon"}
 // the installation's brand: its icon, and under a white-label license its
 // branding as the product name. A signed-in user's settings and the brand
 // are read in one query; a language never chosen defaults to that of the
-// company's country. A visitor's choices come from the cookies; the router
+// company's country. Times show in the user's time zone when they chose
+// one, else in the company's. A visitor's choices come from the cookies; the router
 // has already taken the "lang" cookie or, without one, Accept-Language as
 // the viewer's language.
 func (p *Pages) EnrichViewer(r *http.Request, v *web.Viewer) error {
@@ -67,6 +69,13 @@ func (p *Pages) EnrichViewer(r *http.Request, v *web.Viewer) error {
 	}
 	if dark, ok := stored["darkMode"]; ok {
 		v.Dark = dark == "true"
+	}
+	if zone := stored["timezone"]; zone != "" {
+		// The company's zone (set by accounts) stays when the stored name no
+		// longer loads.
+		if loc, ok := accounts.LoadZone(zone); ok {
+			v.Location = loc
+		}
 	}
 	v.StickyMenu = stored["stickySideMenu"] == "true"
 	v.ToolbarTransparent = stored["toolbarTransparent"] == "true"

@@ -14,6 +14,10 @@ import (
 // languageNames are the languages as their speakers name them.
 var languageNames = map[string]string{"en": "English", "sv": "Svenska"}
 
+// zoneSuggestions are the time zones the time zone field suggests.
+var zoneSuggestions = []string{"Europe/Stockholm", "Europe/Oslo", "Europe/Copenhagen", "Europe/Helsinki",
+	"Europe/Berlin", "Europe/London", "Europe/Amsterdam", "America/New_York", "UTC"}
+
 // settingsForm is what the /settings form shows.
 type settingsForm struct {
 	Theme              string
@@ -22,6 +26,8 @@ type settingsForm struct {
 	StickySideMenu     bool
 	Language           string
 	DefaultRange       string
+	Timezone           string // "" for the company's
+	CompanyZone        string // shown in the time zone's hint
 }
 
 func (p *Pages) settingsPage(w http.ResponseWriter, r *http.Request) error {
@@ -39,6 +45,7 @@ func (p *Pages) settingsPage(w http.ResponseWriter, r *http.Request) error {
 		StickySideMenu:     shown["stickySideMenu"].(bool),
 		Language:           v.Lang, // the language in effect, chosen or not
 		DefaultRange:       shown["defaultRange"].(string),
+		Timezone:           shown["timezone"].(string),
 	}
 	return p.renderSettings(w, r, http.StatusOK, f, ui.NoErrors)
 }
@@ -55,11 +62,12 @@ func (p *Pages) settingsSubmit(w http.ResponseWriter, r *http.Request) error {
 		ToolbarTransparent: r.PostFormValue("toolbarTransparent") != "",
 		StickySideMenu:     r.PostFormValue("stickySideMenu") != "",
 		Language:           r.PostFormValue("language"),
+		Timezone:           r.PostFormValue("timezone"),
 	}
 	body := map[string]json.RawMessage{}
 	for name, value := range map[string]any{
 		"theme": f.Theme, "darkMode": f.Dark, "toolbarTransparent": f.ToolbarTransparent,
-		"stickySideMenu": f.StickySideMenu, "language": f.Language,
+		"stickySideMenu": f.StickySideMenu, "language": f.Language, "timezone": f.Timezone,
 	} {
 		raw, _ := json.Marshal(value)
 		body[name] = raw
@@ -96,6 +104,11 @@ func (p *Pages) settingsSubmit(w http.ResponseWriter, r *http.Request) error {
 const msgSaved = "page.settings.saved"
 
 func (p *Pages) renderSettings(w http.ResponseWriter, r *http.Request, status int, f settingsForm, fe ui.FormErrors) error {
+	zone, err := p.values.CompanyZone(r.Context(), web.ViewerFrom(r.Context()).CompanyID)
+	if err != nil {
+		return err
+	}
+	f.CompanyZone = zone
 	var langs []ui.Option
 	for _, l := range p.host.Catalogs.Languages() {
 		name := languageNames[l]

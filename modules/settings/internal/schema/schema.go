@@ -52,6 +52,7 @@ type Setting struct {
 	Normalise func(string) string // applied before checking; nil keeps the value
 	Valid     func(string) bool   // an extra rule; nil for none
 	Label     string              // catalog key of the field label
+	Invalid   string              // catalog key of the message for a value it cannot hold; "" for settings.IDBadValue
 }
 
 // FieldType is the form field the clients draw for the setting.
@@ -143,6 +144,8 @@ func (sc Schema) Parse(body map[string]json.RawMessage) (map[string]string, erro
 		switch {
 		case tooLong:
 			v.AddArgs(name, errs.IDTooLong, map[string]any{"name": name, "max": MaxValue})
+		case !ok && s.Invalid != "":
+			v.AddArgs(name, s.Invalid, map[string]any{"name": name})
 		case !ok:
 			v.AddArgs(name, settings.IDBadValue, map[string]any{"name": name})
 		case s.Kind == Secret && value == Masked:

@@ -4,6 +4,9 @@ import (
 	"net/mail"
 	"regexp"
 	"strings"
+
+	"github.com/fieldhub/fieldhub/modules/accounts"
+	"github.com/fieldhub/fieldhub/modules/settings"
 )
 
 // The SMS settings exist both globally and per company.
@@ -54,6 +57,8 @@ func User(languages []string) Schema {
 		{Name: "stickySideMenu", Kind: Boolean, Default: "false"},
 		{Name: "language", Options: languages},
 		{Name: "defaultRange", Default: "24h", Options: []string{"1h", "5h", "24h", "7d", "30d"}},
+		// An IANA time zone; "" shows times in the company's.
+		{Name: "timezone", Normalise: strings.TrimSpace, Valid: validZone, Invalid: settings.IDTimezone},
 	}
 }
 
@@ -70,6 +75,9 @@ func normalisePhone(s string) string { return phoneStrip.Replace(strings.TrimSpa
 // validPhone accepts an empty value or digits that start with a country
 // code, so not with 0, of an E.164 length.
 func validPhone(s string) bool { return s == "" || phoneDigits.MatchString(s) }
+
+// validZone accepts an empty value (the company's zone) or an IANA zone.
+func validZone(s string) bool { return s == "" || accounts.ValidZone(s) }
 
 // validEmail accepts an empty value or a bare address with a dotted domain.
 func validEmail(s string) bool {

@@ -49,3 +49,19 @@ func (s *Service) CompanyLanguage(ctx context.Context, c auth.Caller) (lang stri
 	}
 	return company.Language(), true, nil
 }
+
+// CompanyZone is the IANA name of a company's time zone, which its users see
+// times in unless they choose their own; "UTC" without a company.
+func (s *Service) CompanyZone(ctx context.Context, companyID int64) (string, error) {
+	if companyID == 0 {
+		return "UTC", nil
+	}
+	company, err := s.accounts.Company(ctx, companyID)
+	switch {
+	case errs.Is(err, errs.NotFound):
+		return "UTC", nil
+	case err != nil:
+		return "", err
+	}
+	return company.Zone(), nil
+}

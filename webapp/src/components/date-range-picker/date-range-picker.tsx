@@ -8,12 +8,13 @@ import { Heading } from "@/components/ui/heading";
 import { Popover } from "@/components/ui/popover";
 import { CalendarCell, CalendarGrid, RangeCalendar } from "@/components/ui/range-calendar";
 import { ToggleButton } from "@/components/ui/toggle-button";
-import { CalendarDate, getLocalTimeZone, today } from "@internationalized/date";
+import { getLocalTimeZone, today } from "@internationalized/date";
 import { defineMessages, useIntl, type IntlShape, type NoMessageValues } from "react-intl";
 import { api } from "@/lib/api";
 import { toast } from "@/lib/toast";
 import {
   adjustCustomRange,
+  dayOf,
   initialRange,
   isWholeDays,
   offsetMs,
@@ -69,6 +70,8 @@ const presetMessages = defineMessages<Record<Preset, NoMessageValues>>({
 export function DateRangePicker(props: DateRangePickerProps): ReactNode {
   const { name, saveTo, onRangeChange } = props;
   const intl = useIntl();
+  // The days of the calendar are those of the page's time zone.
+  const zone = intl.timeZone ?? getLocalTimeZone();
   const [range, setRange] = useState<Range>(() => initialRange(props.preset, props.from, props.to, new Date()));
   const [isOpen, setOpen] = useState(false);
   const presetsLabel = useId();
@@ -93,10 +96,10 @@ export function DateRangePicker(props: DateRangePickerProps): ReactNode {
   }
 
   function chooseDays(value: RangeValue<DateValue> | null): void {
-    if (value) change(adjustCustomRange(toLocalDate(value.start), toLocalDate(value.end)));
+    if (value) change(adjustCustomRange(value.start, value.end, zone));
   }
 
-  const label = rangeLabel(intl, range);
+  const label = rangeLabel(intl, range, zone);
   return (
     <I18nProvider locale={intl.locale}>
       <div className="fh-range-picker">
@@ -129,9 +132,9 @@ export function DateRangePicker(props: DateRangePickerProps): ReactNode {
                 aria-label={intl.formatMessage(messages.calendar)}
                 aria-describedby={calendarHint}
                 autoFocus={range.preset === null}
-                value={{ start: toCalendarDate(range.from), end: toCalendarDate(range.to) }}
-                defaultFocusedValue={toCalendarDate(range.to)}
-                maxValue={today(getLocalTimeZone())}
+                value={{ start: dayOf(range.from, zone), end: dayOf(range.to, zone) }}
+                defaultFocusedValue={dayOf(range.to, zone)}
+                maxValue={today(zone)}
                 onChange={chooseDays}
               >
                 <div className="fh-range-picker__caption" id={calendarHint}>
@@ -167,21 +170,11 @@ export function DateRangePicker(props: DateRangePickerProps): ReactNode {
 
 // rangeLabel is the button's text: the preset's name, or the days of a
 // custom range (with the times when it does not cover whole days).
-function rangeLabel(intl: IntlShape, range: Range): string {
+function rangeLabel(intl: IntlShape, range: Range, zone: string): string {
   if (range.preset) return intl.formatMessage(presetMessages[range.preset]);
   return intl.formatDateTimeRange(
     range.from,
     range.to,
-    isWholeDays(range) ? { dateStyle: "medium" } : { dateStyle: "medium", timeStyle: "short" },
+    isWholeDays(range, zone) ? { dateStyle: "medium" } : { dateStyle: "medium", timeStyle: "short" },
   );
-}
-
-// toCalendarDate is the local day of d.
-function toCalendarDate(d: Date): CalendarDate {
-  return new CalendarDate(d.getFullYear(), d.getMonth() + 1, d.getDate());
-}
-
-// toLocalDate is 00:00 local time of the calendar day v.
-function toLocalDate(v: DateValue): Date {
-  return new Date(v.year, v.month - 1, v.day);
 }

@@ -1,6 +1,10 @@
 // The date-range picker's rules (the presets, the default of the last 24
 // hours, custom ranges widened to whole days, the time offset) as pure
-// functions of plain Dates, so that they can be tested without a DOM.
+// functions of plain Dates, so that they can be tested without a DOM. Days
+// are those of the time zone the page names (the viewer's, see
+// pageTimeZone), so that a custom range runs from 00:00 to 23:59 on the
+// viewer's clock whatever the browser's zone, 23- and 25-hour days included.
+import { CalendarDate, fromDate, toCalendarDate, type DateValue } from "@internationalized/date";
 
 // Preset is one of the quick ranges, each ending now.
 export type Preset = "1h" | "5h" | "24h" | "7d" | "30d";
@@ -40,16 +44,24 @@ export function presetRange(preset: Preset, now: Date): Range {
   return { from: new Date(to - presetDurations[preset]), to: new Date(to), preset };
 }
 
-// adjustCustomRange widens the days of start and end, in either order, to
-// 00:00:00.000 of the first day and 23:59:59.999 of the last day in local
-// time.
-export function adjustCustomRange(start: Date, end: Date): Range {
-  const [first, last] = start.getTime() <= end.getTime() ? [start, end] : [end, start];
+// adjustCustomRange widens the calendar days start and end, in either
+// order, to 00:00:00.000 of the first day and 23:59:59.999 of the last day
+// in timeZone.
+export function adjustCustomRange(start: DateValue, end: DateValue, timeZone: string): Range {
+  const [first, last] = start.compare(end) <= 0 ? [start, end] : [end, start];
+  const day = (d: DateValue): CalendarDate => new CalendarDate(d.year, d.month, d.day);
   return {
-    from: new Date(first.getFullYear(), first.getMonth(), first.getDate(), 0, 0, 0, 0),
-    to: new Date(last.getFullYear(), last.getMonth(), last.getDate(), 23, 59, 59, 999),
+    from: day(first).toDate(timeZone),
+    // The next day's midnight, less a millisecond: 23:59:59.999 even on a
+    // day of 23 or 25 hours.
+    to: new Date(day(last).add({ days: 1 }).toDate(timeZone).getTime() - 1),
     preset: null,
   };
+}
+
+// dayOf is the calendar day of d in timeZone.
+export function dayOf(d: Date, timeZone: string): CalendarDate {
+  return toCalendarDate(fromDate(d, timeZone));
 }
 
 // offsetMs is the range's time offset, which a dashboard module stores:
@@ -59,18 +71,19 @@ export function offsetMs(range: Range, now: Date): number {
 }
 
 // isWholeDays tells whether range starts at 00:00 and ends at 23:59:59.999
-// local time, as a custom range does after adjustCustomRange.
-export function isWholeDays(range: Range): boolean {
-  const { from, to } = range;
+// in timeZone, as a custom range does after adjustCustomRange.
+export function isWholeDays(range: Range, timeZone: string): boolean {
+  const from = fromDate(range.from, timeZone);
+  const to = fromDate(range.to, timeZone);
   return (
-    from.getHours() === 0 &&
-    from.getMinutes() === 0 &&
-    from.getSeconds() === 0 &&
-    from.getMilliseconds() === 0 &&
-    to.getHours() === 23 &&
-    to.getMinutes() === 59 &&
-    to.getSeconds() === 59 &&
-    to.getMilliseconds() === 999
+    from.hour === 0 &&
+    from.minute === 0 &&
+    from.second === 0 &&
+    from.millisecond === 0 &&
+    to.hour === 23 &&
+    to.minute === 59 &&
+    to.second === 59 &&
+    to.millisecond === 999
   );
 }
 

@@ -2,7 +2,7 @@
 // /dashboard/{id} and /public/{id} give the props {dashboardId, companyId,
 // canEdit, publicToken, tileUrl}; see DashboardProps.
 import { createRoot } from "react-dom/client";
-import { Intl } from "@/lib/i18n";
+import { Intl, pageTimeZone } from "@/lib/i18n";
 import { DashboardBoard, type DashboardProps } from "@/features/dashboards/components/dashboard";
 
 export function mount(el: HTMLElement, props: unknown): void {
@@ -19,14 +19,6 @@ export function mount(el: HTMLElement, props: unknown): void {
     );
   } catch (err) {
     console.error("dashboard: mount failed", err);
-  }
-}
-
-function browserZone(): string {
-  try {
-    return globalThis.Intl.DateTimeFormat().resolvedOptions().timeZone;
-  } catch {
-    return "";
   }
 }
 
@@ -48,7 +40,7 @@ export function readProps(raw: unknown): DashboardProps | null {
     canEdit: p.canEdit === true,
     publicToken,
     tileUrl: /^(https?:)?\/\//.test(tile) || tile.startsWith("/") ? tile : "",
-    timeZone: typeof p.timeZone === "string" && p.timeZone !== "" ? p.timeZone : browserZone(),
+    timeZone: typeof p.timeZone === "string" && p.timeZone !== "" ? p.timeZone : pageTimeZone(),
     name: typeof p.name === "string" ? p.name : "",
   };
 }

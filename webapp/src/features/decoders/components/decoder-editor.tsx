@@ -28,6 +28,7 @@ import { CodeEditor } from "@/features/decoders/components/code-editor";
 import { TestPane } from "@/features/decoders/components/test-pane";
 import { fieldErrors, serverMessage, translator } from "@/lib/api-error";
 import "@/features/decoders/components/decoder-editor.css";
+import { dateTimeWithZone } from "@/lib/i18n";
 
 const messages = defineMessages<{
   loading: NoMessageValues;
@@ -387,7 +388,7 @@ export function DecoderEditor({ companyId, decoderId, maxSource, maxModule }: De
                 {decoder.versions.map((v) => (
                   <tr key={v.version}>
                     <th scope="row">{v.version}</th>
-                    <td>{intl.formatDate(v.createdAt, { dateStyle: "medium", timeStyle: "short" })}</td>
+                    <td>{intl.formatDate(v.createdAt, dateTimeWithZone)}</td>
                     <td>{v.createdByName || "–"}</td>
                     <td>{intl.formatNumber(v.size)} B</td>
                     <td className="fh-decoder__version-actions">

@@ -219,7 +219,7 @@ function EventItem({ event, now }: { event: LiveEvent; now: number }): ReactNode
       <div className="fh-event-hub__event-head">
         <span className="fh-event-hub__node">{node}</span>
         <span className="fh-event-hub__eui">{event.tag.deveui}</span>
-        <time className="fh-event-hub__age" dateTime={event.date} title={intl.formatDate(at, { dateStyle: "medium", timeStyle: "medium" })}>
+        <time className="fh-event-hub__age" dateTime={event.date} title={intl.formatDate(at, { dateStyle: "medium", timeStyle: "long" })}>
           {intl.formatRelativeTime(age.value, age.unit, { numeric: "auto" })}
         </time>
       </div>

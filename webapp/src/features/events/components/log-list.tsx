@@ -235,7 +235,7 @@ function EntryItem({ entry, node, now }: { entry: LogEntry; node: string; now: n
         </span>
         {node ? <span className="fh-event-hub__node">{node}</span> : null}
         {entry.deveui ? <span className="fh-event-hub__eui">{entry.deveui}</span> : null}
-        <time className="fh-event-hub__age" dateTime={entry.createdAt} title={intl.formatDate(at, { dateStyle: "medium", timeStyle: "medium" })}>
+        <time className="fh-event-hub__age" dateTime={entry.createdAt} title={intl.formatDate(at, { dateStyle: "medium", timeStyle: "long" })}>
           {intl.formatRelativeTime(age.value, age.unit, { numeric: "auto" })}
         </time>
       </div>

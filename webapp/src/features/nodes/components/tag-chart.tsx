@@ -27,6 +27,7 @@ import {
   type TagDatum,
 } from "@/features/nodes/utils/tag-data";
 import "@/features/nodes/components/tag-chart.css";
+import { dateTimeWithZone } from "@/lib/i18n";
 
 const LineChart = lazy(() => import("@/features/nodes/components/line-chart"));
 
@@ -135,7 +136,7 @@ export function TagChart(props: TagChartProps): ReactNode {
     },
     [intl, chosen],
   );
-  const formatTime = useCallback((d: Date): string => intl.formatDate(d, { dateStyle: "medium", timeStyle: "short" }), [intl]);
+  const formatTime = useCallback((d: Date): string => intl.formatDate(d, dateTimeWithZone), [intl]);
   const spanMs = range.to.getTime() - range.from.getTime();
   const formatTick = useCallback(
     (d: Date): string =>

@@ -139,7 +139,7 @@ export function TableWidget({ module: m, range }: WidgetProps): ReactNode {
               <tbody>
                 {times.map((t) => (
                   <tr key={t}>
-                    <th scope="row">{intl.formatDate(new Date(t), { dateStyle: "short", timeStyle: "medium" })}</th>
+                    <th scope="row">{intl.formatDate(new Date(t), { dateStyle: "short", timeStyle: "long" })}</th>
                     {cols.map((s, i) => (
                       <td key={`${s.deveui}|${s.key}`} className="fh-dash-table__num">
                         {rows.get(t)?.get(i) ?? ""}

@@ -22,6 +22,7 @@ import { useWidth } from "@/lib/use-width";
 import { msg } from "@/features/dashboards/utils/messages";
 import type { Bucket, ChartKind, Point } from "@/features/dashboards/utils/dashboard-model";
 import { SyncContext, useSyncedDomain, useSyncedHover } from "@/features/dashboards/hooks/use-chart-sync";
+import { dateTimeWithZone } from "@/lib/i18n";
 
 export interface ChartSeries {
   id: string;
@@ -347,7 +348,7 @@ export default function TimeChart(props: TimeChartProps): ReactNode {
             top={tipTop}
             live={cursor !== null}
           >
-            <span className="fh-dash-chart__tooltip-time">{intl.formatDate(new Date(tipTime), { dateStyle: "medium", timeStyle: "short" })}</span>
+            <span className="fh-dash-chart__tooltip-time">{intl.formatDate(new Date(tipTime), dateTimeWithZone)}</span>
             {tooltip.map((r) => (
               <span key={r.i} className="fh-dash-chart__tooltip-row">
                 <span className="fh-dash-chart__swatch" style={{ background: seriesColor(r.i) }} aria-hidden="true" />
