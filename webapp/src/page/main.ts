@@ -21,8 +21,11 @@ htmx.config.includeIndicatorStyles = false;
 htmx.config.allowEval = false;
 htmx.config.allowScriptTags = false;
 
-// htmx 2 does not swap 4xx answers by default; form fragments with field
-// errors come back as 400/409/422 and must replace the form.
+// A form refused for its fields comes back as 200 with its messages
+// (ui.FormStatus): a 4xx would have the browser log "Failed to load
+// resource" for what is only a field to correct. 400, 409 and 422 are still
+// swapped for a fragment of another kind; other errors leave the page as it
+// is and show their message (an HX-Trigger toast, else the generic one).
 htmx.config.responseHandling = [
   { code: "204", swap: false },
   { code: "[23]..", swap: true },

@@ -8,6 +8,7 @@
 package pages
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"sync"
@@ -74,6 +75,15 @@ func kindLabel(kind string) string {
 		return "decoders.kind.wasm"
 	}
 	return "decoders.kind.js"
+}
+
+// builtinName is the name of a built-in decoder in the page's language:
+// raw's is translated, the codecs' names are product names.
+func builtinName(ctx context.Context, e decoders.Entry) string {
+	if e.Key == decoders.Raw {
+		return ui.T(ctx, decoders.IDRawName)
+	}
+	return e.Name
 }
 
 // formatTime shows a time in UTC, to the minute.
