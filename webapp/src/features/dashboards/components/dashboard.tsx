@@ -276,7 +276,7 @@ export function DashboardBoard(props: DashboardProps): ReactNode {
                 {modules.length === 0 ? (
                   <div className="fh-dash-state fh-dash-state--page" role="status">
                     {intl.formatMessage(msg.empty)} {canEdit ? intl.formatMessage(msg.emptyEdit) : null}
-                    {canEdit ? (
+                    {canEdit && !editing ? (
                       <Button
                         className="fh-dash-button"
                         onPress={() => {
