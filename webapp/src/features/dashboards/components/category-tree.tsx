@@ -400,6 +400,7 @@ export function CategoryTree({ companyId, canEdit, mode, onNavigate }: CategoryT
               // A new dashboard is empty: it opens in edit mode, to have
               // modules added; the snackbar tells of it there.
               toastOnNextPage("success", intl.formatMessage(messages.dashboardCreated));
+              if (parent) expand(parent.key); // kept for the tree's next showing
               onNavigate?.();
               window.location.assign(editPath(d.dashboardId));
             }}
