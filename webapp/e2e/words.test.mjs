@@ -90,6 +90,16 @@ describe("layout", () => {
       await page.screenshot({ path: artifactPath(`notifications-${width}.png`) });
       await bell.click();
       await panel.waitFor({ state: "hidden" });
+      // Escape and a click elsewhere close it too; Escape gives the focus back to the bell.
+      await bell.click();
+      await panel.waitFor();
+      await page.keyboard.press("Escape");
+      await panel.waitFor({ state: "hidden" });
+      assert.equal(await bell.evaluate((el) => el === document.activeElement), true, "the focus is on the bell");
+      await bell.click();
+      await panel.waitFor();
+      await page.getByRole("main").click({ position: { x: 5, y: 300 } });
+      await panel.waitFor({ state: "hidden" });
       watch.check();
     });
   }

@@ -66,14 +66,27 @@ function toggleMenu(open?: boolean): void {
   }
 }
 
+// closeNotifications closes the bell's list, if open, giving the focus back
+// to the bell when it was inside.
+function closeNotifications(): void {
+  const open = document.querySelector<HTMLDetailsElement>("details.notifications[open]");
+  if (!open) return;
+  const inside = open.contains(document.activeElement);
+  open.open = false;
+  if (inside) open.querySelector<HTMLElement>("summary")?.focus();
+}
+
 document.addEventListener("click", (e) => {
   const target = e.target as Element;
+  if (!target.closest("details.notifications")) closeNotifications();
   if (target.closest("[data-menu-toggle]")) toggleMenu();
   else if (target.closest("[data-menu-scrim]")) toggleMenu(false);
 });
 
 document.addEventListener("keydown", (e) => {
-  if (e.key === "Escape") toggleMenu(false);
+  if (e.key !== "Escape") return;
+  if (document.querySelector("details.notifications[open]")) closeNotifications();
+  else toggleMenu(false);
 });
 
 document.addEventListener("change", (e) => {
