@@ -683,11 +683,11 @@ func TestSwedishNodePages(t *testing.T) {
 		{"menu and list", "GET", "/application", acme.CompanyAdminToken, nil, nil, []string{`lang="sv"`, "Applikationer", "Noder", "Ny applikation", "Nätverksserver"}},
 		{"application messages", "POST", "/application/create", acme.CompanyAdminToken, url.Values{"name": {""}}, kerneltest.HTMX, []string{"Din applikation måste ha ett namn", "Skapa applikation"}},
 		{"node list", "GET", "/tag", acme.UserToken, nil, nil, []string{"Filtrera på namn eller DevEUI", "Senaste data", "Aldrig"}},
-		{"node form", "GET", "/tag/create", acme.CompanyAdminToken, nil, nil, []string{"Avkodare", "Standard (rå nyttolast)", "Välj en applikation", "Skapa nod"}},
+		{"node form", "GET", "/tag/create", acme.CompanyAdminToken, nil, nil, []string{"Avkodare", "Standard: rå nyttolast (hex)", `<option value="raw">Rå nyttolast (hex)</option>`, "Välj en applikation", "Skapa nod"}},
 		{"node messages", "POST", "/tag/create", acme.CompanyAdminToken, url.Values{"name": {"X"}, "deveui": {"70B3D57ED005A1B2"}, "applicationId": {fmt.Sprint(f.AppID)}}, kerneltest.HTMX, []string{"En nod med denna DevEUI finns redan på servern"}},
 		{"details", "GET", "/tagdetails/" + f.DevEUI, acme.CompanyAdminToken, nil, nil, []string{"Identitet och avkodare", "Batteri och signal", "Nedlänkar", "Köa nedlänk", "Ta bort noden"}},
 		{"downlink messages", "POST", "/tagdetails/" + f.DevEUI + "/downlinks", acme.CompanyAdminToken, url.Values{"port": {"0"}, "payload": {"01"}, "payloadType": {"hex"}}, kerneltest.HTMX, []string{"Porten måste vara större än 0"}},
-		{"tokens", "GET", "/company/tokens", acme.CompanyAdminToken, nil, nil, []string{"Integrationsnycklar", "Skapa nyckel", "Företagsnyckel"}},
+		{"tokens", "GET", "/company/tokens", acme.CompanyAdminToken, nil, nil, []string{"Integrationstoken", "Skapa token", "Företagstoken"}},
 		{"pool", "GET", "/tag/pool", root, nil, []string{"Accept-Language", "sv"}, []string{"Nodpool", "Inga okända DevEUI:n har hörts."}},
 	}
 	for _, tc := range cases {
