@@ -58,7 +58,7 @@ func TestCategories(t *testing.T) {
 		{Name: "a category with a sub-category is not removed", As: "acmeAdmin", Method: "DELETE", Path: "/api/dashboards/categories/{buildings}", Status: 400,
 			ID: "dashboards.categoryNotEmpty", Texts: map[string]string{"": "Remove or move the dashboards and sub-categories of this category first"}},
 		{Name: "the message is translated", As: "acmeAdmin", Method: "DELETE", Path: "/api/dashboards/categories/{houseA}", Lang: "sv", Status: 400,
-			Texts: map[string]string{"": "Ta bort eller flytta kategorins dashboards och underkategorier först"}},
+			Texts: map[string]string{"": "Ta bort eller flytta kategorins instrumentpaneler och underkategorier först"}},
 		{Name: "reorder: Fields first, House A to the root, Climate into Fields", As: "acmeAdmin", Method: "PUT", Path: "/api/dashboards/categories/indexes", Status: 204,
 			Body: `{"categories":[{"dashboardCategoryId":{fields},"index":0,"parentGuid":null},{"dashboardCategoryId":{buildings},"index":1},
 				{"dashboardCategoryId":{houseA},"index":2,"parentGuid":null}],"dashboards":[{"dashboardId":{climate},"dashboardCategoryId":{fields},"index":0}]}`},

@@ -46,6 +46,10 @@ import (
 // an empty payload gives {"length": 0}.
 const Raw = "raw"
 
+// IDRawName is the catalog id of raw's name as pages show it; the decoder
+// list of the API keeps the English name of the built-in catalog.
+const IDRawName = "decoders.raw.name"
+
 // customPrefix starts the key of a company's own decoder: custom:<id>.
 const customPrefix = "custom:"
 

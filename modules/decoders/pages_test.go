@@ -72,12 +72,21 @@ func TestDecoderPages(t *testing.T) {
 		t.Errorf("create page: %.500s", kerneltest.Main(p.Body))
 	}
 
+	// A company without decoders of its own: one "New decoder" button, in
+	// the empty state; raw's name in the page's language.
+	empty := ta.EnglishCompany(t, root, "Empty AB", "empty.example")
+	emptyList := kerneltest.Main(ta.Page(t, "GET", "/decoders", root, nil, "Cookie", fmt.Sprintf("fieldhub_company=%d; lang=sv", empty.CompanyID)).Body)
+	if n := strings.Count(emptyList, `href="/decoders/create"`); n != 1 {
+		t.Errorf("the empty list has %d links to a new decoder, want 1", n)
+	}
+	kerneltest.Contains(t, emptyList, []string{"<code>raw</code> Rå nyttolast (hex)"}, []string{"Raw payload"})
+
 	// A SuperAdmin sets the chosen company's limits.
 	cookie := []string{"Cookie", fmt.Sprintf("fieldhub_company=%d", acme.CompanyID)}
 	if p := ta.Page(t, "GET", "/decoders", root, nil, cookie...); !strings.Contains(p.Body, `name="timeMs"`) {
 		t.Errorf("SuperAdmin's list has no limits form: %.500s", kerneltest.Main(p.Body))
 	}
-	if p := ta.Page(t, "POST", "/decoders/limits", root, url.Values{"timeMs": {"5000"}, "memoryMiB": {"16"}}, append(cookie, kerneltest.HTMX...)...); p.Status != http.StatusBadRequest ||
+	if p := ta.Page(t, "POST", "/decoders/limits", root, url.Values{"timeMs": {"5000"}, "memoryMiB": {"16"}}, append(cookie, kerneltest.HTMX...)...); p.Status != http.StatusOK ||
 		!strings.Contains(p.Body, "The time limit must be 1 to 1000 ms") {
 		t.Errorf("limits out of range: %d %.500s", p.Status, p.Body)
 	}
@@ -95,7 +104,7 @@ func TestDecoderPages(t *testing.T) {
 	p := ta.Page(t, "GET", page, acme.CompanyAdminToken, nil)
 	kerneltest.Contains(t, kerneltest.Main(p.Body), []string{`data-island="decoder-editor"`, fmt.Sprintf(`"decoderId":%d`, id), "Tank", f.DevEUI}, nil)
 	refused := ta.Page(t, "POST", page+"/delete", acme.CompanyAdminToken, nil, kerneltest.HTMX...)
-	if refused.Status != http.StatusBadRequest || !strings.Contains(refused.Body, "Nodes still use this decoder (1: Tank)") {
+	if refused.Status != http.StatusOK || !strings.Contains(refused.Body, "Nodes still use this decoder (1: Tank)") {
 		t.Errorf("delete in use: %d %.500s", refused.Status, refused.Body)
 	}
 	if r := ta.Call(t, "PUT", "/api/tag/"+f.DevEUI, acme.CompanyAdminToken, map[string]any{"decoder": "raw"}); r.Status != http.StatusOK {
@@ -107,4 +116,16 @@ func TestDecoderPages(t *testing.T) {
 	if p := ta.Page(t, "POST", page+"/delete", acme.CompanyAdminToken, nil); p.Status != http.StatusSeeOther || p.Redirect() != "/decoders" || !strings.Contains(p.Toast(), "The decoder Tank level was deleted") {
 		t.Errorf("delete: %d to %q, toast %q", p.Status, p.Redirect(), p.Toast())
 	}
+}
+
+// TestDecoderPagesOfASuperAdminWithoutCompanies: before any company exists,
+// /decoders tells the SuperAdmin how companies are chosen and to register one.
+func TestDecoderPagesOfASuperAdminWithoutCompanies(t *testing.T) {
+	ta := kerneltest.Start(t, db.SQLite, nil, app.Build)
+	root := ta.SuperAdmin(t)
+	p := ta.Page(t, "GET", "/decoders", root, nil, "Accept-Language", "en")
+	kerneltest.Contains(t, kerneltest.Main(p.Body), []string{
+		"As SuperAdmin you work in the company chosen with the company switcher in the side menu. There is no company yet: register one to give it decoders of its own.",
+		`href="/register"`,
+	}, []string{"You must belong to a company"})
 }

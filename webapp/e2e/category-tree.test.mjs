@@ -413,7 +413,11 @@ test("a CompanyAdmin builds, edits, copies and removes in the tree on /dashboard
   await dialog.getByText(m("validation.required"), { exact: true }).waitFor();
   await dialog.getByLabel(m("tree.dashboard.name")).fill("Tomatoes");
   await dialog.getByRole("button", { name: m("tree.dialog.create") }).click();
+  // A new dashboard opens, in edit mode (words.test.mjs); back to the tree.
+  await page.waitForURL(/\/dashboard\/\d+$/);
   await expectSnackbar(page, m("tree.dashboard.created"), "after creating a dashboard");
+  await page.goto("/dashboard");
+  tree = await waitForTree(page, lang);
   await row(tree, "Tomatoes").waitFor();
 
   // A dashboard in Cellar with the keyboard only: Shift+F10 on the row opens its menu.
@@ -428,9 +432,10 @@ test("a CompanyAdmin builds, edits, copies and removes in the tree on /dashboard
   await dialog.waitFor();
   await page.keyboard.type("Wine");
   await page.keyboard.press("Enter");
+  await page.waitForURL(/\/dashboard\/\d+$/);
+  await page.goto("/dashboard");
+  tree = await waitForTree(page, lang);
   await row(tree, "Wine").waitFor();
-  await dialog.waitFor({ state: "hidden" });
-  await page.waitForFunction(() => document.activeElement?.closest("[data-node]")?.textContent.includes("Wine"));
 
   assert.deepEqual(await rows(tree), ["Greenhouse", "  Seedlings", "  Tomatoes", "Cellar", "  Wine"]);
   assert.deepEqual(await treeTitles(), ["Greenhouse", "  Seedlings", "  Tomatoes", "Cellar", "  Wine"]);
@@ -701,8 +706,8 @@ test("a SuperAdmin makes a dashboard in the company chosen in the switcher from 
   const create = page.getByRole("dialog", { name: m("tree.dashboard.new") });
   await create.getByLabel(m("tree.dashboard.name")).fill("Fleet overview");
   await create.getByRole("button", { name: m("tree.dialog.create") }).click();
+  await page.waitForURL(/\/dashboard\/\d+$/);
   await expectSnackbar(page, m("tree.dashboard.created"), "after creating a dashboard");
-  await row(treeOf(dialog, lang), "Fleet overview").waitFor();
   const token = await server.token(company.companyAdmin);
   const list = await server.api("GET", `/api/companies/${company.id}/dashboards`, { token });
   assert.deepEqual(

@@ -151,22 +151,27 @@ func (e *Env) ErrorsOf(lang string, err error) (FormErrors, bool) {
 // FormFailed answers a refused form: the form again with its messages, as
 // the fragment htmx swaps in, or inside wrap as a whole page when the browser
 // posted without htmx. Errors a form cannot show are returned to the caller.
-//
-// htmx swaps only 400, 409 and 422 answers (webapp/src/page/main.ts), so a
-// refusal of another status (a 404 "Could not find the user", a 403 role, a
-// 413 image) goes to htmx as 422, for the form to show its message in place;
-// a browser without htmx gets the error's own status. opts apply to the
-// whole page (Islands for a form with an island).
+// The status is FormStatus's. opts apply to the whole page (Islands for a
+// form with an island).
 func (e *Env) FormFailed(w http.ResponseWriter, r *http.Request, err error, titleID string, form func(FormErrors) templ.Component, wrap func(templ.Component) templ.Component, opts ...Options) error {
 	fe, ok := e.ErrorsOf(web.ViewerFrom(r.Context()).Lang, err)
 	if !ok {
 		return err
 	}
-	status := web.StatusOf(err)
-	if web.IsHTMX(r) && status != http.StatusBadRequest && status != http.StatusConflict {
-		status = http.StatusUnprocessableEntity
+	return e.RenderForm(w, r, FormStatus(r, err), titleID, form(fe), wrap, opts...)
+}
+
+// FormStatus is the status of a form drawn again with the messages of err.
+// To htmx it is 200: the fragment is the answer htmx asked for, and any 4xx
+// would have the browser report "Failed to load resource" in the console
+// for what is only a field to correct. A browser that posted without htmx
+// gets the error's own status (400 for invalid input, 409, 403, ...), as
+// the JSON API answers it.
+func FormStatus(r *http.Request, err error) int {
+	if web.IsHTMX(r) {
+		return http.StatusOK
 	}
-	return e.RenderForm(w, r, status, titleID, form(fe), wrap, opts...)
+	return web.StatusOf(err)
 }
 
 // RenderForm draws a form: alone for htmx, inside wrap as a whole page

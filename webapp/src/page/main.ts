@@ -21,8 +21,11 @@ htmx.config.includeIndicatorStyles = false;
 htmx.config.allowEval = false;
 htmx.config.allowScriptTags = false;
 
-// htmx 2 does not swap 4xx answers by default; form fragments with field
-// errors come back as 400/409/422 and must replace the form.
+// A form refused for its fields comes back as 200 with its messages
+// (ui.FormStatus): a 4xx would have the browser log "Failed to load
+// resource" for what is only a field to correct. 400, 409 and 422 are still
+// swapped for a fragment of another kind; other errors leave the page as it
+// is and show their message (an HX-Trigger toast, else the generic one).
 htmx.config.responseHandling = [
   { code: "204", swap: false },
   { code: "[23]..", swap: true },
@@ -63,14 +66,27 @@ function toggleMenu(open?: boolean): void {
   }
 }
 
+// closeNotifications closes the bell's list, if open, giving the focus back
+// to the bell when it was inside.
+function closeNotifications(): void {
+  const open = document.querySelector<HTMLDetailsElement>("details.notifications[open]");
+  if (!open) return;
+  const inside = open.contains(document.activeElement);
+  open.open = false;
+  if (inside) open.querySelector<HTMLElement>("summary")?.focus();
+}
+
 document.addEventListener("click", (e) => {
   const target = e.target as Element;
+  if (!target.closest("details.notifications")) closeNotifications();
   if (target.closest("[data-menu-toggle]")) toggleMenu();
   else if (target.closest("[data-menu-scrim]")) toggleMenu(false);
 });
 
 document.addEventListener("keydown", (e) => {
-  if (e.key === "Escape") toggleMenu(false);
+  if (e.key !== "Escape") return;
+  if (document.querySelector("details.notifications[open]")) closeNotifications();
+  else toggleMenu(false);
 });
 
 document.addEventListener("change", (e) => {

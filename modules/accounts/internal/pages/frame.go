@@ -50,6 +50,11 @@ func (p *Pages) enrichViewer(r *http.Request, v *web.Viewer) error {
 				v.Location = c.Location()
 			}
 		}
+		if v.CompanyID == 0 && len(companies) > 0 {
+			// The chosen company was deleted: the switcher shows the first
+			// one, so the pages work in it rather than in none.
+			v.CompanyID, v.CompanyName = companies[0].ID, companies[0].Name
+		}
 		return nil
 	}
 	if v.CompanyID != 0 {

@@ -77,5 +77,14 @@ func kindLabel(kind string) string {
 	return "decoders.kind.js"
 }
 
+// builtinName is the name of a built-in decoder in the page's language:
+// raw's is translated, the codecs' names are product names.
+func builtinName(ctx context.Context, e decoders.Entry) string {
+	if e.Key == decoders.Raw {
+		return ui.T(ctx, decoders.IDRawName)
+	}
+	return e.Name
+}
+
 // formatTime shows a time in the viewer's zone, to the minute, the zone named.
 func formatTime(ctx context.Context, t time.Time) string { return ui.DateTimeMinutes(ctx, t) }

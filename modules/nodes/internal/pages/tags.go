@@ -267,8 +267,11 @@ func (pg *Pages) decoderOptions(ctx context.Context, company int64, current stri
 		if name == "" {
 			name = e.Key
 		}
-		if e.Custom {
+		switch {
+		case e.Custom:
 			name = pg.host.Catalogs.T(web.ViewerFrom(ctx).Lang, "decoders.option.custom", map[string]any{"name": name})
+		case e.Key == decoders.Raw:
+			name = pg.host.Catalogs.T(web.ViewerFrom(ctx).Lang, decoders.IDRawName, nil)
 		}
 		opts = append(opts, ui.Option{Value: e.Key, Label: name})
 		known = known || e.Key == current

@@ -64,11 +64,7 @@ func (pg *Pages) tokenCreateSubmit(w http.ResponseWriter, r *http.Request) error
 		if serr != nil {
 			return serr
 		}
-		status := web.StatusOf(err)
-		if web.IsHTMX(r) && status != http.StatusBadRequest && status != http.StatusConflict {
-			status = http.StatusUnprocessableEntity
-		}
-		return pg.ui.RenderForm(w, r, status, "page.tokens.title", section, tokensPage)
+		return pg.ui.RenderForm(w, r, ui.FormStatus(r, err), "page.tokens.title", section, tokensPage)
 	}
 	web.Toast(w, r, "success", pg.t(r, "page.tokens.created", "label", t.Label))
 	section, err := pg.tokensView(r, id, tokenForm(url.Values{"isCompany": {"true"}}, ui.NoErrors), t)

@@ -54,7 +54,8 @@ import {
   type TreeNode,
 } from "@/features/dashboards/utils/category-tree";
 import "@/features/dashboards/components/category-tree.css";
-import { toast } from "@/lib/toast";
+import { toast, toastOnNextPage } from "@/lib/toast";
+import { editPath } from "@/features/dashboards/utils/edit-request";
 
 const messages = defineMessages<{
   tree: NoMessageValues;
@@ -396,7 +397,12 @@ export function CategoryTree({ companyId, canEdit, mode, onNavigate }: CategoryT
             onClose={closeDialog}
             onSubmit={async (name) => {
               const d = await createDashboard(companyId, name, parent?.id ?? null);
-              await done(intl.formatMessage(messages.dashboardCreated), dashboardKey(d.dashboardId), parent?.key);
+              // A new dashboard is empty: it opens in edit mode, to have
+              // modules added; the snackbar tells of it there.
+              toastOnNextPage("success", intl.formatMessage(messages.dashboardCreated));
+              if (parent) expand(parent.key); // kept for the tree's next showing
+              onNavigate?.();
+              window.location.assign(editPath(d.dashboardId));
             }}
           />
         );

@@ -25,6 +25,7 @@ import { ShareDialog, shareMessages } from "@/features/dashboards/components/sha
 import { ChartSync, SyncContext } from "@/features/dashboards/hooks/use-chart-sync";
 import "@/features/dashboards/components/dashboard.css";
 import { toast } from "@/lib/toast";
+import { takeEditRequest } from "@/features/dashboards/utils/edit-request";
 
 export interface DashboardProps {
   dashboardId: number;
@@ -60,7 +61,7 @@ export function DashboardBoard(props: DashboardProps): ReactNode {
   const [modules, setModules] = useState<DashModule[]>([]);
   const [attempt, setAttempt] = useState(0);
   const canEdit = props.canEdit && !source.isPublic;
-  const [editing, setEditing] = useState(false);
+  const [editing, setEditing] = useState(() => takeEditRequest() && canEdit);
   const [editor, setEditor] = useState<{ module: DashModule | null } | null>(null);
   const [removing, setRemoving] = useState<DashModule | null>(null);
   const [sharing, setSharing] = useState(false);
@@ -275,6 +276,17 @@ export function DashboardBoard(props: DashboardProps): ReactNode {
                 {modules.length === 0 ? (
                   <div className="fh-dash-state fh-dash-state--page" role="status">
                     {intl.formatMessage(msg.empty)} {canEdit ? intl.formatMessage(msg.emptyEdit) : null}
+                    {canEdit && !editing ? (
+                      <Button
+                        className="fh-dash-button"
+                        onPress={() => {
+                          setEditing(true);
+                          setEditor({ module: null });
+                        }}
+                      >
+                        <span className="mdi mdi-plus" aria-hidden="true" /> {intl.formatMessage(msg.add)}
+                      </Button>
+                    ) : null}
                   </div>
                 ) : (
                   <div className="fh-dash__gridbox">

@@ -183,10 +183,19 @@ export function DecoderEditor({ companyId, decoderId, maxSource, maxModule }: De
     return { source };
   };
 
+  // nameRefused checks the name's required rule before a call, so that an
+  // empty name is no refused request the browser reports in its console.
+  const nameRefused = (): boolean => {
+    if (name.trim() !== "") return false;
+    setErrors({ name: translator(intl, decoderErrorIds)("validation.required") ?? "" });
+    return true;
+  };
+
   const onSave = (): void => {
     const content = body();
     setNotice(null);
     setErrors({});
+    if (!decoderId && nameRefused()) return;
     if (!content) {
       setErrors({ module: intl.formatMessage(messages.noModule) });
       return;
@@ -215,6 +224,7 @@ export function DecoderEditor({ companyId, decoderId, maxSource, maxModule }: De
     if (!decoderId) return;
     setNotice(null);
     setErrors({});
+    if (nameRefused()) return;
     rename(decoderId, name)
       .then((d) => {
         setDecoder(d);

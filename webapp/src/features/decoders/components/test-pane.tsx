@@ -59,6 +59,24 @@ export interface TestPaneProps {
 
 type Run = { state: "idle" } | { state: "running" } | { state: "done"; result: TestResult } | { state: "failed"; message: string };
 
+// inputErrors are the message ids of the test call's rules on the port and
+// the payload (modules/decoders/internal/decoding/test.go), checked before
+// sending: a mistyped payload is then no refused request, which the browser
+// would report in its console. The server stays the judge of the rest.
+function inputErrors(fPort: string, payload: string, format: "hex" | "base64"): Record<string, string> {
+  const out: Record<string, string> = {};
+  const port = Number(fPort);
+  if (fPort.trim() === "" || !Number.isInteger(port) || port < 0 || port > 255) out.fPort = "decoders.test.fPort";
+  if (format === "hex") {
+    const digits = payload.trim().replace(/[ :\-\n\t]/g, "").replace(/^0x/i, "");
+    if (!/^([0-9a-fA-F]{2})*$/.test(digits)) out.payload = "decoders.test.hex";
+  } else {
+    const text = payload.trim();
+    if (text !== "" && (!/^([A-Za-z0-9+/]*|[A-Za-z0-9_-]*)={0,2}$/.test(text) || text.length % 4 === 1)) out.payload = "decoders.test.base64";
+  }
+  return out;
+}
+
 export function TestPane({ companyId, codec }: TestPaneProps): ReactNode {
   const intl = useIntl();
   const [fPort, setFPort] = useState("1");
@@ -69,17 +87,22 @@ export function TestPane({ companyId, codec }: TestPaneProps): ReactNode {
 
   const onSubmit = (e: FormEvent<HTMLFormElement>): void => {
     e.preventDefault();
+    const port = Number(fPort);
+    const translate = translator(intl, decoderErrorIds);
+    const refused = Object.entries(inputErrors(fPort, payload, format));
+    setErrors(Object.fromEntries(refused.map(([field, id]) => [field, translate(id) ?? id])));
+    if (refused.length > 0) {
+      setRun({ state: "idle" });
+      return;
+    }
     if (!codec) {
       setRun({ state: "failed", message: intl.formatMessage(messages.noCodec) });
       return;
     }
-    const port = Number(fPort);
-    setErrors({});
     setRun({ state: "running" });
     runTest(companyId, codec, { fPort: Number.isInteger(port) ? port : -1, payload, format })
       .then((result) => setRun({ state: "done", result }))
       .catch((err: unknown) => {
-        const translate = translator(intl, decoderErrorIds);
         const fields = fieldErrors(err, translate);
         // The payload's errors name bytes or base64: both are the one field here.
         const shown: Record<string, string> = {};
