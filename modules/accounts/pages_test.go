@@ -172,7 +172,7 @@ func TestCompanyEditPage(t *testing.T) {
 		{"email valid", companyForm("invoiceAdress", "not-an-address"), kerneltest.HTMX, 200, "Add valid email adress"},
 		{"phone country code", companyForm("contactPhonenumber", "070-123 45 67"), nil, 400, "Don't forget that the phone number must have country code (e.g. 4607xxxxxxxx)"},
 		{"country code", companyForm("country", "Sweden"), nil, 400, "Give the country as a two-letter code, such as SE"},
-		{"time zone, htmx", companyForm("timezone", "Mars/Olympus"), kerneltest.HTMX, 400, "Unknown time zone: give an IANA name, such as Europe/Stockholm"},
+		{"time zone, htmx", companyForm("timezone", "Mars/Olympus"), kerneltest.HTMX, 200, "Unknown time zone: give an IANA name, such as Europe/Stockholm"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -298,10 +298,10 @@ func TestTagData(t *testing.T) {
 					}
 					key := "dst" + strings.ReplaceAll(tc.name, " ", "")
 					e.write(t, key, when, vals)
-					// A window from mid-morning of the first day: the first
-					// bucket starts at its local midnight.
+					// A window of the three local days: each bucket starts at
+					// a local midnight.
 					tr := e.get(t, "acmeUser", fmt.Sprintf("/api/tag/%d/trend/%s?resolution=day&from=%s&to=%s", sensor, key,
-						ts(tc.first.Add(10*time.Hour)), ts(end))).Obj()
+						ts(tc.first), ts(end))).Obj()
 					got := tr["buckets"].([]any)
 					if len(got) != 3 {
 						t.Fatalf("got %d buckets, want 3: %v", len(got), got)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/kernel/i18n"
 	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/webapp/ui"
 )
@@ -44,7 +46,7 @@ func TestDecoderOptions(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			pg := &Pages{decoders: tc.catalog}
+			pg := &Pages{decoders: tc.catalog, host: &kernel.Host{Catalogs: &i18n.Catalogs{}}}
 			opts, ok := pg.decoderOptions(context.Background(), 1, tc.current)
 			var got []string
 			for _, o := range opts {
@@ -59,7 +61,7 @@ func TestDecoderOptions(t *testing.T) {
 
 func TestTagFieldsSayWhenDecodersFailed(t *testing.T) {
 	t.Parallel()
-	pg := &Pages{decoders: catalog(nil)}
+	pg := &Pages{decoders: catalog(nil), host: &kernel.Host{Catalogs: &i18n.Catalogs{}}}
 	opts, ok := pg.decoderOptions(context.Background(), 1, "")
 	var b strings.Builder
 	if err := tagFields(nil, tagFormData{Decoders: opts, DecodersBad: !ok}, ui.NoErrors).Render(context.Background(), &b); err != nil {
