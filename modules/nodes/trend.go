@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
@@ -83,4 +84,15 @@ func TrendEdges(from, to time.Time, resolution string, loc *time.Location) ([]ti
 	// On a UTC hour: 5-hour buckets stay put as the window moves.
 	edges, err := tsdb.Grid(from, to, time.Unix(0, 0).UTC(), TrendWidths[resolution])
 	return edges, resolution, err
+}
+
+// BucketEnd is the edge after start among edges (TrendEdges): the end of
+// the bucket that starts there. AggregateEdges leaves empty buckets out, so
+// a bucket's index does not tell its edges.
+func BucketEnd(edges []time.Time, start time.Time) time.Time {
+	i, _ := slices.BinarySearchFunc(edges, start, time.Time.Compare)
+	for i < len(edges) && !edges[i].After(start) {
+		i++
+	}
+	return edges[min(i, len(edges)-1)]
 }

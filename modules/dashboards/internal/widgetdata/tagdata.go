@@ -141,12 +141,8 @@ func (r *Reader) TagData(ctx context.Context, wd *dashboards.Widget, companyID i
 				return err
 			}
 			sd.Buckets = make([]BucketData, len(buckets))
-			next := 1 // the edge after the bucket's start; empty buckets are left out
 			for j, b := range buckets {
-				for next < len(edges)-1 && !edges[next].After(b.Start) {
-					next++
-				}
-				sd.Buckets[j] = BucketData{T: b.Start, End: edges[next], Min: b.Min, Mean: b.Mean, Max: b.Max, Last: b.Last, Count: b.Count}
+				sd.Buckets[j] = BucketData{T: b.Start, End: nodes.BucketEnd(edges, b.Start), Min: b.Min, Mean: b.Mean, Max: b.Max, Last: b.Last, Count: b.Count}
 			}
 		} else {
 			pts, err := r.series.Range(ctx, ref.tsdb(companyID), from, to, points)

@@ -2,8 +2,6 @@ package tagdata
 
 import (
 	"net/http"
-	"slices"
-	"time"
 
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
 	"github.com/fieldhub/fieldhub/kernel/web"
@@ -57,17 +55,7 @@ func (a *API) trend(w http.ResponseWriter, r *http.Request) error {
 	out := Trend{TagID: t.ID, Key: k.Key, Label: k.Label, Unit: k.Unit, Resolution: res, From: from, To: to,
 		Buckets: make([]TrendBucket, len(buckets))}
 	for i, b := range buckets {
-		out.Buckets[i] = TrendBucket{Start: b.Start, End: bucketEnd(edges, b.Start), Min: b.Min, Max: b.Max, Mean: b.Mean, Last: b.Last, Count: b.Count}
+		out.Buckets[i] = TrendBucket{Start: b.Start, End: nodes.BucketEnd(edges, b.Start), Min: b.Min, Max: b.Max, Mean: b.Mean, Last: b.Last, Count: b.Count}
 	}
 	return web.OK(w, out)
-}
-
-// bucketEnd is the edge after start: the end of the bucket that starts
-// there (AggregateEdges leaves empty buckets out, so indexes do not match).
-func bucketEnd(edges []time.Time, start time.Time) time.Time {
-	i, _ := slices.BinarySearchFunc(edges, start, time.Time.Compare)
-	for i < len(edges) && !edges[i].After(start) {
-		i++
-	}
-	return edges[min(i, len(edges)-1)]
 }
