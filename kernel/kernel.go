@@ -29,6 +29,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/mail"
 	"github.com/fieldhub/fieldhub/kernel/scheduler"
 	"github.com/fieldhub/fieldhub/kernel/secretbox"
+	"github.com/fieldhub/fieldhub/kernel/sms"
 	"github.com/fieldhub/fieldhub/kernel/web"
 )
 
@@ -63,6 +64,7 @@ type Host struct {
 	Bus       events.Bus
 	Scheduler *scheduler.Scheduler
 	Mail      *mail.Outbox
+	SMS       *sms.Outbox
 	Catalogs  *i18n.Catalogs
 	Tokens    *auth.Tokens
 	Box       *secretbox.Box
@@ -128,6 +130,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, src Sources)
 		Config: cfg, DB: bdb, Bus: bus, Scheduler: sched, Catalogs: cat, Tokens: tokens,
 		Box: secretbox.New(secret), Router: router, log: log,
 		Mail: mail.NewOutbox(bdb, sender, cfg.MailFrom, log.With("module", "mail")),
+		SMS:  sms.NewOutbox(bdb),
 	}
 	k := &Kernel{host: h, bus: bus}
 	k.kernelRoutes()

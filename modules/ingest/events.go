@@ -17,6 +17,11 @@ type UplinkReceived struct {
 	// Data holds the stored values by key: float64 for numbers (booleans as
 	// 0 and 1), string for texts.
 	Data map[string]any
+	// FCnt, SpreadingFactor and Receptions describe the radio side of the
+	// uplink (Uplink's fields of the same names); zero when re-decoded.
+	FCnt            int64
+	SpreadingFactor int
+	Receptions      []Reception
 }
 
 // Topic names the event.

@@ -69,6 +69,9 @@ type Uplink struct {
 	GatewayID string
 	// Gateways is how many gateways heard the uplink.
 	Gateways int
+	// Receptions are the gateways that heard the uplink, in the network
+	// server's order; empty when it names none.
+	Receptions []Reception
 	// Frequency is in Hz, 0 when absent; SpreadingFactor and DR are 0 when
 	// absent.
 	Frequency       int64
@@ -88,6 +91,16 @@ type Uplink struct {
 	Battery *float64
 	// DeviceName is the network server's name of the device, if any.
 	DeviceName string
+}
+
+// Reception is one gateway's hearing of an uplink.
+type Reception struct {
+	// GatewayID is ChirpStack's gateway id or The Things Stack's gateway
+	// EUI (else its gateway id), as the sender wrote it.
+	GatewayID string
+	// RSSI (dBm) and SNR (dB) are nil when the network server gave none.
+	RSSI *float64
+	SNR  *float64
 }
 
 // Status is a device's answer to the network server's status request.

@@ -232,7 +232,8 @@ func (p *Pipeline) prepare(ctx context.Context, j *job) error {
 			j.state.Received = &j.received
 		}
 		j.state.DecodeError = decodeError(j)
-		j.event = &ingest.UplinkReceived{CompanyID: j.company, TagID: j.tag.ID, DevEUI: u.DevEUI, Name: j.tag.Name, Time: t, Data: values}
+		j.event = &ingest.UplinkReceived{CompanyID: j.company, TagID: j.tag.ID, DevEUI: u.DevEUI, Name: j.tag.Name, Time: t, Data: values,
+			FCnt: u.FCnt, SpreadingFactor: u.SpreadingFactor, Receptions: u.Receptions}
 		j.res = ingest.UplinkResult{DevEUI: u.DevEUI, TagID: j.tag.ID, Time: &t, Warnings: warnings}
 	} else {
 		s := j.msg.Status

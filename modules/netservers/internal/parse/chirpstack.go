@@ -107,6 +107,7 @@ func chirpStackUplink(root, device obj, e envelope) *ingest.Uplink {
 		rssi := g.reading("rssi", minRSSI, maxRSSI)
 		snr := g.reading("snr", minSNR, maxSNR)
 		u.Gateways++
+		u.Receptions = append(u.Receptions, ingest.Reception{GatewayID: g.str("gatewayId"), RSSI: rssi, SNR: snr})
 		if u.RSSI == nil || rssi != nil && *rssi > *u.RSSI {
 			u.RSSI, u.SNR, u.GatewayID = rssi, snr, g.str("gatewayId")
 		}

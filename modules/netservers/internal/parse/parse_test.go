@@ -125,6 +125,7 @@ func csUp() *parse.Message {
 	return &parse.Message{Device: &ingest.Message{Kind: ingest.KindUplink, Source: "chirpstack", DevEUI: "0101010101010101", Time: at,
 		Uplink: &ingest.Uplink{DevEUI: "0101010101010101", Time: at, FPort: 1, Payload: []byte{0xaa},
 			RSSI: f64(-36), SNR: f64(10.5), GatewayID: "0016c001f153a14c", Gateways: 1, Frequency: 867100000,
+			Receptions:      []ingest.Reception{{GatewayID: "0016c001f153a14c", RSSI: f64(-36), SNR: f64(10.5)}},
 			SpreadingFactor: 11, DR: 1, DevAddr: "00189440", DeviceName: "Test device"}}}
 }
 
@@ -176,6 +177,8 @@ func TestParseChirpStack(t *testing.T) {
 			}
 		}), want: with(csUp(), func(m *ingest.Message) {
 			m.Uplink.RSSI, m.Uplink.SNR, m.Uplink.GatewayID, m.Uplink.Gateways = f64(-70), f64(9.25), "aa00000000000002", 3
+			m.Uplink.Receptions = []ingest.Reception{{GatewayID: "aa00000000000001", RSSI: f64(-110), SNR: f64(-3)},
+				{GatewayID: "aa00000000000002", RSSI: f64(-70), SNR: f64(9.25)}, {GatewayID: "aa00000000000003"}}
 		})},
 		{name: "no time: the time of arrival", event: "up", body: variant(t, up, func(m map[string]any) { delete(m, "time") }),
 			check: func(t *testing.T, m parse.Message) {
@@ -307,6 +310,7 @@ func ttsUp() *parse.Message {
 	return &parse.Message{Device: &ingest.Message{Kind: ingest.KindUplink, Source: "tts", DevEUI: "0004a30b001c1452", Time: at,
 		Uplink: &ingest.Uplink{DevEUI: "0004a30b001c1452", Time: at, FPort: 1, FCnt: 420, Payload: []byte{1},
 			RSSI: f64(-89), SNR: f64(9), GatewayID: "58A0CBFFFE8012E8", Gateways: 1, Frequency: 867900000,
+			Receptions:      []ingest.Reception{{GatewayID: "58A0CBFFFE8012E8", RSSI: f64(-89), SNR: f64(9)}},
 			SpreadingFactor: 7, DR: 5, DevAddr: "26001B76", DeviceName: "test-dev-01",
 			Object: map[string]any{"bytes": []any{1.0}}}}}
 }
@@ -334,14 +338,17 @@ func TestParseTTS(t *testing.T) {
 			delete(sub(m, "uplink_message"), "decoded_payload")
 			delete(sub(m, "uplink_message"), "rx_metadata")
 		}), want: with(ttsUp(), func(m *ingest.Message) {
-			m.Uplink.Object, m.Uplink.RSSI, m.Uplink.SNR, m.Uplink.GatewayID, m.Uplink.Gateways = nil, nil, nil, "", 0
+			m.Uplink.Object, m.Uplink.RSSI, m.Uplink.SNR, m.Uplink.GatewayID, m.Uplink.Gateways, m.Uplink.Receptions = nil, nil, nil, "", 0, nil
 		})},
 		{name: "a gateway without EUI, heard by channel RSSI", body: variant(t, up, func(m map[string]any) {
 			g := sub(m, "uplink_message")["rx_metadata"].([]any)[0].(map[string]any)
 			delete(g, "rssi")
 			delete(g["gateway_ids"].(map[string]any), "eui")
 			g["channel_rssi"] = -91
-		}), want: with(ttsUp(), func(m *ingest.Message) { m.Uplink.RSSI, m.Uplink.GatewayID = f64(-91), "ttig-12e8" })},
+		}), want: with(ttsUp(), func(m *ingest.Message) {
+			m.Uplink.RSSI, m.Uplink.GatewayID = f64(-91), "ttig-12e8"
+			m.Uplink.Receptions = []ingest.Reception{{GatewayID: "ttig-12e8", RSSI: f64(-91), SNR: f64(9)}}
+		})},
 		{name: "no received_at anywhere", body: variant(t, up, func(m map[string]any) {
 			delete(m, "received_at")
 			delete(sub(m, "uplink_message"), "received_at")

@@ -100,13 +100,14 @@ func ttsUplink(up, ids obj, e envelope) *ingest.Uplink {
 			rssi = g.reading("channel_rssi", minRSSI, maxRSSI)
 		}
 		snr := g.reading("snr", minSNR, maxSNR)
+		gw := g.object("gateway_ids")
+		id := gw.str("eui")
+		if id == "" {
+			id = gw.str("gateway_id")
+		}
 		u.Gateways++
+		u.Receptions = append(u.Receptions, ingest.Reception{GatewayID: id, RSSI: rssi, SNR: snr})
 		if u.RSSI == nil || rssi != nil && *rssi > *u.RSSI {
-			gw := g.object("gateway_ids")
-			id := gw.str("eui")
-			if id == "" {
-				id = gw.str("gateway_id")
-			}
 			u.RSSI, u.SNR, u.GatewayID = rssi, snr, id
 		}
 	}
