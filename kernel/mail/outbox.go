@@ -113,3 +113,9 @@ func (o *Outbox) deliverOne(ctx context.Context) bool {
 	}
 	return sendErr == nil
 }
+
+// SendNow sends m at once, outside the outbox, and answers what the mail
+// server said: for a test message whose sender waits for the outcome.
+func (o *Outbox) SendNow(ctx context.Context, m Message) error {
+	return o.sender.Send(ctx, o.from, m)
+}

@@ -7,6 +7,7 @@ package sms
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -23,11 +24,22 @@ type Message struct {
 	Text string
 }
 
+// Sender delivers one message now through the SMS provider that the
+// message's company (or the installation) has chosen, and answers the
+// provider's id of the accepted message.
+type Sender interface {
+	Send(ctx context.Context, m Message) (providerID string, err error)
+}
+
+// ErrNoProvider is SendNow's answer while no provider can send.
+var ErrNoProvider = errors.New("no SMS provider is configured")
+
 // Outbox stores messages for delivery.
 type Outbox struct {
-	db   *bun.DB
-	wake chan struct{}
-	now  func() time.Time
+	db     *bun.DB
+	sender Sender
+	wake   chan struct{}
+	now    func() time.Time
 }
 
 type outboxRow struct {
@@ -65,4 +77,17 @@ func (o *Outbox) Enqueue(ctx context.Context, idb bun.IDB, m Message) error {
 	default:
 	}
 	return nil
+}
+
+// SetSender sets what delivers messages; the application wires the provider
+// plugins' host in before the outbox runs.
+func (o *Outbox) SetSender(s Sender) { o.sender = s }
+
+// SendNow sends m at once, outside the outbox, and answers the provider's
+// id: for a test message whose sender waits for the outcome.
+func (o *Outbox) SendNow(ctx context.Context, m Message) (string, error) {
+	if o.sender == nil {
+		return "", ErrNoProvider
+	}
+	return o.sender.Send(ctx, m)
 }
