@@ -1,10 +1,13 @@
 // @key dragino_sw3l
 // @name Dragino SW3L (water flow sensor)
 // @devices SW3L
-// @source Dragino SW3L LoRaWAN Outdoor Flow Sensor User Manual (wiki.dragino.com), sections 2.3 "Uplink Payload" and 2.3.1 "Device Status"
+// @source Dragino SW3L LoRaWAN Outdoor Flow Sensor User Manual (wiki.dragino.com), sections 2.3 "Uplink Payload" and 2.3.1 "Device Status"; fPort 4 from Dragino's codecs TTN vendor/dragino/sw3l.js (and its example in sw3l-codec.yaml) and github.com/dragino/dragino-end-node-decoder "SW3L/SW3L Decoder TTN.txt"
 //
 // fPort 2, big endian: calculate flag & alarm(1) pulse count(4) MOD(1)
-// reserved(1) unix time(4). fPort 5: device status.
+// reserved(1) unix time(4). fPort 4: the device's configuration, sent when
+// asked for: TDC(3) reserved(1) stop timer(1) alarm timer(2), as Dragino's
+// decoders read it (tdc, stop_timer, alarm_timer, the configured numbers; the
+// decoders state no unit). fPort 5: device status.
 
 function u16(b, i) { return ((b[i] << 8) | b[i + 1]) & 0xffff; }
 function u32(b, i) { return b[i] * 0x1000000 + ((b[i + 1] << 16) | (b[i + 2] << 8) | b[i + 3]); }
@@ -28,6 +31,13 @@ function decodeUplink(input) {
     else d.total_pulse = pulses;
     if (PULSES_PER_LITRE[flag]) d.water_flow_l = Math.round((pulses / PULSES_PER_LITRE[flag]) * 1000) / 1000;
     d.timestamp = u32(b, 7);
+    return { data: d };
+  }
+  if (input.fPort === 4) {
+    if (b.length < 7) return { data: d, errors: ["configuration is " + b.length + " bytes, want 7"] };
+    d.tdc = (b[0] << 16) | (b[1] << 8) | b[2];
+    d.stop_timer = b[4];
+    d.alarm_timer = u16(b, 5);
     return { data: d };
   }
   if (input.fPort === 5) {
