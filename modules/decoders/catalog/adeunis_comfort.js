@@ -1,10 +1,13 @@
 // @key adeunis_comfort
-// @name Adeunis COMFORT (temperature & humidity)
-// @devices ARF8171BA COMFORT, COMFORT 2
-// @source Adeunis COMFORT LoRaWAN Technical Reference Manual (data frame 0x4C), Adeunis codec library https://codec-adeunis.com and its published examples
+// @name Adeunis COMFORT / COMFORT CO2 (temperature, humidity, CO2)
+// @devices ARF8171BA COMFORT, COMFORT 2, COMFORT CO2
+// @source Adeunis COMFORT LoRaWAN Technical Reference Manual (data frame 0x4C), Adeunis codec library https://codec-adeunis.com and its published examples; COMFORT CO2 data frame 0x6A from Adeunis' codec in TheThingsNetwork/lorawan-devices vendor/adeunis/comfort_co2_lib.js (ComfortCo20x6aParser) and its example in comfort-co2-codec.yaml
 //
-// 0x4C: pairs of temperature (int16, 0.1 °C) and humidity (uint8, %RH), newest
-// first, then the timestamp when status bit 2 is set. Big endian.
+// 0x4C (COMFORT): records of temperature (int16, 0.1 °C) and humidity (uint8,
+// %RH); 0x6A (COMFORT CO2): records of temperature, humidity and CO2 (uint16,
+// ppm). Newest record first, then the timestamp when status bit 2 is set. Big
+// endian. The newest values are temperature, humidity (and co2); every record's
+// are in temperature_history, humidity_history (and co2_history).
 
 function u16(b, i) { return ((b[i] << 8) | b[i + 1]) & 0xffff; }
 function i16(b, i) { var v = u16(b, i); return v > 0x7fff ? v - 0x10000 : v; }
@@ -35,23 +38,36 @@ function otherFrame(d, b) {
   return { data: d, warnings: ["frame " + frameName(b[0]) + " carries no measurement and is not decoded"] };
 }
 
+// RECORDS: the data frames, each a run of records of the given size after the
+// status byte, and what a record holds.
+var RECORDS = {
+  0x4c: { size: 3, co2: false },
+  0x6a: { size: 5, co2: true },
+};
+
 function decodeUplink(input) {
   var b = input.bytes || [];
   var d = {};
   if (b.length < 2) return { data: d, errors: ["payload is " + b.length + " bytes, want at least 2"] };
-  if (b[0] !== 0x4c) return otherFrame(d, b);
+  var frame = RECORDS[b[0]];
+  if (!frame) return otherFrame(d, b);
   var ts = status(d, b, true);
   var end = b.length - (ts ? 4 : 0);
-  if (end < 5 || (end - 2) % 3 !== 0) return { data: d, errors: ["frame 0x4c is " + b.length + " bytes, not a whole number of records"] };
-  var temps = [], hums = [];
-  for (var i = 2; i < end; i += 3) {
+  if (end < 2 + frame.size || (end - 2) % frame.size !== 0) {
+    return { data: d, errors: ["frame " + frameName(b[0]) + " is " + b.length + " bytes, not a whole number of records"] };
+  }
+  var temps = [], hums = [], co2 = [];
+  for (var i = 2; i < end; i += frame.size) {
     temps.push(i16(b, i) / 10);
     hums.push(b[i + 2]);
+    if (frame.co2) co2.push(u16(b, i + 3));
   }
   d.temperature = temps[0];
   d.humidity = hums[0];
+  if (frame.co2) d.co2 = co2[0];
   d.temperature_history = temps;
   d.humidity_history = hums;
+  if (frame.co2) d.co2_history = co2;
   if (ts) d.timestamp = ADEUNIS_EPOCH + u32(b, end);
   return { data: d };
 }
