@@ -122,7 +122,7 @@ func TestDecode(t *testing.T) {
 		}
 	}
 	list, err := m.Catalog(ctx, 0)
-	if err != nil || len(list) != 102 || !slices.Contains(list, decoders.Entry{Key: "raw", Name: "Raw payload (hex)"}) {
+	if err != nil || len(list) != 109 || !slices.Contains(list, decoders.Entry{Key: "raw", Name: "Raw payload (hex)"}) {
 		t.Errorf("Catalog: %d entries, %v", len(list), err)
 	}
 }

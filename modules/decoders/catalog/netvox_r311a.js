@@ -3,6 +3,7 @@
 // @devices R311A, R718F, R730F
 // @source Netvox LoRaWAN Application Command document and the device user manuals (ReportDataCmd on fPort 6, ConfigureCmd responses on fPort 7; http://www.netvox.com.tw); examples from Netvox's codecs in TheThingsNetwork/lorawan-devices vendor/netvox
 // @include netvox
+// @include netvox_r311a
 //
 // Netvox frames are 11 bytes. fPort 6 (ReportDataCmd): version (1 byte), device type, report type,
 // then 8 bytes of NetvoxPayLoadData. Report type 0 is the startup version report (software version
@@ -15,20 +16,6 @@
 // low_battery; version reports: software_version, hardware_version, date_code.
 // Device fields: contact_on boolean (the contact switch reports on)
 
-var NV_DEVICES = {
-  2: "R311A",
-  29: "R718F",
-  125: "R730F"
-};
-
-function nvReport(type, b, rt, d) {
-  if (rt !== 1) return "report type " + rt + " is not documented for this device";
-  d.contact_on = b[4] === 1;
-}
-
-function nvConfig(type, b, d) {
-}
-
 function decodeUplink(input) {
-  return nvDecode(input);
+  return nvDecode(input, [NV_R311A]);
 }

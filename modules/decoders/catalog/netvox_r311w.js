@@ -3,6 +3,7 @@
 // @devices R311W
 // @source Netvox LoRaWAN Application Command document and the device user manuals (ReportDataCmd on fPort 6, ConfigureCmd responses on fPort 7; http://www.netvox.com.tw); examples from Netvox's codecs in TheThingsNetwork/lorawan-devices vendor/netvox
 // @include netvox
+// @include netvox_r311w
 //
 // Netvox frames are 11 bytes. fPort 6 (ReportDataCmd): version (1 byte), device type, report type,
 // then 8 bytes of NetvoxPayLoadData. Report type 0 is the startup version report (software version
@@ -15,19 +16,6 @@
 // low_battery; version reports: software_version, hardware_version, date_code.
 // Device fields: water_leak_1, water_leak_2 booleans (true: leak)
 
-var NV_DEVICES = {
-  6: "R311W"
-};
-
-function nvReport(type, b, rt, d) {
-  if (rt !== 1) return "report type " + rt + " is not documented for this device";
-  d.water_leak_1 = b[4] === 1;
-  d.water_leak_2 = b[5] === 1;
-}
-
-function nvConfig(type, b, d) {
-}
-
 function decodeUplink(input) {
-  return nvDecode(input);
+  return nvDecode(input, [NV_R311W]);
 }

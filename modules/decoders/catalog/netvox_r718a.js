@@ -3,6 +3,7 @@
 // @devices R711, R718A, R718AB, R720A
 // @source Netvox LoRaWAN Application Command document and the device user manuals (ReportDataCmd on fPort 6, ConfigureCmd responses on fPort 7; http://www.netvox.com.tw); examples from Netvox's codecs in TheThingsNetwork/lorawan-devices vendor/netvox
 // @include netvox
+// @include netvox_r718a
 //
 // Netvox frames are 11 bytes. fPort 6 (ReportDataCmd): version (1 byte), device type, report type,
 // then 8 bytes of NetvoxPayLoadData. Report type 0 is the startup version report (software version
@@ -16,24 +17,6 @@
 // Device fields: temperature °C (0.01), humidity %RH (0.01); configuration: temperature_change °C,
 //   humidity_change %RH
 
-var NV_DEVICES = {
-  1: "R711",
-  11: "R718A",
-  19: "R718AB",
-  110: "R720A"
-};
-
-function nvReport(type, b, rt, d) {
-  if (rt !== 1) return "report type " + rt + " is not documented for this device";
-  d.temperature = nvInt16(b, 4) / 100;
-  d.humidity = nvUint16(b, 6) / 100;
-}
-
-function nvConfig(type, b, d) {
-  d.temperature_change = nvUint16(b, 7) / 100;
-  d.humidity_change = nvUint16(b, 9) / 100;
-}
-
 function decodeUplink(input) {
-  return nvDecode(input);
+  return nvDecode(input, [NV_R718A]);
 }

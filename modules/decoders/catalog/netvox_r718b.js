@@ -1,8 +1,9 @@
 // @key netvox_r718b
-// @name Netvox R718B / R718CJ / R718CK / R718CT / R718CR / R718CE (temperature probe, thermocouple)
-// @devices R718CJ, R718CK, R718CT, R718CR, R718CE, R718B
-// @source Netvox LoRaWAN Application Command document and the device user manuals (ReportDataCmd on fPort 6, ConfigureCmd responses on fPort 7; http://www.netvox.com.tw); examples from Netvox's codecs in TheThingsNetwork/lorawan-devices vendor/netvox
+// @name Netvox R718B / R718B2 / R718CJ / R718CK / R718CT / R718CR / R718CE (temperature probes, thermocouples)
+// @devices R718CJ, R718CK, R718CT, R718CR, R718CE, R718B, R718B2, R718CK2, R718CT2
+// @source Netvox LoRaWAN Application Command document and the device user manuals (ReportDataCmd on fPort 6, ConfigureCmd responses on fPort 7; http://www.netvox.com.tw); examples from Netvox's codecs in TheThingsNetwork/lorawan-devices vendor/netvox (two-probe models: payload/r718b2.js, r718b2-codec.yaml)
 // @include netvox
+// @include netvox_r718b
 //
 // Netvox frames are 11 bytes. fPort 6 (ReportDataCmd): version (1 byte), device type, report type,
 // then 8 bytes of NetvoxPayLoadData. Report type 0 is the startup version report (software version
@@ -13,26 +14,9 @@
 //
 // Common output: device_type (number), device (model name), report_type, battery_voltage (V),
 // low_battery; version reports: software_version, hardware_version, date_code.
-// Device fields: temperature °C (0.1); configuration: temperature_change °C
-
-var NV_DEVICES = {
-  144: "R718CJ",
-  145: "R718CK",
-  146: "R718CT",
-  147: "R718CR",
-  148: "R718CE",
-  149: "R718B"
-};
-
-function nvReport(type, b, rt, d) {
-  if (rt !== 1) return "report type " + rt + " is not documented for this device";
-  d.temperature = nvInt16(b, 4) / 10;
-}
-
-function nvConfig(type, b, d) {
-  d.temperature_change = nvUint16(b, 7) / 10;
-}
+// Device fields: temperature °C (0.1); two-probe models (R718B2, R718CK2, R718CT2): temperature_1,
+//   temperature_2 °C (0.1); configuration: temperature_change °C
 
 function decodeUplink(input) {
-  return nvDecode(input);
+  return nvDecode(input, [NV_R718B]);
 }

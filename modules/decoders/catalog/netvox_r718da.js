@@ -3,6 +3,7 @@
 // @devices R718DA, R718DB, R718J, R718LB, R718MBA, R311FA, R718Q, R730MBA, R730DA, R730DB, R730LB, R718QA, R311DA, R311DB, R720F
 // @source Netvox LoRaWAN Application Command document and the device user manuals (ReportDataCmd on fPort 6, ConfigureCmd responses on fPort 7; http://www.netvox.com.tw); examples from Netvox's codecs in TheThingsNetwork/lorawan-devices vendor/netvox
 // @include netvox
+// @include netvox_r718da
 //
 // Netvox frames are 11 bytes. fPort 6 (ReportDataCmd): version (1 byte), device type, report type,
 // then 8 bytes of NetvoxPayLoadData. Report type 0 is the startup version report (software version
@@ -16,32 +17,6 @@
 // Device fields: status (0 or 1; what 1 means depends on the device: vibration, contact closed, magnet near,
 //   tilt)
 
-var NV_DEVICES = {
-  26: "R718DA",
-  27: "R718DB",
-  33: "R718J",
-  37: "R718LB",
-  39: "R718MBA",
-  79: "R311FA",
-  91: "R718Q",
-  130: "R730MBA",
-  137: "R730DA",
-  139: "R730DB",
-  141: "R730LB",
-  151: "R718QA",
-  168: "R311DA",
-  169: "R311DB",
-  183: "R720F"
-};
-
-function nvReport(type, b, rt, d) {
-  if (rt !== 1) return "report type " + rt + " is not documented for this device";
-  d.status = b[4];
-}
-
-function nvConfig(type, b, d) {
-}
-
 function decodeUplink(input) {
-  return nvDecode(input);
+  return nvDecode(input, [NV_R718DA]);
 }

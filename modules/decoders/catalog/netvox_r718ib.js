@@ -3,6 +3,7 @@
 // @devices R718IA, R718IB, R730IA, R730IB
 // @source Netvox LoRaWAN Application Command document and the device user manuals (ReportDataCmd on fPort 6, ConfigureCmd responses on fPort 7; http://www.netvox.com.tw); examples from Netvox's codecs in TheThingsNetwork/lorawan-devices vendor/netvox
 // @include netvox
+// @include netvox_r718ib
 //
 // Netvox frames are 11 bytes. fPort 6 (ReportDataCmd): version (1 byte), device type, report type,
 // then 8 bytes of NetvoxPayLoadData. Report type 0 is the startup version report (software version
@@ -15,21 +16,6 @@
 // low_battery; version reports: software_version, hardware_version, date_code.
 // Device fields: adc_raw (the raw ADC value the device reports)
 
-var NV_DEVICES = {
-  32: "R718IA",
-  42: "R718IB",
-  116: "R730IA",
-  117: "R730IB"
-};
-
-function nvReport(type, b, rt, d) {
-  if (rt !== 1) return "report type " + rt + " is not documented for this device";
-  d.adc_raw = nvUint16(b, 4);
-}
-
-function nvConfig(type, b, d) {
-}
-
 function decodeUplink(input) {
-  return nvDecode(input);
+  return nvDecode(input, [NV_R718IB]);
 }

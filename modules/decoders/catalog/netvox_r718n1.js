@@ -3,6 +3,7 @@
 // @devices R718N1
 // @source Netvox LoRaWAN Application Command document and the device user manuals (ReportDataCmd on fPort 6, ConfigureCmd responses on fPort 7; http://www.netvox.com.tw); examples from Netvox's codecs in TheThingsNetwork/lorawan-devices vendor/netvox
 // @include netvox
+// @include netvox_r718n1
 //
 // Netvox frames are 11 bytes. fPort 6 (ReportDataCmd): version (1 byte), device type, report type,
 // then 8 bytes of NetvoxPayLoadData. Report type 0 is the startup version report (software version
@@ -16,21 +17,6 @@
 // Device fields: current mA as reported, multiplier (the real current is current × multiplier);
 //   configuration: current_change mA
 
-var NV_DEVICES = {
-  73: "R718N1"
-};
-
-function nvReport(type, b, rt, d) {
-  if (rt !== 1) return "report type " + rt + " is not documented for this device";
-  d.current = nvUint16(b, 4);
-  d.multiplier = b[6];
-}
-
-function nvConfig(type, b, d) {
-  delete d.battery_change;
-  d.current_change = nvUint16(b, 6);
-}
-
 function decodeUplink(input) {
-  return nvDecode(input);
+  return nvDecode(input, [NV_R718N1]);
 }

@@ -1,8 +1,11 @@
 // Netvox frames, the core of the netvox_* codecs (// @include netvox): the common
-// fields of fPort 6 reports and fPort 7 configuration responses. A codec defines
-// NV_DEVICES (device type: model name), nvReport(type, b, rt, d) (the device's
-// report fields; returns a problem or nothing) and nvConfig(type, b, d) (its
-// reportable changes), and its decodeUplink returns nvDecode(input).
+// fields of fPort 6 reports and fPort 7 configuration responses. Each device family
+// is a library of its own (lib/netvox_<family>.js, defining NV_<FAMILY>): a family
+// is { devices: {device type: model name}, report(type, b, rt, d) (the device's
+// report fields; returns a problem or nothing), config(type, b, d) (its reportable
+// changes), and, for devices whose byte 3 is not the battery on some reports,
+// noBattery(type, rt) }. A codec includes the families it covers and its
+// decodeUplink returns nvDecode(input, [NV_<FAMILY>, ...]).
 
 function nvUint16(b, i) {
   return ((b[i] & 0xff) << 8) | (b[i + 1] & 0xff);
@@ -13,11 +16,23 @@ function nvInt16(b, i) {
   return v >= 0x8000 ? v - 0x10000 : v;
 }
 
+function nvUint32(b, i) {
+  return nvUint16(b, i) * 65536 + nvUint16(b, i + 2);
+}
+
 function nvHex(v) {
   return ((v & 0xff) < 16 ? "0" : "") + (v & 0xff).toString(16);
 }
 
-function nvDecode(input) {
+// nvFamily gives the family of the device type among families, or null.
+function nvFamily(families, type) {
+  for (var i = 0; i < families.length; i++) {
+    if (Object.prototype.hasOwnProperty.call(families[i].devices, type)) return families[i];
+  }
+  return null;
+}
+
+function nvDecode(input, families) {
   var b = (input && input.bytes) || [];
   var fPort = input && input.fPort;
   var data = {};
@@ -28,9 +43,9 @@ function nvDecode(input) {
     return { data: data, errors: ["payload too short: " + b.length + " bytes, Netvox frames have 11"] };
   }
   var type = b[1] & 0xff;
-  var known = Object.prototype.hasOwnProperty.call(NV_DEVICES, type);
+  var family = nvFamily(families, type);
   data.device_type = type;
-  if (known) data.device = NV_DEVICES[type];
+  if (family) data.device = family.devices[type];
   if (fPort === 6) {
     var rt = b[2] & 0xff;
     data.report_type = rt;
@@ -40,12 +55,14 @@ function nvDecode(input) {
       data.date_code = nvHex(b[5]) + nvHex(b[6]) + nvHex(b[7]) + nvHex(b[8]);
       return { data: data };
     }
-    if (!known) {
+    if (!family) {
       return { data: data, errors: ["device type " + type + " (0x" + nvHex(type) + ") is not a device this decoder covers"] };
     }
-    data.battery_voltage = (b[3] & 0x7f) / 10;
-    data.low_battery = (b[3] & 0x80) !== 0;
-    var problem = nvReport(type, b, rt, data);
+    if (!family.noBattery || !family.noBattery(type, rt)) {
+      data.battery_voltage = (b[3] & 0x7f) / 10;
+      data.low_battery = (b[3] & 0x80) !== 0;
+    }
+    var problem = family.report(type, b, rt, data);
     return problem ? { data: data, errors: [problem] } : { data: data };
   }
   var cmd = b[0] & 0xff;
@@ -59,7 +76,7 @@ function nvDecode(input) {
     data.min_time = nvUint16(b, 2);
     data.max_time = nvUint16(b, 4);
     data.battery_change = (b[6] & 0xff) / 10;
-    if (known) nvConfig(type, b, data);
+    if (family) family.config(type, b, data);
     return { data: data };
   }
   return { data: data, errors: ["configuration command 0x" + nvHex(cmd) + " is not decoded"] };
