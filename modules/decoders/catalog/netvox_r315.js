@@ -17,6 +17,10 @@
 // Device fields: report 1: function_enable and binary_sensor_report (16-bit bitmaps, as numbers),
 //   temperature °C (0.01) and humidity %RH (0.5) when the sensor is on; report 2: illuminance;
 //   configuration: temperature_change °C, humidity_change %RH, illuminance_change
+// More configuration responses: Set...Rsp (success); GetPIREnableRsp (pir_enable),
+//   GetShockSensorSensitivityRsp (internal_shock_sensitivity, external_shock_sensitivity),
+//   GetIRDisableTimeRsp (ir_disable_time, ir_detection_time), GetAlarmOnTimeRsp (alarm_on_time),
+//   GetDryContactPointOutTypeRsp (dry_contact_out_type), GetRestoreReportRsp (restore_report)
 
 function decodeUplink(input) {
   return nvDecode(input, [NV_R315]);

@@ -17,6 +17,8 @@
 // Device fields: report 1: acceleration_x, acceleration_y, acceleration_z; report 2 (no battery
 //   byte): velocity_x, velocity_y, velocity_z, temperature °C (0.1); values as Netvox's codec gives
 //   them (bfloat16, 6 decimals; Netvox states no unit); configuration: acceleration_change
+// More configuration responses: SetActiveThresholdRsp, SetRestoreReportRsp (success);
+//   GetActiveThresholdRsp (active_threshold, inactive_threshold), GetRestoreReportRsp (restore_report)
 
 function decodeUplink(input) {
   return nvDecode(input, [NV_R718E]);

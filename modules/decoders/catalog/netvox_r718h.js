@@ -15,6 +15,8 @@
 // Common output: device_type (number), device (model name), report_type, battery_voltage (V),
 // low_battery; version reports: software_version, hardware_version, date_code.
 // Device fields: pulse_count (R718H), pulse_count_1 and pulse_count_2 (R718H2), 16-bit counts
+// More configuration responses: SetFiltertimeRsp, SetPulseCounterClearModeRsp (success);
+//   GetFiltertimeRsp (filter_time, Netvox's ×5), GetPulseCounterClearModeRsp (clear_on_roll_over)
 
 function decodeUplink(input) {
   return nvDecode(input, [NV_R718H]);

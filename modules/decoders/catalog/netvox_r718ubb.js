@@ -16,6 +16,8 @@
 // low_battery; version reports: software_version, hardware_version, date_code.
 // Device fields: report 1: temperature °C (0.01), humidity %RH (0.01), co2 ppm, shock_event; report 2:
 //   air_pressure hPa (0.01), illuminance lux; report 3: pm2_5, pm10 µg/m³, tvoc
+// More configuration responses: CalibrateCO2Rsp, SetShockSensorSensitivityRsp (success);
+//   GetShockSensorSensitivityRsp (shock_sensor_sensitivity)
 
 function decodeUplink(input) {
   return nvDecode(input, [NV_R718UBB]);

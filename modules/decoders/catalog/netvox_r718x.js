@@ -17,6 +17,9 @@
 // Device fields: status_on (the on-distance threshold status), distance (as the device reports it),
 //   fill_level %, R718X also temperature °C (0.1) and angle_of_inclination °; configuration:
 //   distance_change, R718X also temperature_change °C
+// More configuration responses: SetOnDistanceThresholdRsp, SetFillMaxDistanceRsp,
+//   SetDeadZoneDistanceRsp (success); GetOnDistanceThresholdRsp (on_distance_threshold),
+//   GetFillMaxDistanceRsp (fill_max_distance), GetDeadZoneDistanceRsp (dead_zone_distance)
 
 function decodeUplink(input) {
   return nvDecode(input, [NV_R718X]);

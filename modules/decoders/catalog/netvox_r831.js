@@ -16,6 +16,7 @@
 // low_battery; version reports: software_version, hardware_version, date_code.
 // Mains powered: no battery fields. Device fields: motor_on (R831A, R831B); relay_1_on, relay_2_on,
 //   relay_3_on (R831C, R831D); input_1_on, input_2_on, input_3_on (R831D)
+// More configuration responses: SetSwitchTypeRsp (success), GetSwitchTypeRsp (switch_momentary)
 
 function decodeUplink(input) {
   return nvDecode(input, [NV_R831]);

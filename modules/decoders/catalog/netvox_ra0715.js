@@ -26,6 +26,9 @@
 //   report 3 counts particles_0_3um in 24 bits (bytes 4-6), then particles_0_5um and particles_1_0um;
 //   so2 ppm is whole (not 0.1); report 15: nitrogen, phosphorus, potassium; report 17: velocity,
 //   displacement, surface (0.1; Netvox states no units)
+// R718PA configuration responses (command, as Netvox names it): SetLDOSettingRsp, ORPCalibrateRsp,
+//   PHCalibrateRsp, NTUCalibrateRsp, SetWireLengthRsp, SetSoilTypeRsp, SoilCalibrateRsp (success);
+//   GetLDOSettingRsp (ldo_altitude, ldo_psu), GetWireLengthRsp (wire_length), GetSoilTypeRsp (soil_type)
 
 function decodeUplink(input) {
   return nvDecode(input, [NV_RA0715]);

@@ -21,6 +21,14 @@
 //   power_factor; leakage_current, on_off_total_count. Three phase, reports 0x11-0x18: the same
 //   with _a, _b, _c per phase (current_a.. as Netvox's codec gives them, ×10), switch_on (or
 //   on_off_status when neither 0 nor 1), hand_auto_control_status
+// More configuration responses: SetPassThroughModeRsp, SetProtectionRsp (success);
+//   GetPassThroughModeRsp (pass_through_mode), GetTripCntRsp (over_load_trips, short_circuit_trips,
+//   leakage_current_trips, under_voltage_trips, over_voltage_trips, temperature_trips,
+//   remote_self_test_trips, leaking_phase_trips), GetAlarmInfoRsp (alarm_current,
+//   alarm_leakage_current, alarm_voltage, alarm_temperature), GetAlarmInfoRsp1 (alarm_current_a, _b,
+//   _c, _h), GetAlarmInfoRsp2 (alarm_leakage_current, alarm_voltage_a, _b, _c), GetAlarmInfoRsp3
+//   (alarm_temperature); the answers to Off, On, OffLocked, ClearEnergy, ResetToFactory,
+//   LeakageCurrentSelfTest, ClearErrorAlarmLog give breaker_rs485_address
 
 function decodeUplink(input) {
   return nvDecode(input, [NV_RP02]);

@@ -4,7 +4,8 @@
 // is { devices: {device type: model name}, report(type, b, rt, d) (the device's
 // report fields; returns a problem or nothing), config(type, b, d) (its reportable
 // changes), and, for devices whose byte 3 is not the battery on some reports,
-// noBattery(type, rt) }. A codec includes the families it covers and its
+// noBattery(type, rt), and, for devices with configuration responses beyond 0x81 and
+// 0x82, command(type, cmd, b, d) (true when it decoded cmd) }. A codec includes the families it covers and its
 // decodeUplink returns nvDecode(input, [NV_<FAMILY>, ...]).
 
 function nvUint16(b, i) {
@@ -30,6 +31,13 @@ function nvFamily(families, type) {
     if (Object.prototype.hasOwnProperty.call(families[i].devices, type)) return families[i];
   }
   return null;
+}
+
+// nvStatus decodes a Set...Rsp: the command's name and whether it succeeded.
+function nvStatus(d, name, b) {
+  d.command = name;
+  d.success = (b[2] & 0xff) === 0;
+  return true;
 }
 
 function nvDecode(input, families) {
@@ -79,5 +87,6 @@ function nvDecode(input, families) {
     if (family) family.config(type, b, data);
     return { data: data };
   }
+  if (family && family.command && family.command(type, cmd, b, data)) return { data: data };
   return { data: data, errors: ["configuration command 0x" + nvHex(cmd) + " is not decoded"] };
 }

@@ -33,6 +33,19 @@ var NV_R718E = {
       return "report type " + rt + " is not documented for this device";
     }
   },
+  command: function (type, cmd, b, d) {
+    switch (cmd) {
+      case 0x83: return nvStatus(d, "SetActiveThresholdRsp", b);
+      case 0x84:
+        d.command = "GetActiveThresholdRsp";
+        d.active_threshold = nvUint16(b, 2);
+        d.inactive_threshold = nvUint16(b, 4);
+        return true;
+      case 0x87: return nvStatus(d, "SetRestoreReportRsp", b);
+      case 0x88: d.command = "GetRestoreReportRsp"; d.restore_report = b[2]; return true;
+    }
+    return false;
+  },
   config: function (type, b, d) {
     d.acceleration_change = nvUint16(b, 7);
   },

@@ -13,5 +13,14 @@ var NV_R718H = {
     }
     d.pulse_count = nvUint16(b, 4);
   },
+  command: function (type, cmd, b, d) {
+    switch (cmd) {
+      case 0x83: return nvStatus(d, "SetFiltertimeRsp", b);
+      case 0x84: d.command = "GetFiltertimeRsp"; d.filter_time = b[2] * 5; return true;
+      case 0x85: return nvStatus(d, "SetPulseCounterClearModeRsp", b);
+      case 0x86: d.command = "GetPulseCounterClearModeRsp"; d.clear_on_roll_over = b[2] !== 0; return true;
+    }
+    return false;
+  },
   config: function (type, b, d) {},
 };

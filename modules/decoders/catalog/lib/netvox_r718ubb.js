@@ -23,5 +23,13 @@ var NV_R718UBB = {
       return "report type " + rt + " is not documented for this device";
     }
   },
+  command: function (type, cmd, b, d) {
+    switch (cmd) {
+      case 0x83: return nvStatus(d, "CalibrateCO2Rsp", b);
+      case 0x84: return nvStatus(d, "SetShockSensorSensitivityRsp", b);
+      case 0x85: d.command = "GetShockSensorSensitivityRsp"; d.shock_sensor_sensitivity = b[2]; return true;
+    }
+    return false;
+  },
   config: function (type, b, d) {},
 };

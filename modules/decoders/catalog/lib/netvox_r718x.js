@@ -19,6 +19,17 @@ var NV_R718X = {
     }
     d.fill_level = b[7];
   },
+  command: function (type, cmd, b, d) {
+    switch (cmd) {
+      case 0x83: return nvStatus(d, "SetOnDistanceThresholdRsp", b);
+      case 0x84: d.command = "GetOnDistanceThresholdRsp"; d.on_distance_threshold = nvUint16(b, 2); return true;
+      case 0x85: return nvStatus(d, "SetFillMaxDistanceRsp", b);
+      case 0x86: d.command = "GetFillMaxDistanceRsp"; d.fill_max_distance = nvUint16(b, 2); return true;
+      case 0x8b: return nvStatus(d, "SetDeadZoneDistanceRsp", b);
+      case 0x8c: d.command = "GetDeadZoneDistanceRsp"; d.dead_zone_distance = nvUint16(b, 2); return true;
+    }
+    return false;
+  },
   config: function (type, b, d) {
     d.distance_change = nvUint16(b, 7);
     if (type === NV_R718X_TYPE) d.temperature_change = nvUint16(b, 9) / 10;

@@ -20,6 +20,11 @@ var NV_R831 = {
       d.input_3_on = b[8] !== 0;
     }
   },
+  command: function (type, cmd, b, d) {
+    if (cmd === 0x83) return nvStatus(d, "SetSwitchTypeRsp", b);
+    if (cmd === 0x84) { d.command = "GetSwitchTypeRsp"; d.switch_momentary = b[2] !== 0; return true; }
+    return false;
+  },
   config: function (type, b, d) {
     delete d.battery_change;
   },

@@ -55,6 +55,23 @@ var NV_RA0715 = {
       default: return "report type " + rt + " is not documented for this device";
     }
   },
+  // The R718PA's sensor settings (Netvox's R718PA codec); the RA07 series has none.
+  command: function (type, cmd, b, d) {
+    if (type !== NV_R718PA) return false;
+    switch (cmd) {
+      case 0x83: return nvStatus(d, "SetLDOSettingRsp", b);
+      case 0x84: d.command = "GetLDOSettingRsp"; d.ldo_altitude = nvUint16(b, 2); d.ldo_psu = nvUint16(b, 4); return true;
+      case 0x85: return nvStatus(d, "ORPCalibrateRsp", b);
+      case 0x86: return nvStatus(d, "PHCalibrateRsp", b);
+      case 0x87: return nvStatus(d, "NTUCalibrateRsp", b);
+      case 0x88: return nvStatus(d, "SetWireLengthRsp", b);
+      case 0x89: d.command = "GetWireLengthRsp"; d.wire_length = nvUint16(b, 2); return true;
+      case 0x8a: return nvStatus(d, "SetSoilTypeRsp", b);
+      case 0x8b: d.command = "GetSoilTypeRsp"; d.soil_type = b[2]; return true;
+      case 0x8c: return nvStatus(d, "SoilCalibrateRsp", b);
+    }
+    return false;
+  },
   config: function (type, b, d) {
     delete d.battery_change;
   },

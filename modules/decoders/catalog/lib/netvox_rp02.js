@@ -77,6 +77,56 @@ var NV_RP02 = {
         return "report type " + rt + " is not documented for this device";
     }
   },
+  // The breaker's settings, trip counts and alarm records, and the answers to the switching
+  // commands (0x90-0x96, each giving the breaker's RS485 address), as Netvox's codec reads them.
+  command: function (type, cmd, b, d) {
+    var switching = { 0x90: "Off", 0x91: "On", 0x92: "OffLocked", 0x93: "ClearEnergy", 0x94: "ResetToFactory",
+      0x95: "LeakageCurrentSelfTest", 0x96: "ClearErrorAlarmLog" };
+    if (switching[cmd]) {
+      d.command = switching[cmd];
+      d.breaker_rs485_address = b[2];
+      return true;
+    }
+    switch (cmd) {
+      case 0x83: return nvStatus(d, "SetPassThroughModeRsp", b);
+      case 0x84: d.command = "GetPassThroughModeRsp"; d.pass_through_mode = b[2]; return true;
+      case 0x85: return nvStatus(d, "SetProtectionRsp", b);
+      case 0x86:
+        d.command = "GetTripCntRsp";
+        d.over_load_trips = b[2];
+        d.short_circuit_trips = b[3];
+        d.leakage_current_trips = b[4];
+        d.under_voltage_trips = b[5];
+        d.over_voltage_trips = b[6];
+        d.temperature_trips = b[7];
+        d.remote_self_test_trips = b[8];
+        d.leaking_phase_trips = b[9];
+        return true;
+      case 0x87:
+        d.command = "GetAlarmInfoRsp";
+        d.alarm_current = nvUint16(b, 2);
+        d.alarm_leakage_current = nvUint16(b, 4);
+        d.alarm_voltage = nvUint16(b, 6);
+        d.alarm_temperature = b[8];
+        return true;
+      case 0x88:
+        d.command = "GetAlarmInfoRsp1";
+        d.alarm_current_a = nvUint16(b, 2);
+        d.alarm_current_b = nvUint16(b, 4);
+        d.alarm_current_c = nvUint16(b, 6);
+        d.alarm_current_h = nvUint16(b, 8);
+        return true;
+      case 0x89:
+        d.command = "GetAlarmInfoRsp2";
+        d.alarm_leakage_current = nvUint16(b, 2);
+        d.alarm_voltage_a = nvUint16(b, 4);
+        d.alarm_voltage_b = nvUint16(b, 6);
+        d.alarm_voltage_c = nvUint16(b, 8);
+        return true;
+      case 0x8a: d.command = "GetAlarmInfoRsp3"; d.alarm_temperature = b[2]; return true;
+    }
+    return false;
+  },
   config: function (type, b, d) {
     delete d.battery_change;
   },
