@@ -39,6 +39,7 @@ import (
 	nodesmodule "github.com/fieldhub/fieldhub/modules/nodes/module"
 	"github.com/fieldhub/fieldhub/modules/settings"
 	settingsmodule "github.com/fieldhub/fieldhub/modules/settings/module"
+	signaltestsmodule "github.com/fieldhub/fieldhub/modules/signaltests/module"
 	sitemodule "github.com/fieldhub/fieldhub/modules/site/module"
 	"github.com/fieldhub/fieldhub/webapp"
 	"github.com/fieldhub/fieldhub/webapp/locales"
@@ -162,6 +163,7 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	ns := netserversmodule.New(host, netserversmodule.Deps{Config: mc.netservers, Nodes: nod, Ingest: ing, UI: env, TagPages: nod})
 	k.Add(ns)
 	k.Add(eventsmodule.New(host, eventsmodule.Deps{Config: mc.events}))
+	k.Add(signaltestsmodule.New(host, signaltestsmodule.Deps{Nodes: nod, UI: env, MapTileURL: mc.dashboards.MapTileURL}))
 	k.Add(sitemodule.New(host, sitemodule.Deps{UI: env, Accounts: acc}))
 	return &App{kernel: k, accounts: acc, decoders: dec, dashboards: dash, settings: set, logs: lg, nodes: nod, netservers: ns, series: series}, nil
 }
