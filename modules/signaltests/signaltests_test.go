@@ -241,3 +241,27 @@ func TestSignalTests(t *testing.T) {
 		}
 	})
 }
+
+// TestGenericUplinkPoints: an uplink through the generic ingest, as the
+// demo's service van posts it (lat, long, speed, rssi and snr among its
+// values, no gateway named), adds a point with that position and signal.
+func TestGenericUplinkPoints(t *testing.T) {
+	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
+		e := newEnv(t, d)
+		id := e.start(t, e.User["acme"], walkerEUI, map[string]any{"description": "Van loop"}, http.StatusCreated).Num("testId")
+		for i, v := range []map[string]any{
+			{"lat": 59.3413, "long": 18.0686, "speed": 31.5, "rssi": -97, "snr": 4.5},
+			{"lat": 59.3385, "long": 18.0902, "speed": 12.0, "rssi": -109, "snr": -2.0},
+		} {
+			e.p.Client.Must(t, "POST", "/api/ingest/generic", e.Token["acme"], map[string]any{"devEui": walkerEUI, "values": v}, http.StatusOK)
+			got := e.awaitPoints(t, id, i+1)
+			p := got.Points[i]
+			if *p.Lat != v["lat"] || *p.Lng != v["long"] || *p.RSSI != float64(v["rssi"].(int)) || *p.SNR != v["snr"] || len(p.Receptions) != 0 || p.GatewayID != "" {
+				t.Errorf("point %d: %+v", i, p)
+			}
+			if !near(got.AverageRSSI, mean(got.Points, func(p signaltests.Point) *float64 { return p.RSSI })) {
+				t.Errorf("average RSSI %v", *got.AverageRSSI)
+			}
+		}
+	})
+}
