@@ -205,8 +205,21 @@ func TestSignalTests(t *testing.T) {
 		if after := e.detail(t, user, id); len(after.Points) != 3 || !near(after.AverageRSSI, got.AverageRSSI) {
 			t.Errorf("completed test changed: %d points", len(after.Points))
 		}
-		// The node may be tested again once its test is complete.
-		e.start(t, user, walkerEUI, nil, http.StatusCreated)
+		// The node may be tested again once its test is complete; of starts
+		// at the same moment, one wins and the others are told why not.
+		statuses := make(chan int, 6)
+		for range 6 {
+			go func() {
+				statuses <- e.p.Client.Call(t, "POST", fmt.Sprintf("/api/signaltest/%d/%s", e.ID["acme"], walkerEUI), user, nil).Status
+			}()
+		}
+		counts := map[int]int{}
+		for range 6 {
+			counts[<-statuses]++
+		}
+		if counts[http.StatusCreated] != 1 || counts[http.StatusConflict] != 5 {
+			t.Errorf("concurrent starts: %v", counts)
+		}
 
 		// Another company's test and nodes are not found.
 		for _, c := range []struct{ method, path string }{
