@@ -70,4 +70,8 @@ export const endTest = (testId: number): Promise<SignalTest> => api<SignalTest>(
 
 export const deleteTest = (testId: number): Promise<null> => api<null>("DELETE", `/api/signaltest/${testId}`);
 
+// nodeKeys are the keys a node's uplinks have stored, offered for the
+// position keys.
+export const nodeKeys = (tagId: number): Promise<{ key: string }[]> => api<{ key: string }[]>("GET", `/api/tag/${tagId}/keys`);
+
 export const companyNodes = (companyId: number): Promise<Node[]> => api<Node[]>("GET", `/api/tag/company/${companyId}`);

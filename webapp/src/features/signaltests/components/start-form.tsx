@@ -4,7 +4,7 @@
 // started test opens its live page.
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from "react";
 import { useIntl } from "react-intl";
-import { companyNodes, startTest, type Node } from "@/features/signaltests/api/signaltests";
+import { companyNodes, nodeKeys, startTest, type Node } from "@/features/signaltests/api/signaltests";
 import { known, msg } from "@/features/signaltests/utils/messages";
 import { fieldErrors, serverMessage, translator } from "@/lib/api-error";
 import { toast, toastOnNextPage } from "@/lib/toast";
@@ -35,6 +35,22 @@ export function StartForm({ companyId }: { companyId: number }): ReactNode {
       live = false;
     };
   }, [companyId, intl]);
+
+  // The chosen node's stored keys are offered for the position keys; a
+  // failure only leaves the fields without suggestions.
+  const [keys, setKeys] = useState<string[]>([]);
+  const tagId = nodes?.find((n) => n.deveui === deveui)?.id;
+  useEffect(() => {
+    setKeys([]);
+    if (tagId === undefined) return;
+    let live = true;
+    nodeKeys(tagId)
+      .then((list) => live && setKeys(list.map((k) => k.key).sort()))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [tagId]);
 
   const submit = (e: FormEvent): void => {
     e.preventDefault();
@@ -100,13 +116,18 @@ export function StartForm({ companyId }: { companyId: number }): ReactNode {
         </div>
         <div className="field">
           <label htmlFor={`${id}-lat`}>{intl.formatMessage(msg.startLatitudeKey)}</label>
-          <input id={`${id}-lat`} value={latitudeKey} placeholder="latitude" maxLength={255} onChange={(e) => setLatitudeKey(e.target.value)} disabled={busy} aria-describedby={`${id}-keys-hint`} />
+          <input id={`${id}-lat`} value={latitudeKey} placeholder="latitude" list={`${id}-keys`} maxLength={255} onChange={(e) => setLatitudeKey(e.target.value)} disabled={busy} aria-describedby={`${id}-keys-hint`} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-lng`}>{intl.formatMessage(msg.startLongitudeKey)}</label>
-          <input id={`${id}-lng`} value={longitudeKey} placeholder="longitude" maxLength={255} onChange={(e) => setLongitudeKey(e.target.value)} disabled={busy} aria-describedby={`${id}-keys-hint`} />
+          <input id={`${id}-lng`} value={longitudeKey} placeholder="longitude" list={`${id}-keys`} maxLength={255} onChange={(e) => setLongitudeKey(e.target.value)} disabled={busy} aria-describedby={`${id}-keys-hint`} />
         </div>
       </div>
+      <datalist id={`${id}-keys`}>
+        {keys.map((k) => (
+          <option key={k} value={k} />
+        ))}
+      </datalist>
       <p className="hint muted" id={`${id}-keys-hint`}>
         {intl.formatMessage(msg.startKeysHint)}
       </p>

@@ -92,8 +92,8 @@ export function TestList({ companyId }: { companyId: number }): ReactNode {
                     <td>{when(intl, t.start)}</td>
                     <td>{when(intl, t.end)}</td>
                     <td className="num">{intl.formatNumber(t.pointCount)}</td>
-                    <td className="num">{signal(intl, t.averageRssi)} dBm</td>
-                    <td className="num">{signal(intl, t.averageSnr)} dB</td>
+                    <td className="num">{signal(intl, t.averageRssi, "dBm")}</td>
+                    <td className="num">{signal(intl, t.averageSnr, "dB")}</td>
                     <td className="row-actions">
                       <a className="button small secondary" href={`/signaltest/peek/${t.testId}`} aria-label={intl.formatMessage(msg.openLabel, { name: t.tagName })}>
                         {intl.formatMessage(msg.open)}

@@ -176,11 +176,11 @@ export function TestPeek({ testId, tileUrl }: { testId: number; tileUrl: string 
           </div>
           <div>
             <dt>{intl.formatMessage(msg.colAvgRssi)}</dt>
-            <dd data-summary="rssi">{signal(intl, test.averageRssi)} dBm</dd>
+            <dd data-summary="rssi">{signal(intl, test.averageRssi, "dBm")}</dd>
           </div>
           <div>
             <dt>{intl.formatMessage(msg.colAvgSnr)}</dt>
-            <dd data-summary="snr">{signal(intl, test.averageSnr)} dB</dd>
+            <dd data-summary="snr">{signal(intl, test.averageSnr, "dB")}</dd>
           </div>
           <div>
             <dt>{intl.formatMessage(msg.peekKeys)}</dt>

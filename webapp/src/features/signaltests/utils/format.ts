@@ -2,9 +2,10 @@
 import type { IntlShape } from "react-intl";
 import { dateTimeWithZone } from "@/lib/i18n";
 
-// signal is a dBm or dB value with at most one decimal, "–" when unset.
-export function signal(intl: IntlShape, v: number | null | undefined): string {
-  return v === null || v === undefined ? "–" : intl.formatNumber(v, { maximumFractionDigits: 1 });
+// signal is a dBm or dB value with at most one decimal and its unit, "–"
+// when unset.
+export function signal(intl: IntlShape, v: number | null | undefined, unit: "dBm" | "dB"): string {
+  return v === null || v === undefined ? "–" : `${intl.formatNumber(v, { maximumFractionDigits: 1 })} ${unit}`;
 }
 
 // exact is a point's own value as the network server gave it (up to two
