@@ -1,6 +1,6 @@
 // TestPeek is /signaltest/peek/{id}: a test's live view. While the test is
 // active it polls GET /api/signaltest/peek/{id}?after={cursor} every few
-// seconds, so that each uplink's point appears on the map and in the table
+// seconds (not while its tab is hidden), so that each uplink's point appears on the map and in the table
 // without a reload (one call a poll, whichever instance stored the
 // uplink); the summary shows the averages the server computed from the
 // points. "Complete test" ends it after a confirmation; the points export
@@ -65,19 +65,43 @@ export function TestPeek({ testId, tileUrl }: { testId: number; tileUrl: string 
   const cursor = load.state === "ready" ? load.test.cursor : 0;
   useEffect(() => {
     if (!active) return;
-    timer.current = setTimeout(() => {
+    // A page in a hidden tab (a phone in a pocket on the walk) asks again
+    // only once it is shown: the points wait on the server.
+    let onShow: (() => void) | undefined;
+    const poll = (): void => {
+      if (document.hidden) {
+        const shown = (): void => {
+          if (document.hidden) return;
+          document.removeEventListener("visibilitychange", shown);
+          poll();
+        };
+        onShow = shown;
+        document.addEventListener("visibilitychange", shown);
+        return;
+      }
       peekTest(testId, cursor)
         .then((next) => {
           setPollFailed(false);
-          setLoad((l) => (l.state === "ready" ? { state: "ready", test: { ...next, points: [...l.test.points, ...next.points] } } : l));
+          setLoad((l) => {
+            // An answer that a completion overtook changes nothing; the
+            // points already shown are not added twice.
+            if (l.state !== "ready" || !l.test.active) return l;
+            const last = l.test.points.at(-1)?.id ?? 0;
+            const points = [...l.test.points, ...next.points.filter((p) => p.id > last)];
+            return { state: "ready", test: { ...next, points, cursor: Math.max(next.cursor, l.test.cursor) } };
+          });
         })
         .catch(() => {
           setPollFailed(true);
           // The same cursor again: the effect runs when the state changes.
           setLoad((l) => (l.state === "ready" ? { state: "ready", test: { ...l.test } } : l));
         });
-    }, pollMs);
-    return () => clearTimeout(timer.current);
+    };
+    timer.current = setTimeout(poll, pollMs);
+    return () => {
+      clearTimeout(timer.current);
+      if (onShow) document.removeEventListener("visibilitychange", onShow);
+    };
   }, [active, cursor, testId, load]);
 
   const complete = async (): Promise<void> => {
