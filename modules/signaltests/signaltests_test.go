@@ -276,5 +276,30 @@ func TestGenericUplinkPoints(t *testing.T) {
 				t.Errorf("average RSSI %v", *got.AverageRSSI)
 			}
 		}
+		// A burst from many connections: one point per uplink, none lost or
+		// doubled, the averages still those of the points.
+		const burst = 40
+		errs := make(chan string, burst)
+		for i := range burst {
+			go func() {
+				r := e.p.Client.Call(t, "POST", "/api/ingest/generic", e.Token["acme"],
+					map[string]any{"devEui": walkerEUI, "values": map[string]any{"lat": 59.3 + float64(i)/1000, "long": 18.0, "rssi": -60 - i, "snr": float64(i % 7)}})
+				if r.Status != http.StatusOK {
+					errs <- string(r.Body)
+					return
+				}
+				errs <- ""
+			}()
+		}
+		for range burst {
+			if msg := <-errs; msg != "" {
+				t.Fatalf("burst uplink: %s", msg)
+			}
+		}
+		got := e.awaitPoints(t, id, 2+burst)
+		if !near(got.AverageRSSI, mean(got.Points, func(p signaltests.Point) *float64 { return p.RSSI })) ||
+			!near(got.AverageSNR, mean(got.Points, func(p signaltests.Point) *float64 { return p.SNR })) {
+			t.Errorf("averages after the burst: %v %v", *got.AverageRSSI, *got.AverageSNR)
+		}
 	})
 }

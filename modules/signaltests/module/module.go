@@ -3,6 +3,8 @@
 package module
 
 import (
+	"context"
+
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/kernel/web"
 	"github.com/fieldhub/fieldhub/modules/signaltests"
@@ -38,8 +40,7 @@ func New(host *kernel.Host, deps Deps) signaltests.Module {
 	if deps.Nodes == nil {
 		panic("signaltests module: Deps.Nodes is required")
 	}
-	collect.New(host.DB, host.Bus, host.Logger("signaltests"))
-	m := &module{api: httpapi.New(host.DB, host.Bus, deps.Nodes, deps.Gateways)}
+	m := &module{collector: collect.New(host.DB, host.Bus, host.Logger("signaltests")), api: httpapi.New(host.DB, host.Bus, deps.Nodes, deps.Gateways)}
 	if deps.UI != nil {
 		m.pages = pages.New(host, deps.UI, deps.MapTileURL)
 		if tiles := web.TemplateSource(deps.MapTileURL); tiles != "" {
@@ -49,11 +50,17 @@ func New(host *kernel.Host, deps Deps) signaltests.Module {
 	return m
 }
 
-// module is the signal tests module: its API and its pages.
+// module is the signal tests module: the collector of points, its API
+// and its pages. Added before the ingest, it stops after it, so that the
+// points of the last uplinks are still written.
 type module struct {
-	api   *httpapi.API
-	pages *pages.Pages
+	collector *collect.Collector
+	api       *httpapi.API
+	pages     *pages.Pages
 }
+
+func (m *module) Start(ctx context.Context) error { return m.collector.Start(ctx) }
+func (m *module) Stop(ctx context.Context) error  { return m.collector.Stop(ctx) }
 
 func (m *module) Name() string { return "signaltests" }
 

@@ -2,11 +2,19 @@
 // uplink the ingest stores (ingest.UplinkReceived). The ingest publishes
 // the event on the instance that stored the uplink, after its commit, so
 // each uplink adds one point whatever the number of instances.
+//
+// The bus hands events one at a time, and a subscriber that falls behind
+// holds up the ingest's publisher; one query per uplink would cap the
+// ingest near one database round trip per uplink. So the handler only
+// queues the uplink, and one worker takes what has queued, asks once which
+// of those nodes have an active test (usually none), and writes the points
+// of those that have.
 package collect
 
 import (
 	"context"
 	"log/slog"
+	"sync"
 
 	"github.com/uptrace/bun"
 
@@ -16,37 +24,122 @@ import (
 	"github.com/fieldhub/fieldhub/modules/signaltests/internal/store"
 )
 
+// queueSize and batchSize bound the uplinks waiting for the worker and
+// those one query looks up.
+const (
+	queueSize = 8192
+	batchSize = 512
+)
+
 // Collector turns uplinks into points.
 type Collector struct {
-	db  *bun.DB
-	log *slog.Logger
+	db       *bun.DB
+	log      *slog.Logger
+	queue    chan ingest.UplinkReceived
+	stopping chan struct{}
+	stopOnce sync.Once
+	done     chan struct{}
 }
 
-// New returns a collector that writes to db, subscribed to bus.
+// New returns a collector that writes to db, subscribed to bus. Start
+// runs its worker.
 func New(db *bun.DB, bus kevents.Bus, log *slog.Logger) *Collector {
-	c := &Collector{db: db, log: log}
+	c := &Collector{db: db, log: log, queue: make(chan ingest.UplinkReceived, queueSize), stopping: make(chan struct{}), done: make(chan struct{})}
 	bus.Subscribe(ingest.UplinkReceived{}.Topic(), c.onUplink)
 	return c
 }
 
-func (c *Collector) onUplink(ctx context.Context, e kevents.Event) {
+func (c *Collector) onUplink(_ context.Context, e kevents.Event) {
 	u, ok := e.(ingest.UplinkReceived)
 	if !ok {
 		return
 	}
-	if err := c.Add(ctx, u); err != nil {
-		c.log.Error("signal test point not added", "tag_id", u.TagID, "err", err)
+	select {
+	case c.queue <- u:
+	case <-c.stopping:
+		c.log.Warn("signal test point not added: the portal is stopping", "tag_id", u.TagID)
 	}
 }
 
-// Add adds the uplink's point to its node's active test, if there is one.
-func (c *Collector) Add(ctx context.Context, u ingest.UplinkReceived) error {
-	id, latKey, lngKey, ok, err := store.ActiveOf(ctx, c.db, u.TagID)
-	if err != nil || !ok {
+// Start runs the worker until Stop.
+func (c *Collector) Start(context.Context) error {
+	go c.run()
+	return nil
+}
+
+// Stop lets the worker write what has queued, then waits for it (or for
+// ctx).
+func (c *Collector) Stop(ctx context.Context) error {
+	c.stopOnce.Do(func() { close(c.stopping) })
+	select {
+	case <-c.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (c *Collector) run() {
+	defer close(c.done)
+	ctx := context.Background()
+	for {
+		var first ingest.UplinkReceived
+		select {
+		case first = <-c.queue:
+		case <-c.stopping:
+			// What queued before the stop is still written.
+			for {
+				select {
+				case u := <-c.queue:
+					c.batch(ctx, append([]ingest.UplinkReceived{u}, c.drain()...))
+				default:
+					return
+				}
+			}
+		}
+		c.batch(ctx, append([]ingest.UplinkReceived{first}, c.drain()...))
+	}
+}
+
+// drain takes what has queued, up to a batch, without waiting.
+func (c *Collector) drain() []ingest.UplinkReceived {
+	var out []ingest.UplinkReceived
+	for len(out) < batchSize-1 {
+		select {
+		case u := <-c.queue:
+			out = append(out, u)
+		default:
+			return out
+		}
+	}
+	return out
+}
+
+func (c *Collector) batch(ctx context.Context, us []ingest.UplinkReceived) {
+	if err := c.Add(ctx, us); err != nil {
+		c.log.Error("signal test points not added", "uplinks", len(us), "err", err)
+	}
+}
+
+// Add adds each uplink's point to its node's active test, if it has one,
+// in the order the uplinks came.
+func (c *Collector) Add(ctx context.Context, us []ingest.UplinkReceived) error {
+	tags := make([]int64, 0, len(us))
+	for _, u := range us {
+		tags = append(tags, u.TagID)
+	}
+	active, err := store.ActiveOf(ctx, c.db, tags)
+	if err != nil || len(active) == 0 {
 		return err
 	}
-	_, err = store.AddPoint(ctx, c.db, id, PointOf(u, latKey, lngKey))
-	return err
+	for _, u := range us {
+		if t, ok := active[u.TagID]; ok {
+			if _, err := store.AddPoint(ctx, c.db, t.ID, PointOf(u, t.LatitudeKey, t.LongitudeKey)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // PointOf is the point an uplink makes for a test reading its position

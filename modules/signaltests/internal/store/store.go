@@ -166,17 +166,25 @@ func Delete(ctx context.Context, idb bun.IDB, id int64) error {
 	})
 }
 
-// ActiveOf is the active test of a node: its id and position keys; ok is
-// false when the node has none.
-func ActiveOf(ctx context.Context, idb bun.IDB, tagID int64) (id int64, latKey, lngKey string, ok bool, err error) {
+// ActiveTest is what the collector needs of an active test.
+type ActiveTest struct {
+	ID                        int64
+	LatitudeKey, LongitudeKey string
+}
+
+// ActiveOf returns the active tests of those nodes that have one, by node
+// id, in one query.
+func ActiveOf(ctx context.Context, idb bun.IDB, tagIDs []int64) (map[int64]ActiveTest, error) {
 	var rows []testRow
-	if err := idb.NewSelect().Model(&rows).Column("id", "latitude_key", "longitude_key").Where("tag_id = ? AND active", tagID).Scan(ctx); err != nil {
-		return 0, "", "", false, fmt.Errorf("active signal test of tag %d: %w", tagID, err)
+	if err := idb.NewSelect().Model(&rows).Column("id", "tag_id", "latitude_key", "longitude_key").
+		Where("active AND tag_id IN (?)", bun.In(tagIDs)).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("active signal tests: %w", err)
 	}
-	if len(rows) == 0 {
-		return 0, "", "", false, nil
+	out := make(map[int64]ActiveTest, len(rows))
+	for _, r := range rows {
+		out[r.TagID] = ActiveTest{ID: r.ID, LatitudeKey: r.LatitudeKey, LongitudeKey: r.LongitudeKey}
 	}
-	return rows[0].ID, rows[0].LatitudeKey, rows[0].LongitudeKey, true, nil
+	return out, nil
 }
 
 // AddPoint adds a point to a test if it is still active; added is false
