@@ -15,6 +15,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -121,25 +122,48 @@ func (c *Collector) batch(ctx context.Context, us []ingest.UplinkReceived) {
 	}
 }
 
-// Add adds each uplink's point to its node's active test, if it has one,
-// in the order the uplinks came.
+// grace is how long after its completion a test still takes the points of
+// uplinks the network server received before it, which the completion
+// overtook on their way here.
+const grace = 10 * time.Minute
+
+// Add adds each uplink's point to its node's test, in the order the
+// uplinks came: the completed test whose span holds the uplink's time,
+// else the active one.
 func (c *Collector) Add(ctx context.Context, us []ingest.UplinkReceived) error {
 	tags := make([]int64, 0, len(us))
 	for _, u := range us {
 		tags = append(tags, u.TagID)
 	}
-	active, err := store.ActiveOf(ctx, c.db, tags)
-	if err != nil || len(active) == 0 {
+	open, err := store.OpenTests(ctx, c.db, tags, time.Now().Add(-grace))
+	if err != nil || len(open) == 0 {
 		return err
 	}
 	for _, u := range us {
-		if t, ok := active[u.TagID]; ok {
+		if t, ok := testOf(open[u.TagID], u.Time); ok {
 			if _, err := store.AddPoint(ctx, c.db, t.ID, PointOf(u, t.LatitudeKey, t.LongitudeKey)); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// testOf picks the test an uplink received at t belongs to.
+func testOf(tests []store.OpenTest, t time.Time) (store.OpenTest, bool) {
+	var active *store.OpenTest
+	for i := range tests {
+		switch o := &tests[i]; {
+		case o.End == nil:
+			active = o
+		case !t.Before(o.Start) && !t.After(*o.End):
+			return *o, true
+		}
+	}
+	if active == nil {
+		return store.OpenTest{}, false
+	}
+	return *active, true
 }
 
 // PointOf is the point an uplink makes for a test reading its position

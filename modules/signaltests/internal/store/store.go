@@ -166,30 +166,36 @@ func Delete(ctx context.Context, idb bun.IDB, id int64) error {
 	})
 }
 
-// ActiveTest is what the collector needs of an active test.
-type ActiveTest struct {
+// OpenTest is what the collector needs of a test that may still take
+// points: an active one, or one completed lately.
+type OpenTest struct {
 	ID                        int64
 	LatitudeKey, LongitudeKey string
+	Start                     time.Time
+	End                       *time.Time
 }
 
-// ActiveOf returns the active tests of those nodes that have one, by node
-// id, in one query.
-func ActiveOf(ctx context.Context, idb bun.IDB, tagIDs []int64) (map[int64]ActiveTest, error) {
+// OpenTests returns, by node id, the tests of those nodes that are active
+// or were completed after since, in one query.
+func OpenTests(ctx context.Context, idb bun.IDB, tagIDs []int64, since time.Time) (map[int64][]OpenTest, error) {
 	var rows []testRow
-	if err := idb.NewSelect().Model(&rows).Column("id", "tag_id", "latitude_key", "longitude_key").
-		Where("active AND tag_id IN (?)", bun.In(tagIDs)).Scan(ctx); err != nil {
-		return nil, fmt.Errorf("active signal tests: %w", err)
+	if err := idb.NewSelect().Model(&rows).Column("id", "tag_id", "latitude_key", "longitude_key", "started_at", "ended_at").
+		Where("tag_id IN (?) AND (active OR ended_at >= ?)", bun.In(tagIDs), since.UTC()).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("open signal tests: %w", err)
 	}
-	out := make(map[int64]ActiveTest, len(rows))
+	out := make(map[int64][]OpenTest, len(rows))
 	for _, r := range rows {
-		out[r.TagID] = ActiveTest{ID: r.ID, LatitudeKey: r.LatitudeKey, LongitudeKey: r.LongitudeKey}
+		out[r.TagID] = append(out[r.TagID], OpenTest{ID: r.ID, LatitudeKey: r.LatitudeKey, LongitudeKey: r.LongitudeKey, Start: r.StartedAt, End: r.EndedAt})
 	}
 	return out, nil
 }
 
-// AddPoint adds a point to a test if it is still active; added is false
-// when it has ended (or gone) meanwhile. One statement, so that a point
-// never lands after the test was completed.
+// AddPoint adds a point to a test while it is active, and to a completed
+// test if the network server received the uplink between its start and
+// its end (an uplink that the completion overtook on its way to the
+// collector); added is false otherwise, or when the test is gone. One
+// statement, so that a completion between a check and the write cannot
+// let a later uplink in.
 func AddPoint(ctx context.Context, idb bun.IDB, testID int64, p signaltests.Point) (added bool, err error) {
 	receptions, err := json.Marshal(p.Receptions)
 	if err != nil {
@@ -203,8 +209,9 @@ func AddPoint(ctx context.Context, idb bun.IDB, testID int64, p signaltests.Poin
 	}
 	res, err := idb.NewRaw(`INSERT INTO signal_test_points (test_id, rssi, snr, lat, lng, gateway_id, spreading_factor, fcnt, receptions, created_at)
 		SELECT id, CAST(? AS DOUBLE PRECISION), CAST(? AS DOUBLE PRECISION), CAST(? AS DOUBLE PRECISION), CAST(? AS DOUBLE PRECISION), ?, ?, ?, ?, `+at+`
-		FROM signal_tests WHERE id = ? AND active`,
-		p.RSSI, p.SNR, p.Lat, p.Lng, p.GatewayID, p.SpreadingFactor, p.FCnt, string(receptions), p.CreatedAt.UTC(), testID).Exec(ctx)
+		FROM signal_tests WHERE id = ? AND (active OR (started_at <= `+at+` AND ended_at >= `+at+`))`,
+		p.RSSI, p.SNR, p.Lat, p.Lng, p.GatewayID, p.SpreadingFactor, p.FCnt, string(receptions), p.CreatedAt.UTC(), testID,
+		p.CreatedAt.UTC(), p.CreatedAt.UTC()).Exec(ctx)
 	if err != nil {
 		return false, fmt.Errorf("add point to signal test %d: %w", testID, err)
 	}
