@@ -44,6 +44,7 @@ func TestTenancy(t *testing.T) {
 		awaitForeignLog(t, ta, foreign.CompanyID)
 		fd := foreignDashboards(t, ta, root, foreign.UserToken, foreign.CompanyID, png)
 		fdec := foreignDecoders(t, ta, root, foreign.CompanyID)
+		fst := foreignSignalTest(t, ta, root, foreign.CompanyID)
 		// The own company's public link: its token is the capability of one
 		// dashboard of the own company and nothing else.
 		ownToken := publicLink(t, ta, own.CompanyAdminToken, own.CompanyID, "Own Widgets board")
@@ -90,6 +91,8 @@ func TestTenancy(t *testing.T) {
 				"decoderId": fmt.Sprint(fdec.decoderID),
 				"version":   "1",
 				"jobId":     fmt.Sprint(fdec.jobID),
+				// The signal tests module's id.
+				"testId": fmt.Sprint(fst),
 			},
 			Bodies: map[string]any{
 				"PUT /api/companies/{companyId}":        map[string]any{"name": "Hijacked"},
@@ -138,6 +141,8 @@ func TestTenancy(t *testing.T) {
 				"PUT /api/decoders/{decoderId}":                  map[string]any{"name": "Hijacked"},
 				"POST /api/decoders/{decoderId}/versions":        map[string]any{"source": "function decodeUplink(i) { return {data: {hijacked: 1}} }"},
 				"PUT /api/companies/{companyId}/decoders/limits": map[string]any{"timeMs": 900, "memoryMiB": 60},
+				// The signal tests module's body.
+				"POST /api/signaltest/{companyId}/{deveui}": map[string]any{"description": "Planted"},
 				"POST /api/companies/{companyId}/redecode": map[string]any{"decoder": fdec.key,
 					"from": time.Now().Add(-time.Hour).UTC().Format(time.RFC3339), "to": time.Now().UTC().Format(time.RFC3339)},
 			},
@@ -192,6 +197,8 @@ func TestTenancy(t *testing.T) {
 					dumpRows(tb, bdb, "SELECT v.* FROM decoder_versions v JOIN decoders d ON d.id = v.decoder_id WHERE d.company_id = ? ORDER BY v.id", fid),
 					dumpRows(tb, bdb, "SELECT * FROM decoder_limits WHERE company_id = ?", fid),
 					dumpRows(tb, bdb, "SELECT * FROM redecode_jobs WHERE company_id = ? ORDER BY id", fid),
+					dumpRows(tb, bdb, "SELECT * FROM signal_tests WHERE company_id = ? ORDER BY id", fid),
+					dumpRows(tb, bdb, "SELECT p.* FROM signal_test_points p JOIN signal_tests s ON s.id = p.test_id WHERE s.company_id = ? ORDER BY p.id", fid),
 				}, "\n")
 			},
 		}
@@ -213,6 +220,17 @@ func TestTenancy(t *testing.T) {
 			tenancytest.Walk(t, ta.URL, partRoutes, fxPart)
 		}
 	})
+}
+
+// foreignSignalTest starts an active field test of the foreign company's
+// node and returns its id.
+func foreignSignalTest(t *testing.T, ta *kerneltest.Portal[*app.App], root string, companyID int64) int64 {
+	t.Helper()
+	r := ta.Call(t, "POST", fmt.Sprintf("/api/signaltest/%d/%s", companyID, foreignDevEUI), root, map[string]any{"description": "Foreign Widgets walk"})
+	if r.Status != 201 {
+		t.Fatalf("foreign signal test: %d %s", r.Status, r.Body)
+	}
+	return r.Num("testId")
 }
 
 // decoderIDs are the foreign company's things of the decoders module.

@@ -111,6 +111,10 @@ export const PAGES = [
   // The decoder pages (docs/decisions.md "Decoder pages").
   { name: "decoders", path: "/decoders", as: "CompanyAdmin" },
   { name: "decoders-create", path: "/decoders/create", as: "CompanyAdmin" },
+  // The field signal tests: the list with its start form, and a test just
+  // started (no points yet; signaltest.test.mjs checks the map with points).
+  { name: "signaltest", path: "/signaltest", as: "User" },
+  { name: "signaltest-peek-new", path: (server) => signalTestPath(server), as: "User" },
   // The signed-in frame with its menu open: company switcher, logout, bell.
   { name: "frame-superadmin", path: (server) => firstExisting(server, ["/superadmin", "/", "/forgot"]), as: "SuperAdmin", menuOpen: true },
   { name: "frame-user", path: (server) => firstExisting(server, ["/settings", "/", "/forgot"]), as: "User", menuOpen: true },
@@ -127,6 +131,26 @@ export function signedInPath(server) {
 async function firstExisting(server, paths) {
   for (const p of paths) if (await server.routeExists(p)) return p;
   throw new Error(`none of ${paths.join(", ")} exists`);
+}
+
+// signalTestPath gives Acme a node with an active field test, once per
+// server, and returns the test's live page.
+const signalTests = new WeakMap();
+function signalTestPath(server) {
+  if (!signalTests.has(server)) {
+    signalTests.set(
+      server,
+      (async () => {
+        const acme = server.accounts.companies[0];
+        const token = await server.token(acme.companyAdmin);
+        const app = await server.api("POST", `/api/applications/${acme.id}`, { token, body: { name: "Coverage walk" } });
+        await server.api("POST", `/api/applications/${app.id}/tag`, { token, body: { name: "Walker", deveui: "70B3D57ED0000B01" } });
+        const test = await server.api("POST", `/api/signaltest/${acme.id}/70B3D57ED0000B01`, { token, body: { description: "Car park" } });
+        return `/signaltest/peek/${test.testId}`;
+      })(),
+    );
+  }
+  return signalTests.get(server);
 }
 
 // resetLink asks for a password reset of the User and returns the link's

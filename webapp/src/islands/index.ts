@@ -20,6 +20,8 @@ const islands: Record<string, () => Promise<IslandModule>> = {
   "first-uplink": () => import("@/features/netservers/mount-first-uplink"),
   "icon-selector": () => import("@/features/dashboards/mount-icon-selector"),
   "tag-chart": () => import("@/features/nodes/mount-tag-chart"),
+  "signal-tests": () => import("@/features/signaltests/mount-signal-tests"),
+  "signal-test-peek": () => import("@/features/signaltests/mount-signal-test-peek"),
 };
 
 // The catalog (and with it React and react-intl) is fetched with the first
