@@ -4,6 +4,7 @@ import htmx from "htmx.org";
 import "@/styles/app.css";
 import { showToast, takeToastCookie } from "@/page/toast";
 import { setDark } from "@/page/theme";
+import { startBell } from "@/page/notifications";
 
 declare global {
   interface Window {
@@ -113,6 +114,8 @@ document.addEventListener("click", (e) => {
   if (!input || !navigator.clipboard) return failed();
   navigator.clipboard.writeText(input.value).then(done, failed);
 });
+
+startBell();
 
 const pending = takeToastCookie();
 if (pending) showToast(pending.text, pending.level === "error" ? "error" : "success");
