@@ -252,6 +252,15 @@ func (a *App) NetServers() netservers.Module { return a.netservers }
 // the fieldhub notify command) notify users.
 func (a *App) Notifications() notifications.Module { return a.notify }
 
+// NotifyUser adds n for the user of email (the fieldhub notify command).
+func (a *App) NotifyUser(ctx context.Context, email string, n notifications.New) error {
+	u, err := a.accounts.UserByEmail(ctx, email)
+	if err != nil {
+		return err
+	}
+	return a.notify.NotifyUsers(ctx, a.kernel.Host().DB, []int64{u.ID}, n)
+}
+
 // Decoders is the decoders module, for tests that decode through it.
 func (a *App) Decoders() decoders.Module { return a.decoders }
 
