@@ -63,7 +63,11 @@ class Bell {
   constructor(
     private readonly el: HTMLDetailsElement,
     private readonly userId: number,
-  ) {}
+  ) {
+    // The server counted none: its empty list stands until a load says
+    // otherwise, so the bell opens on it at once.
+    this.loaded = el.dataset.unread === "0";
+  }
 
   private part<T extends HTMLElement>(selector: string): T {
     return this.el.querySelector<T>(selector) as T;
@@ -89,13 +93,13 @@ class Bell {
       return;
     }
     this.loading = true;
-    this.render(true, false);
+    this.render("loading");
     try {
       this.notices = parseNotices(await api<unknown>("GET", `/api/notification/${this.userId}`));
       this.loaded = true;
-      this.render(false, false);
+      this.render("ready");
     } catch {
-      this.render(false, true);
+      this.render("failed");
     } finally {
       this.loading = false;
       if (this.again) {
@@ -105,20 +109,21 @@ class Bell {
     }
   }
 
-  // render draws the count and the list; while loading, what was loaded
-  // stays in view, and the loading line shows only before the first load.
-  private render(loading: boolean, failed: boolean): void {
+  // render draws the count and the list. While a load runs, what was shown
+  // stays; the loading line shows only before there is anything to show.
+  private render(state: "loading" | "ready" | "failed"): void {
+    this.el.setAttribute("aria-busy", String(state === "loading"));
+    if (state === "loading" && this.loaded) return;
     const count = this.notices.length;
-    if (this.loaded) this.setCount(count);
-    this.part(".notifications-loading").hidden = !(loading && !this.loaded);
-    this.part(".notifications-error").hidden = !failed;
-    this.el.setAttribute("aria-busy", String(loading));
-    const showList = this.loaded && !failed;
+    const ready = state === "ready";
+    if (ready) this.setCount(count);
     const list = this.part<HTMLUListElement>(".notifications-list");
-    list.hidden = !showList || count === 0;
-    this.part(".empty").hidden = !showList || count > 0;
-    this.part(".notifications-actions").hidden = !showList || count === 0;
-    if (!loading && showList) list.replaceChildren(...this.notices.map((n) => this.item(n)));
+    this.part(".notifications-loading").hidden = state !== "loading";
+    this.part(".notifications-error").hidden = state !== "failed";
+    list.hidden = !ready || count === 0;
+    this.part(".empty").hidden = !ready || count > 0;
+    this.part(".notifications-actions").hidden = !ready || count === 0;
+    if (ready) list.replaceChildren(...this.notices.map((n) => this.item(n)));
   }
 
   private setCount(count: number): void {
@@ -171,7 +176,7 @@ class Bell {
       return;
     }
     this.notices = this.notices.filter((n) => n.notificationId !== id);
-    this.render(false, false);
+    this.render("ready");
     if (href) window.location.assign(href);
     else this.part("summary").focus();
   }
@@ -184,7 +189,8 @@ class Bell {
       return;
     }
     this.notices = [];
-    this.render(false, false);
+    this.loaded = true;
+    this.render("ready");
     // The button is gone: the focus goes back to the bell.
     this.part("summary").focus();
   }
