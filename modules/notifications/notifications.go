@@ -20,7 +20,8 @@
 // as events.ToUsers, which the live feed (GET /api/events) pushes to the
 // users' open pages as {"type":"Notification"}; the page then reloads the
 // list. Marking read announces the same, so that a user's other tabs follow.
-// A notification goes with its user and with its company. Package module
+// A notification goes with its user and with its company; a read one is
+// deleted after ReadRetention. Package module
 // builds the module; the implementation lives in internal/.
 package notifications
 
@@ -45,6 +46,14 @@ const (
 	MaxRoute   = 2048 // characters of a route
 	MaxList    = 200  // notifications GET /notification/{userId} lists
 )
+
+// ReadRetention is how long a read notification is kept: a daily job
+// (PruneJob) deletes older ones, so that the table does not grow with
+// every alarm for good. Unread ones are kept until read.
+const ReadRetention = 90 * 24 * time.Hour
+
+// PruneJob names the daily job that deletes old read notifications.
+const PruneJob = "prune read"
 
 // Message ids of the module's refusals; each is a key of the locale
 // catalogs.
@@ -111,8 +120,8 @@ type Accounts interface {
 }
 
 // Module is the notifications module as the kernel and the application see
-// it. Start begins the dispatcher that announces stored notifications; it
-// ends with Start's context.
+// it. Start begins the dispatcher that announces stored notifications (it
+// ends with Start's context) and schedules PruneJob.
 type Module interface {
 	kernel.Module
 	kernel.Router

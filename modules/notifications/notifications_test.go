@@ -291,7 +291,32 @@ func TestRoutes(t *testing.T) {
 			}
 		})
 
+		t.Run("read ones are deleted after 90 days, unread ones kept", func(t *testing.T) {
+			// The admin's three are unread; the user's, read. Make all old.
+			old := time.Now().UTC().Add(-notifications.ReadRetention - time.Hour)
+			if _, err := e.db.NewRaw("UPDATE notifications SET created_at = ?", old).Exec(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if err := e.p.Host().Scheduler.RunNow("notifications", notifications.PruneJob); err != nil {
+				t.Fatal(err)
+			}
+			count := func(user int64) (n int) {
+				if err := e.db.NewRaw("SELECT count(*) FROM notifications WHERE user_id = ?", user).Scan(ctx, &n); err != nil {
+					t.Fatal(err)
+				}
+				return n
+			}
+			kerneltest.WaitFor(t, 15*time.Second, func() bool { return count(user) == 0 },
+				func() string { return fmt.Sprintf("%d read notifications left", count(user)) })
+			if n := count(admin); n != 3 {
+				t.Errorf("the admin's unread: %d left", n)
+			}
+		})
+
 		t.Run("a deleted user's notifications go with them", func(t *testing.T) {
+			if err := e.notify.NotifyUsers(ctx, e.db, []int64{user}, notifications.New{Label: "Last", Message: "m"}); err != nil {
+				t.Fatal(err)
+			}
 			e.c.Must(t, "DELETE", fmt.Sprintf("/api/users/%d", user), e.Admin["acme"], nil, http.StatusNoContent)
 			var n int
 			if err := e.db.NewRaw("SELECT count(*) FROM notifications WHERE user_id = ?", user).Scan(ctx, &n); err != nil || n != 0 {

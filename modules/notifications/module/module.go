@@ -29,7 +29,7 @@ func New(host *kernel.Host, deps Deps) notifications.Module {
 		panic("notifications module: Deps.Accounts is required")
 	}
 	log := host.Logger("notifications")
-	m := &module{Inbox: inbox.New(host.DB, deps.Accounts, host.Bus, log)}
+	m := &module{Inbox: inbox.New(host.DB, deps.Accounts, host.Bus, log), host: host}
 	m.api = httpapi.New(m.Inbox)
 	host.Router.AddViewerEnricher(func(r *http.Request, v *web.Viewer) error {
 		if !v.Caller.SignedIn() || v.Caller.UserID == 0 {
@@ -52,7 +52,8 @@ func New(host *kernel.Host, deps Deps) notifications.Module {
 // dispatcher Start runs, and the JSON routes.
 type module struct {
 	*inbox.Inbox
-	api *httpapi.API
+	api  *httpapi.API
+	host *kernel.Host
 }
 
 // Name names the module.
@@ -61,8 +62,9 @@ func (m *module) Name() string { return "notifications" }
 // Routes registers the JSON routes.
 func (m *module) Routes(r *web.ModuleRoutes) { m.api.Routes(r) }
 
-// Start runs the dispatcher until ctx ends.
+// Start runs the dispatcher until ctx ends, and schedules the daily
+// deletion of old read notifications (at 03:40, on one instance).
 func (m *module) Start(ctx context.Context) error {
 	go m.Run(ctx)
-	return nil
+	return m.host.Scheduler.Daily("notifications", notifications.PruneJob, 3, 40, true, m.PruneRead)
 }

@@ -137,6 +137,19 @@ func (x *Inbox) MarkAllRead(ctx context.Context, userID int64) (int, error) {
 	return x.Unread(ctx, userID)
 }
 
+// PruneRead deletes the read notifications older than
+// notifications.ReadRetention (the daily job PruneJob).
+func (x *Inbox) PruneRead(ctx context.Context) error {
+	n, err := store.PruneRead(ctx, x.db, x.now().UTC().Add(-notifications.ReadRetention))
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		x.log.Info("old read notifications deleted", "count", n)
+	}
+	return nil
+}
+
 // message is the live feed's message to a user whose notifications changed.
 var message = []byte(`{"type":"` + notifications.MessageNotification + `"}`)
 

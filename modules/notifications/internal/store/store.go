@@ -5,6 +5,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -100,4 +101,19 @@ func Announce(ctx context.Context, db bun.IDB, ids []int64) ([]int64, error) {
 		return nil, fmt.Errorf("mark %d notifications announced: %w", len(ids), err)
 	}
 	return users, nil
+}
+
+// PruneRead deletes the read notifications created before cut and returns
+// how many it deleted.
+func PruneRead(ctx context.Context, db bun.IDB, cut time.Time) (int64, error) {
+	res, err := db.NewDelete().Model((*notifications.Notification)(nil)).
+		Where("read = ? AND created_at < ?", true, cut).Exec(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("delete old read notifications: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("delete old read notifications: %w", err)
+	}
+	return n, nil
 }
