@@ -4,7 +4,6 @@ import htmx from "htmx.org";
 import "@/styles/app.css";
 import { showToast, takeToastCookie } from "@/page/toast";
 import { setDark } from "@/page/theme";
-import { startBell } from "@/page/notifications";
 
 declare global {
   interface Window {
@@ -115,7 +114,12 @@ document.addEventListener("click", (e) => {
   navigator.clipboard.writeText(input.value).then(done, failed);
 });
 
-startBell();
+// The bell of a signed-in page: its code (and the API client it uses) is
+// fetched only by pages that have one, so a visitor's pages load this file
+// alone.
+if (document.querySelector("details[data-notifications]")) {
+  void import("@/page/notifications").then((m) => m.startBell());
+}
 
 const pending = takeToastCookie();
 if (pending) showToast(pending.text, pending.level === "error" ? "error" : "success");
