@@ -4,7 +4,9 @@
 // and message, newest first; a click marks one read and opens its route;
 // "Mark all as read" empties it ("You are all up to date.") in every tab of
 // the user; a failed load shows its error with a retry; Escape closes the
-// list and gives the focus back to the bell; axe in light and dark.
+// list and gives the focus back to the bell, and a notification arriving
+// while the user tabs through the list keeps their place; axe in light and
+// dark.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { checkA11y } from "./lib/axe.mjs";
@@ -108,23 +110,27 @@ test("notifications arrive live in the bell, open their page when clicked, and a
   await bell.items.first().waitFor();
   await page.keyboard.press("Tab");
   assert.equal(await bell.items.first().evaluate((el) => el === document.activeElement), true, "Tab reaches the newest notification");
+  // A notification that arrives meanwhile leaves the focus where it was.
+  await notify(user, "Pump stopped", "The irrigation pump stopped at 03:10", "/dashboard");
+  await bell.unread(3);
+  assert.equal(await page.evaluate(() => document.activeElement?.querySelector("strong")?.textContent), "Door open", "the focus stays on the notification");
   await page.keyboard.press("Escape");
   await bell.panel.waitFor({ state: "hidden" });
   assert.equal(await bell.summary.evaluate((el) => el === document.activeElement), true, "the focus is back on the bell");
 
   // A click marks the notification read and opens its route.
   await bell.summary.click();
-  await bell.items.nth(1).click();
+  await bell.items.nth(2).click();
   await page.waitForURL((u) => new URL(u).pathname === "/company");
   const after = bellOf(page);
-  await after.unread(1);
-  assert.equal((await after.badge.textContent()).trim(), "1");
-  await bellOf(other).unread(1);
+  await after.unread(2);
+  assert.equal((await after.badge.textContent()).trim(), "2");
+  await bellOf(other).unread(2);
 
   // Mark all as read: the list empties here and in the other tab.
   await after.summary.click();
   await after.items.first().waitFor();
-  assert.equal((await after.items.first().locator("strong").textContent()).trim(), "Door open");
+  assert.deepEqual((await after.items.locator("strong").allTextContents()).map((x) => x.trim()), ["Pump stopped", "Door open"]);
   await after.panel.getByRole("button", { name: m("notifications.markAll") }).click();
   await after.unread(0);
   assert.equal((await after.panel.innerText()).trim(), m("notifications.empty"));

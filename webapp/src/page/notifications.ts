@@ -123,7 +123,15 @@ class Bell {
     list.hidden = !ready || count === 0;
     this.part(".empty").hidden = !ready || count > 0;
     this.part(".notifications-actions").hidden = !ready || count === 0;
-    if (ready) list.replaceChildren(...this.notices.map((n) => this.item(n)));
+    if (!ready) return;
+    // A reload while the user tabs through the list keeps their place.
+    const focused = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>("[data-notification-id]");
+    const keep = focused && list.contains(focused) ? focused.dataset.notificationId : undefined;
+    list.replaceChildren(...this.notices.map((n) => this.item(n)));
+    if (keep !== undefined) {
+      const again = list.querySelector<HTMLElement>(`[data-notification-id="${keep}"]`);
+      (again ?? this.part("summary")).focus();
+    }
   }
 
   private setCount(count: number): void {
