@@ -76,6 +76,7 @@ test("notifications arrive live in the bell, open their page when clicked, and a
   await bell.unread(2);
   assert.equal((await bell.badge.textContent()).trim(), "2");
   assert.equal(await bell.summary.getAttribute("aria-label"), tf(lang, "frame.notifications", { count: 2 }));
+  assert.equal(await page.locator("[data-notifications-news]").textContent(), tf(lang, "frame.notifications", { count: 2 }), "the new count is announced");
   await bellOf(other).unread(2);
 
   // The list: label and message of each, newest first.

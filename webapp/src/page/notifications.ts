@@ -135,12 +135,17 @@ class Bell {
   }
 
   private setCount(count: number): void {
+    const before = Number(this.el.dataset.unread);
     this.el.dataset.unread = String(count);
     const badge = this.part(".badge");
     badge.hidden = count === 0;
     badge.textContent = count > 99 ? "99+" : String(count);
     const summary = this.part("summary");
-    summary.setAttribute("aria-label", (summary.dataset.label ?? "{count}").replace("{count}", String(count)));
+    const label = (summary.dataset.label ?? "{count}").replace("{count}", String(count));
+    summary.setAttribute("aria-label", label);
+    // More than before: screen readers say the new count.
+    const news = document.querySelector<HTMLElement>("[data-notifications-news]");
+    if (news && count > before) news.textContent = label;
   }
 
   private item(n: Notice): HTMLLIElement {
