@@ -18,6 +18,7 @@ import (
 
 	"github.com/fieldhub/fieldhub/app"
 	"github.com/fieldhub/fieldhub/kernel/config"
+	"github.com/fieldhub/fieldhub/modules/notifications"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -41,6 +42,9 @@ commands:
                                                   send simulated uplinks (serve --demo)
   migrate                                         apply database migrations and exit
   admin create-superadmin --email E --password P  add a SuperAdmin (or promote an account)
+  notify --user E --label L --message M [--route R]
+                                                  add a notification to the bell of the user of
+                                                  e-mail E (R: the portal page it opens, /alarm/7)
   config                                          list every configuration option
   version                                         print the version
 `
@@ -59,6 +63,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return migrate(ctx, args[1:], stdout, stderr)
 	case "admin":
 		return admin(ctx, args[1:], stdout, stderr)
+	case "notify":
+		return notify(ctx, args[1:], stdout, stderr)
 	case "config":
 		fmt.Fprint(stdout, "| variable | default | meaning |\n| --- | --- | --- |\n"+config.Help(app.ConfigSections()...))
 		return nil
@@ -204,6 +210,39 @@ func admin(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("create superadmin: %s", a.Kernel().Describe(err))
 	}
 	fmt.Fprintf(stdout, "SuperAdmin %s is ready\n", email)
+	return nil
+}
+
+// notify adds a notification for one user: a running portal shows it in
+// the user's open pages within seconds (its dispatcher finds the row).
+func notify(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var email string
+	var n notifications.New
+	overrides, err := commonFlags("notify", args, stderr, func(fs *flag.FlagSet) {
+		fs.StringVar(&email, "user", "", "the e-mail address of the user to notify")
+		fs.StringVar(&n.Label, "label", "", "the notification's label, at most 255 characters")
+		fs.StringVar(&n.Message, "message", "", "the notification's message")
+		fs.StringVar(&n.Route, "route", "", "the page of the portal a click opens, such as /alarm/7 (optional)")
+	})
+	if err != nil {
+		return err
+	}
+	if email == "" {
+		return errors.New("notify: --user is required")
+	}
+	cfg, err := loadConfig(overrides)
+	if err != nil {
+		return err
+	}
+	a, err := app.Build(ctx, cfg, newLogger(cfg, stderr))
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	if err := a.NotifyUser(ctx, email, n); err != nil {
+		return fmt.Errorf("notify %s: %s", email, a.Kernel().Describe(err))
+	}
+	fmt.Fprintf(stdout, "%s is notified\n", email)
 	return nil
 }
 

@@ -144,6 +144,45 @@ func TestAdminCreateSuperAdmin(t *testing.T) {
 	}
 }
 
+// TestNotifyCommand checks fieldhub notify: a notification for the user of
+// an address, which their list then holds, and the refusals it explains.
+func TestNotifyCommand(t *testing.T) {
+	t.Setenv("FIELDHUB_DATA", t.TempDir())
+	t.Setenv("FIELDHUB_ACCESS_LOG", "false")
+	ctx := context.Background()
+	var out, errOut bytes.Buffer
+	if err := run(ctx, []string{"admin", "create-superadmin", "--email", "ops@example.com", "--password", "long enough"}, &out, &errOut); err != nil {
+		t.Fatalf("create: %v", err)
+	}
+	refusals := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--label", "L", "--message", "M"}, "--user is required"},
+		{[]string{"--user", "nobody@example.com", "--label", "L", "--message", "M"}, "notify nobody@example.com: The requested item was not found"},
+		{[]string{"--user", "ops@example.com", "--message", "M", "--route", "https://evil.example"}, "label: This field must be filled in; route: Give a path of the portal"},
+	}
+	for _, r := range refusals {
+		if err := run(ctx, append([]string{"notify"}, r.args...), &out, &errOut); err == nil || !strings.Contains(err.Error(), r.want) {
+			t.Errorf("notify %v: %v, want %q", r.args, err, r.want)
+		}
+	}
+	out.Reset()
+	if err := run(ctx, []string{"notify", "--user", " OPS@example.com", "--label", "Backup", "--message", "The nightly backup failed", "--route", "/superadmin"}, &out, &errOut); err != nil {
+		t.Fatalf("notify: %v", err)
+	}
+	if !strings.Contains(out.String(), "OPS@example.com is notified") {
+		t.Errorf("output %q", out.String())
+	}
+	base, _ := startServe(t)
+	c := kerneltest.NewClient(base)
+	auth := c.Must(t, "POST", "/api/users/authenticate", "", map[string]string{"email": "ops@example.com", "password": "long enough"}, http.StatusOK)
+	list := c.Must(t, "GET", fmt.Sprintf("/api/notification/%d", auth.Num("userId")), auth.Str("token"), nil, http.StatusOK).List()
+	if len(list) != 1 || list[0].(map[string]any)["label"] != "Backup" || list[0].(map[string]any)["route"] != "/superadmin" {
+		t.Errorf("list %v", list)
+	}
+}
+
 func TestBadConfigurationStopsStartup(t *testing.T) {
 	t.Setenv("FIELDHUB_LOG_LEVEL", "chatty")
 	err := run(context.Background(), []string{"serve"}, &bytes.Buffer{}, &bytes.Buffer{})

@@ -37,6 +37,8 @@ import (
 	netserversmodule "github.com/fieldhub/fieldhub/modules/netservers/module"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 	nodesmodule "github.com/fieldhub/fieldhub/modules/nodes/module"
+	"github.com/fieldhub/fieldhub/modules/notifications"
+	notificationsmodule "github.com/fieldhub/fieldhub/modules/notifications/module"
 	"github.com/fieldhub/fieldhub/modules/settings"
 	settingsmodule "github.com/fieldhub/fieldhub/modules/settings/module"
 	signaltestsmodule "github.com/fieldhub/fieldhub/modules/signaltests/module"
@@ -58,6 +60,7 @@ type App struct {
 	nodes      nodes.Module
 	netservers netservers.Module
 	series     tsdb.Store
+	notify     notifications.Module
 }
 
 // moduleConfig holds the parts of the configuration that modules (and the
@@ -166,8 +169,10 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	ns := netserversmodule.New(host, netserversmodule.Deps{Config: mc.netservers, Nodes: nod, Ingest: ing, UI: env, TagPages: nod})
 	k.Add(ns)
 	k.Add(eventsmodule.New(host, eventsmodule.Deps{Config: mc.events}))
+	notify := notificationsmodule.New(host, notificationsmodule.Deps{Accounts: acc})
+	k.Add(notify)
 	k.Add(sitemodule.New(host, sitemodule.Deps{UI: env, Accounts: acc}))
-	return &App{kernel: k, accounts: acc, decoders: dec, dashboards: dash, settings: set, logs: lg, nodes: nod, netservers: ns, series: series}, nil
+	return &App{kernel: k, accounts: acc, decoders: dec, dashboards: dash, settings: set, logs: lg, nodes: nod, netservers: ns, series: series, notify: notify}, nil
 }
 
 // OpenSeries opens the time-series store the modules share (InfluxDB when
@@ -246,6 +251,19 @@ func (a *App) Nodes() nodes.Module { return a.nodes }
 // NetServers is the netservers module: its downlink queue, for tests that
 // check what the downlink worker and the network servers' reports do.
 func (a *App) NetServers() netservers.Module { return a.netservers }
+
+// Notifications is the notifications module, through which modules (and
+// the fieldhub notify command) notify users.
+func (a *App) Notifications() notifications.Module { return a.notify }
+
+// NotifyUser adds n for the user of email (the fieldhub notify command).
+func (a *App) NotifyUser(ctx context.Context, email string, n notifications.New) error {
+	u, err := a.accounts.UserByEmail(ctx, email)
+	if err != nil {
+		return err
+	}
+	return a.notify.NotifyUsers(ctx, a.kernel.Host().DB, []int64{u.ID}, n)
+}
 
 // Decoders is the decoders module, for tests that decode through it.
 func (a *App) Decoders() decoders.Module { return a.decoders }

@@ -15,6 +15,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 	"github.com/fieldhub/fieldhub/kernel/tenancytest"
 	"github.com/fieldhub/fieldhub/kernel/web"
+	"github.com/fieldhub/fieldhub/modules/notifications"
 )
 
 // TestTenancy walks every /api route as each role of one company with the
@@ -45,6 +46,7 @@ func TestTenancy(t *testing.T) {
 		fd := foreignDashboards(t, ta, root, foreign.UserToken, foreign.CompanyID, png)
 		fdec := foreignDecoders(t, ta, root, foreign.CompanyID)
 		fst := foreignSignalTest(t, ta, root, foreign.CompanyID)
+		fnote := foreignNotification(t, ta, foreign.UserID)
 		// The own company's public link: its token is the capability of one
 		// dashboard of the own company and nothing else.
 		ownToken := publicLink(t, ta, own.CompanyAdminToken, own.CompanyID, "Own Widgets board")
@@ -93,6 +95,9 @@ func TestTenancy(t *testing.T) {
 				"jobId":     fmt.Sprint(fdec.jobID),
 				// The signal tests module's id.
 				"testId": fmt.Sprint(fst),
+				// The notifications module's id (its other routes name the
+				// foreign user).
+				"notificationId": fmt.Sprint(fnote),
 			},
 			Bodies: map[string]any{
 				"PUT /api/companies/{companyId}":        map[string]any{"name": "Hijacked"},
@@ -199,6 +204,8 @@ func TestTenancy(t *testing.T) {
 					dumpRows(tb, bdb, "SELECT * FROM redecode_jobs WHERE company_id = ? ORDER BY id", fid),
 					dumpRows(tb, bdb, "SELECT * FROM signal_tests WHERE company_id = ? ORDER BY id", fid),
 					dumpRows(tb, bdb, "SELECT p.* FROM signal_test_points p JOIN signal_tests s ON s.id = p.test_id WHERE s.company_id = ? ORDER BY p.id", fid),
+					// announced is left out: the dispatcher sets it when it will.
+					dumpRows(tb, bdb, "SELECT id, user_id, company_id, label, message, route, read, created_at FROM notifications WHERE company_id = ? ORDER BY id", fid),
 				}, "\n")
 			},
 		}
@@ -432,4 +439,20 @@ func dumpRows(tb testing.TB, bdb *bun.DB, query string, args ...any) string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// foreignNotification notifies the foreign company's user, as the alarms
+// do, and returns the notification's id.
+func foreignNotification(t *testing.T, ta *kerneltest.Portal[*app.App], userID int64) int64 {
+	t.Helper()
+	ctx := context.Background()
+	n := notifications.New{Label: "Foreign Widgets freezer", Message: "Too warm at foreign.example", Route: "/alarm/1"}
+	if err := ta.App.Notifications().NotifyUsers(ctx, ta.Host().DB, []int64{userID}, n); err != nil {
+		t.Fatalf("foreign notification: %v", err)
+	}
+	var id int64
+	if err := ta.Host().DB.NewRaw("SELECT id FROM notifications WHERE user_id = ?", userID).Scan(ctx, &id); err != nil {
+		t.Fatalf("foreign notification: %v", err)
+	}
+	return id
 }

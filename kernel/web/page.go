@@ -33,7 +33,10 @@ type Viewer struct {
 	WhiteLabel         bool
 	BrandName          string // the product name the frame shows, when set (white-label branding)
 	BrandIcon          string // the brand's Material Design icon, such as mdi-home; "" for the default
-	Notifications      int
+	// Notifications is the viewer's unread notifications, which the bell
+	// of the top bar counts; the notifications module fills it through a
+	// ViewerEnricher.
+	Notifications int
 	// Location is the time zone the viewer sees times in: their own choice,
 	// else their company's; UTC for a visitor.
 	Location *time.Location

@@ -40,6 +40,9 @@ type Module interface {
 	EnsureFirstSuperAdmin(ctx context.Context) (email, password string, created bool, err error)
 	// CreateSuperAdmin adds a SuperAdmin or promotes an existing account.
 	CreateSuperAdmin(ctx context.Context, email, password string) error
+	// UserByEmail returns the user of an address (the fieldhub notify
+	// command names users so); an unknown one is an errs.NotFound error.
+	UserByEmail(ctx context.Context, email string) (*User, error)
 	// EnsureDemoCompany creates the demo company and its logins once.
 	EnsureDemoCompany(ctx context.Context) (companyID int64, logins []DemoLogin, err error)
 	SuperAdminPage

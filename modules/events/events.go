@@ -27,6 +27,17 @@
 //	 "messageId":"logs.entry.join","deveui":"70B3D57ED0000001",
 //	 "data":{"kind":"join","source":"chirpstack"},"createdAt":"2024-05-01T12:00:00Z"}}
 //
+// Other modules send messages to chosen users through the kernel's
+// events.ToUsers, which the feed pushes to every connection of those users
+// as they are; the notifications module's tells that the user's
+// notifications changed:
+//
+//	{"type":"Notification"}
+//
+// A connection opened with ?only=user receives only the messages to its
+// user, not the company's uplinks and log entries: the notification bell
+// of every page opens one.
+//
 // The server sends nothing else; it pings every 30 seconds, and closes the
 // connection when the access token that opened it lapses (close code 4001:
 // renew the session, then reconnect), when the client falls too far behind
@@ -65,6 +76,10 @@ const (
 	// again later.
 	CloseTooMany = 4029
 )
+
+// IDOnlyInvalid is the message of a request with an ?only= other than
+// "user".
+const IDOnlyInvalid = "events.only.invalid"
 
 // IDWebSocketOnly is the message of a request to the feed without a
 // WebSocket upgrade (a key of the locale catalogs).

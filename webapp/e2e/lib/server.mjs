@@ -127,6 +127,8 @@ export async function startFieldhub({ mailbox, env = {}, seed = true, serveArgs 
     api: (method, path, opts) => api(baseURL, method, path, opts),
     token: (account) => token(baseURL, account),
     routeExists: (path) => routeExists(baseURL, path),
+    /** Runs another command of the binary on the portal's database (fieldhub notify ...); resolves to its output. */
+    cli: async (...args) => (await run(bin, args, { env: baseEnv })).stdout,
     async stop() {
       process.off("exit", killOnExit);
       if (proc.exitCode === null && proc.signalCode === null) {

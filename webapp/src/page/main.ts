@@ -114,5 +114,12 @@ document.addEventListener("click", (e) => {
   navigator.clipboard.writeText(input.value).then(done, failed);
 });
 
+// The bell of a signed-in page: its code (and the API client it uses) is
+// fetched only by pages that have one, so a visitor's pages load this file
+// alone.
+if (document.querySelector("details[data-notifications]")) {
+  void import("@/page/notifications").then((m) => m.startBell());
+}
+
 const pending = takeToastCookie();
 if (pending) showToast(pending.text, pending.level === "error" ? "error" : "success");

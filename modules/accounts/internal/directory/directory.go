@@ -15,6 +15,7 @@ import (
 	"github.com/fieldhub/fieldhub/modules/accounts"
 	"github.com/fieldhub/fieldhub/modules/accounts/internal/signin"
 	"github.com/fieldhub/fieldhub/modules/accounts/internal/store"
+	"github.com/fieldhub/fieldhub/modules/accounts/internal/validate"
 )
 
 // Directory is the users and companies of the installation.
@@ -35,6 +36,12 @@ func New(host *kernel.Host, sign *signin.Service, openRegistration bool) *Direct
 // User returns a user by id.
 func (d *Directory) User(ctx context.Context, id int64) (*accounts.User, error) {
 	return store.UserByID(ctx, d.db, id)
+}
+
+// UserByEmail returns the user of an address, however its case and spaces
+// are spelt; an unknown one is an errs.NotFound error.
+func (d *Directory) UserByEmail(ctx context.Context, email string) (*accounts.User, error) {
+	return store.UserByEmail(ctx, d.db, validate.NormaliseEmail(email))
 }
 
 // Company returns a company by id.

@@ -42,19 +42,25 @@ const (
 )
 
 // envelope is a notification: the origin instance, the company, the kind
-// of message ("" for an uplink's event, else events.MessageLogEntry) and
-// the event itself or the live_events row that holds it.
+// of message ("" for an uplink's event, else events.MessageLogEntry, or
+// kindUsers for a message to the users Users, whose company is 0) and the
+// event itself or the live_events row that holds it.
 type envelope struct {
 	Origin  string          `json:"o"`
 	Company int64           `json:"c"`
 	Kind    string          `json:"t,omitempty"`
+	Users   []int64         `json:"u,omitempty"`
 	Event   json.RawMessage `json:"e,omitempty"`
 	Row     int64           `json:"r,omitempty"`
 }
 
+// kindUsers is the fan-out kind of a message to users (events.ToUsers).
+const kindUsers = "Users"
+
 type outgoing struct {
 	company int64
 	kind    string
+	users   []int64
 	event   []byte
 }
 
@@ -70,6 +76,9 @@ type pgFanout struct {
 	// deliver sends an event received from another instance to this
 	// instance's connections; the module sets it.
 	deliver func(company int64, kind string, event []byte)
+	// deliverUsers sends a message to users received from another instance
+	// to this instance's connections of those users; the module sets it.
+	deliverUsers func(users []int64, msg []byte)
 }
 
 func newPGFanout(bdb *bun.DB, url string, log *slog.Logger, h *hub, full prometheus.Counter) *pgFanout {
@@ -80,7 +89,17 @@ func newPGFanout(bdb *bun.DB, url string, log *slog.Logger, h *hub, full prometh
 // publish queues an event for the other instances without waiting.
 func (f *pgFanout) publish(company int64, kind string, event []byte) {
 	select {
-	case f.pending <- outgoing{company, kind, event}:
+	case f.pending <- outgoing{company: company, kind: kind, event: event}:
+	default:
+		f.full.Inc()
+	}
+}
+
+// publishUsers queues a message to users for the other instances without
+// waiting.
+func (f *pgFanout) publishUsers(users []int64, msg []byte) {
+	select {
+	case f.pending <- outgoing{kind: kindUsers, users: users, event: msg}:
 	default:
 		f.full.Inc()
 	}
@@ -181,6 +200,16 @@ func (f *pgFanout) inline(o outgoing) string {
 		b.WriteString(`,"t":`)
 		b.Write(kind)
 	}
+	if len(o.users) > 0 {
+		b.WriteString(`,"u":[`)
+		for i, u := range o.users {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.FormatInt(u, 10))
+		}
+		b.WriteByte(']')
+	}
 	if len(o.event) > 0 {
 		b.WriteString(`,"e":`)
 		b.Write(o.event)
@@ -257,7 +286,17 @@ func (f *pgFanout) loop(ctx context.Context, conn *pgx.Conn) error {
 			f.log.Warn("unreadable live event notification", "err", err)
 			continue
 		}
-		if env.Origin == f.origin || !f.hub.has(env.Company) {
+		if env.Origin == f.origin {
+			continue
+		}
+		if env.Kind == kindUsers {
+			// Always inline (onToUsers keeps them small).
+			if f.hub.hasUser(env.Users) && len(env.Event) > 0 && json.Valid(env.Event) {
+				f.deliverUsers(env.Users, env.Event)
+			}
+			continue
+		}
+		if !f.hub.has(env.Company) {
 			continue
 		}
 		if env.Row != 0 {

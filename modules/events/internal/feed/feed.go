@@ -5,9 +5,11 @@ package feed
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -103,6 +105,7 @@ func New(host *kernel.Host, opts Options) *Feed {
 	if db.DialectOf(host.DB) == db.Postgres {
 		m.fanout = newPGFanout(host.DB, host.Config.DatabaseURL, m.log, m.hub, m.dropped.WithLabelValues("fanout_full"))
 		m.fanout.deliver = m.deliver
+		m.fanout.deliverUsers = m.deliverUsers
 		m.pgLim = newPGLimiter(c, host.DB, m.log)
 		m.limit = m.pgLim
 	} else {
@@ -111,6 +114,7 @@ func New(host *kernel.Host, opts Options) *Feed {
 	host.Router.AddAuthenticator(m.queryToken)
 	host.Bus.Subscribe(ingest.UplinkReceived{}.Topic(), m.onUplink)
 	host.Bus.Subscribe(logs.EntryWritten{}.Topic(), m.onLogEntry)
+	host.Bus.Subscribe(kevents.ToUsers{}.Topic(), m.onToUsers)
 	return m
 }
 
@@ -209,6 +213,41 @@ func (m *Feed) onLogEntry(_ context.Context, e kevents.Event) {
 		// The SuperAdmin who has chosen no company follows every
 		// company's audit trail, as GET /logs lists it.
 		m.send(installation, kind, body)
+	}
+}
+
+// onToUsers pushes a message that a module addresses to some users (the
+// kernel's events.ToUsers: their notifications changed) to their
+// connections, here and, through the fan-out, on the other instances. Like
+// onUplink it never waits.
+func (m *Feed) onToUsers(_ context.Context, e kevents.Event) {
+	u, ok := e.(kevents.ToUsers)
+	if !ok || len(u.UserIDs) == 0 {
+		return
+	}
+	if len(u.Message) > kevents.MaxUserMessage || !json.Valid(u.Message) {
+		m.log.Error("message to users not sent: not a small JSON object", "bytes", len(u.Message))
+		return
+	}
+	m.deliverUsers(u.UserIDs, u.Message)
+	if m.fanout != nil {
+		// In groups, so that each notification stays inline (maxInline).
+		for users := range slices.Chunk(u.UserIDs, usersPerNotify) {
+			m.fanout.publishUsers(users, u.Message)
+		}
+	}
+}
+
+// usersPerNotify is how many users one notification between instances
+// names: 200 ids and a message of MaxUserMessage bytes stay well below
+// maxInline.
+const usersPerNotify = 200
+
+// deliverUsers sends a message to this instance's connections of users.
+func (m *Feed) deliverUsers(users []int64, msg []byte) {
+	if n := m.hub.toUsers(users, msg); n > 0 {
+		m.dropped.WithLabelValues("slow_client").Add(float64(n))
+		m.log.Warn("live feed connections dropped for falling behind", "users", len(users), "connections", n)
 	}
 }
 

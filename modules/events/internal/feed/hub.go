@@ -2,19 +2,27 @@ package feed
 
 import "sync"
 
-// hub holds this instance's connections by company. Broadcasting never
-// waits: each connection has a bounded queue, and one that is full is
-// dropped (its client reconnects), so that a slow client costs only itself.
+// hub holds this instance's connections by company and by user.
+// Broadcasting never waits: each connection has a bounded queue, and one
+// that is full is dropped (its client reconnects), so that a slow client
+// costs only itself.
 type hub struct {
 	mu        sync.RWMutex
 	byCompany map[int64]map[*client]struct{}
+	byUser    map[int64]map[*client]struct{}
 }
 
-func newHub() *hub { return &hub{byCompany: map[int64]map[*client]struct{}{}} }
+func newHub() *hub {
+	return &hub{byCompany: map[int64]map[*client]struct{}{}, byUser: map[int64]map[*client]struct{}{}}
+}
 
 // client is one connection's place in the hub.
 type client struct {
 	company int64
+	user    int64
+	// userOnly tells that the connection asked only for the messages to its
+	// user (?only=user): the company's uplinks and log entries skip it.
+	userOnly bool
 	// audit tells whether the connection receives the audit trail
 	// (USEREVENT entries): a CompanyAdmin's, an Admin's or a SuperAdmin's.
 	audit bool
@@ -24,8 +32,9 @@ type client struct {
 	once    sync.Once
 }
 
-func newClient(company int64, audit bool, queueSize int) *client {
-	return &client{company: company, audit: audit, queue: make(chan []byte, queueSize), dropped: make(chan struct{})}
+func newClient(company, user int64, userOnly, audit bool, queueSize int) *client {
+	return &client{company: company, user: user, userOnly: userOnly, audit: audit,
+		queue: make(chan []byte, queueSize), dropped: make(chan struct{})}
 }
 
 // offer queues msg, or drops the client when its queue is full; it
@@ -48,22 +57,61 @@ func (c *client) offer(msg []byte) (droppedNow bool) {
 func (h *hub) add(c *client) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	set := h.byCompany[c.company]
-	if set == nil {
-		set = map[*client]struct{}{}
-		h.byCompany[c.company] = set
+	if !c.userOnly {
+		join(h.byCompany, c.company, c)
 	}
-	set[c] = struct{}{}
+	join(h.byUser, c.user, c)
 }
 
 func (h *hub) remove(c *client) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	set := h.byCompany[c.company]
+	leave(h.byCompany, c.company, c)
+	leave(h.byUser, c.user, c)
+}
+
+func join(m map[int64]map[*client]struct{}, key int64, c *client) {
+	set := m[key]
+	if set == nil {
+		set = map[*client]struct{}{}
+		m[key] = set
+	}
+	set[c] = struct{}{}
+}
+
+func leave(m map[int64]map[*client]struct{}, key int64, c *client) {
+	set := m[key]
 	delete(set, c)
 	if len(set) == 0 {
-		delete(h.byCompany, c.company)
+		delete(m, key)
 	}
+}
+
+// hasUser reports whether any connection here is of one of users.
+func (h *hub) hasUser(users []int64) bool {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	for _, u := range users {
+		if len(h.byUser[u]) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// toUsers offers msg to every connection of users and returns how many
+// connections it dropped because they fell behind.
+func (h *hub) toUsers(users []int64, msg []byte) (dropped int) {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	for _, u := range users {
+		for c := range h.byUser[u] {
+			if c.offer(msg) {
+				dropped++
+			}
+		}
+	}
+	return dropped
 }
 
 // has reports whether any connection here follows company, so that an

@@ -11,7 +11,7 @@ import (
 func TestHub(t *testing.T) {
 	t.Parallel()
 	h := newHub()
-	slow, fast, other := newClient(1, false, 2), newClient(1, false, 8), newClient(2, false, 8)
+	slow, fast, other := newClient(1, 11, false, false, 2), newClient(1, 12, false, false, 8), newClient(2, 21, false, false, 8)
 	for _, c := range []*client{slow, fast, other} {
 		h.add(c)
 	}
@@ -43,7 +43,7 @@ func TestHub(t *testing.T) {
 func TestHubAudit(t *testing.T) {
 	t.Parallel()
 	h := newHub()
-	admin, user := newClient(1, true, 4), newClient(1, false, 4)
+	admin, user := newClient(1, 11, false, true, 4), newClient(1, 12, false, false, 4)
 	h.add(admin)
 	h.add(user)
 	h.broadcast(1, true, []byte("audit"))

@@ -29,6 +29,10 @@ func (m *Feed) serve(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	userOnly, err := onlyOf(r)
+	if err != nil {
+		return err
+	}
 	if !wantsWebSocket(r) {
 		w.Header().Set("Upgrade", "websocket")
 		return errs.New(errs.Invalid, events.IDWebSocketOnly)
@@ -60,7 +64,7 @@ func (m *Feed) serve(w http.ResponseWriter, r *http.Request) error {
 
 	// The client joins the hub before the handshake ends, so that an event
 	// that happens once the client has its connection is not missed.
-	cl := newClient(company, c.Role.AtLeast(auth.CompanyAdmin), m.opts.QueueSize)
+	cl := newClient(company, c.UserID, userOnly, c.Role.AtLeast(auth.CompanyAdmin), m.opts.QueueSize)
 	m.hub.add(cl)
 	defer m.hub.remove(cl)
 	// Accept refuses another origin's page (the cookie would otherwise let
@@ -150,6 +154,21 @@ func companyOf(r *http.Request, c auth.Caller) (int64, error) {
 		}
 	}
 	return installation, nil
+}
+
+// onlyOf reads ?only=: "user" asks for the messages to the caller alone
+// (the bell of every page), "" for everything of the company too.
+func onlyOf(r *http.Request) (bool, error) {
+	switch v := r.URL.Query().Get("only"); v {
+	case "":
+		return false, nil
+	case "user":
+		return true, nil
+	default:
+		var bad errs.Validation
+		bad.Add("only", events.IDOnlyInvalid)
+		return false, bad.Err()
+	}
 }
 
 // wantsWebSocket reports whether r asks for a WebSocket upgrade.
