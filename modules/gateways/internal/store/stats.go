@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -213,6 +214,7 @@ func Median(vs []float64) *float64 {
 	if len(vs)%2 == 0 {
 		m = (vs[len(vs)/2-1] + vs[len(vs)/2]) / 2
 	}
+	m = math.Round(m*100) / 100 // readings have one decimal at most; the mean of two, two
 	return &m
 }
 
