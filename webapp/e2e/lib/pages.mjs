@@ -111,6 +111,9 @@ export const PAGES = [
   // The decoder pages (docs/decisions.md "Decoder pages").
   { name: "decoders", path: "/decoders", as: "CompanyAdmin" },
   { name: "decoders-create", path: "/decoders/create", as: "CompanyAdmin" },
+  // The gateway pages (issue 20).
+  { name: "gateways", path: "/gateways", as: "User" },
+  { name: "gateways-create", path: "/gateways/create", as: "CompanyAdmin" },
   // The signed-in frame with its menu open: company switcher, logout, bell.
   { name: "frame-superadmin", path: (server) => firstExisting(server, ["/superadmin", "/", "/forgot"]), as: "SuperAdmin", menuOpen: true },
   { name: "frame-user", path: (server) => firstExisting(server, ["/settings", "/", "/forgot"]), as: "User", menuOpen: true },

@@ -17,7 +17,7 @@ import (
 
 // menuItem is the Gateways entry of the side menu (SPEC section 2:
 // SuperAdmin, Admin, CompanyAdmin), after Nodes and Decoders.
-var menuItem = web.MenuItem{ID: "gateways", LabelID: "gateways.menu", Href: "/gateways", Icon: "mdi-router-wireless",
+var menuItem = web.MenuItem{ID: "gateways", LabelID: "menu.gateways", Href: "/gateways", Icon: "mdi-router-wireless",
 	Roles: auth.AdminOrCompanyAdmin, Order: 88}
 
 // Deps is what the pages need.
@@ -51,7 +51,7 @@ type listProps struct {
 	CompanyID      int64  `json:"companyId"`
 	CanManage      bool   `json:"canManage"`
 	TileURL        string `json:"tileUrl"`
-	OfflineMinutes int    `json:"offlineMinutes"`
+	OfflineSeconds int    `json:"offlineSeconds"`
 }
 
 // createProps are the props of the gateway-create island.
@@ -78,7 +78,7 @@ func (p *Pages) listPage(w http.ResponseWriter, r *http.Request) error {
 	v := web.ViewerFrom(r.Context())
 	cid := companyOf(r)
 	lp := listProps{CompanyID: cid, CanManage: cid != 0 && v.Caller.CanManageCompany(cid), TileURL: p.tileURL,
-		OfflineMinutes: int(p.reg.OfflineAfter().Minutes())}
+		OfflineSeconds: int(p.reg.OfflineAfter().Seconds())}
 	return p.ui.Render(w, r, http.StatusOK, "gateways.page.title", listView(cid, lp.CanManage, props(lp)), ui.Options{Islands: true})
 }
 

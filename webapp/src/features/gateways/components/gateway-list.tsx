@@ -7,7 +7,7 @@ import type * as L from "leaflet";
 import { api } from "@/lib/api";
 import { toast } from "@/lib/toast";
 import { dateTimeWithZone, pageTimeZone } from "@/lib/i18n";
-import type { Application, Gateway, ListProps, UnknownGateway } from "@/features/gateways/utils/model";
+import { stateLabel, type Application, type Gateway, type ListProps, type UnknownGateway } from "@/features/gateways/utils/model";
 import { GatewayMap } from "@/features/gateways/components/gateway-map";
 
 const refreshMs = 30_000;
@@ -15,7 +15,7 @@ const pageSize = 100;
 
 type Load = { state: "loading" } | { state: "error" } | { state: "ready"; gateways: Gateway[]; unknown: UnknownGateway[] };
 
-export function GatewayList({ companyId, canManage, tileUrl, offlineMinutes }: ListProps): ReactNode {
+export function GatewayList({ companyId, canManage, tileUrl, offlineSeconds }: ListProps): ReactNode {
   const intl = useIntl();
   const [load, setLoad] = useState<Load>({ state: "loading" });
   const [filter, setFilter] = useState("");
@@ -134,14 +134,16 @@ export function GatewayList({ companyId, canManage, tileUrl, offlineMinutes }: L
   const num = (v: number | null, unit: string): string => (v === null ? "–" : `${intl.formatNumber(v, { maximumFractionDigits: 1 })} ${unit}`);
   const stateBadge = (s: string): ReactNode => (
     <span className={`fh-gw-state fh-gw--${s}`}>
-      <span className="fh-gw-pin" aria-hidden="true" /> {intl.formatMessage({ id: `gateways.state.${s}` })}
+      <span className="fh-gw-pin" aria-hidden="true" /> {intl.formatMessage({ id: stateLabel[s] ?? "gateways.state.never" })}
     </span>
   );
 
   return (
     <div className="fh-gw" data-loaded="true">
       <GatewayMap gateways={load.gateways} tileUrl={tileUrl} canManage={canManage} onMove={move} mapRef={mapRef} />
-      <p className="muted">{intl.formatMessage({ id: "gateways.offlineAfter" }, { minutes: offlineMinutes })}</p>
+      <p className="muted">{offlineSeconds % 60 === 0
+          ? intl.formatMessage({ id: "gateways.offlineAfter" }, { minutes: offlineSeconds / 60 })
+          : intl.formatMessage({ id: "gateways.offlineAfterSeconds" }, { seconds: offlineSeconds })}</p>
       {load.gateways.length === 0 ? (
         <p className="empty">{intl.formatMessage({ id: "gateways.list.empty" })}</p>
       ) : (

@@ -9,7 +9,7 @@ import { useEffect, useRef, type ReactNode } from "react";
 import * as L from "leaflet";
 import "leaflet/dist/leaflet.css";
 import { useIntl } from "react-intl";
-import type { Gateway } from "@/features/gateways/utils/model";
+import { stateLabel, type Gateway } from "@/features/gateways/utils/model";
 import { cluster, worstState } from "@/features/gateways/utils/cluster";
 
 export interface GatewayMapProps {
@@ -51,7 +51,7 @@ export function GatewayMap({ gateways, tileUrl, canManage, onMove, mapRef }: Gat
     for (const c of clusters) {
       if (c.items.length === 1 && c.items[0]) {
         const g = c.items[0];
-        const state = t.formatMessage({ id: `gateways.state.${g.state}` });
+        const state = t.formatMessage({ id: stateLabel[g.state] ?? "gateways.state.never" });
         const icon = L.divIcon({ className: "fh-gw-pin__wrap", html: `<span class="fh-gw-pin fh-gw--${g.state}"></span>`, iconSize: [22, 22], iconAnchor: [11, 11] });
         const marker = L.marker([g.latitude, g.longitude], { icon, title: `${g.name} (${state})`, alt: `${g.name} (${state})`, keyboard: true, draggable: manage });
         const popup = document.createElement("div");
@@ -135,7 +135,7 @@ export function GatewayMap({ gateways, tileUrl, canManage, onMove, mapRef }: Gat
       <ul className="fh-gw-legend" aria-label={intl.formatMessage({ id: "gateways.col.state" })}>
         {(["online", "offline", "never"] as const).map((s) => (
           <li key={s}>
-            <span className={`fh-gw-pin fh-gw--${s}`} aria-hidden="true" /> {intl.formatMessage({ id: `gateways.state.${s}` })}
+            <span className={`fh-gw-pin fh-gw--${s}`} aria-hidden="true" /> {intl.formatMessage({ id: stateLabel[s] ?? "gateways.state.never" })}
           </li>
         ))}
       </ul>

@@ -2,6 +2,14 @@
 // answer them (docs/api/gateways.md), and the islands' props.
 export type GatewayState = "online" | "offline" | "never";
 
+// stateLabel is the catalog id of a state's name (named literally, so that
+// the islands' catalog keeps them).
+export const stateLabel: Record<string, string> = {
+  online: "gateways.state.online",
+  offline: "gateways.state.offline",
+  never: "gateways.state.never",
+};
+
 export interface Stats {
   lastSeen: string | null;
   uplinks24h: number;
@@ -34,7 +42,7 @@ export interface ListProps {
   companyId: number;
   canManage: boolean;
   tileUrl: string;
-  offlineMinutes: number;
+  offlineSeconds: number;
 }
 
 export interface CreateProps {
@@ -55,7 +63,7 @@ export function readListProps(v: unknown): ListProps | null {
     companyId: o.companyId,
     canManage: o.canManage === true,
     tileUrl: typeof o.tileUrl === "string" ? o.tileUrl : "",
-    offlineMinutes: typeof o.offlineMinutes === "number" ? o.offlineMinutes : 10,
+    offlineSeconds: typeof o.offlineSeconds === "number" ? o.offlineSeconds : 600,
   };
 }
 
