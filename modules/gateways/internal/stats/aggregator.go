@@ -10,12 +10,12 @@ import (
 	"context"
 	"log/slog"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/uptrace/bun"
 
-	"github.com/fieldhub/fieldhub/modules/gateways"
 	"github.com/fieldhub/fieldhub/modules/gateways/internal/store"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 )
@@ -68,13 +68,16 @@ func (a *Aggregator) Observe(e ingest.UplinkReceived) {
 		at = now
 	}
 	hour := store.HourOf(at)
+	var seen [8]string // the EUIs of this uplink so far, to count each once
+	named := seen[:0]
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for i, r := range e.Receptions {
-		eui := gateways.NormaliseEUI(r.GatewayID)
-		if !gateways.ValidEUI(eui) || namedBefore(e.Receptions[:i], eui) {
+	for _, r := range e.Receptions {
+		eui, ok := parseEUI(r.GatewayID)
+		if !ok || slices.Contains(named, eui) {
 			continue
 		}
+		named = append(named, eui)
 		k := store.Key{CompanyID: e.CompanyID, EUI: eui}
 		p := a.pending[k]
 		if p == nil {
@@ -95,14 +98,34 @@ func (a *Aggregator) Observe(e ingest.UplinkReceived) {
 	}
 }
 
-// namedBefore reports whether an earlier reception of the uplink named eui.
-func namedBefore(rs []ingest.Reception, eui string) bool {
-	for _, r := range rs {
-		if gateways.NormaliseEUI(r.GatewayID) == eui {
-			return true
+// parseEUI is gateways.NormaliseEUI and gateways.ValidEUI in one pass
+// without a regular expression: it runs for every reception.
+func parseEUI(s string) (string, bool) {
+	var b [16]byte
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '-' || c == ':':
+			continue
+		case n == len(b):
+			return "", false
+		case c >= '0' && c <= '9' || c >= 'A' && c <= 'F':
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 'A'
+		default:
+			return "", false
 		}
+		b[n] = c
+		n++
 	}
-	return false
+	if n != len(b) {
+		return "", false
+	}
+	if s == string(b[:]) { // already in the stored form: no copy
+		return s, true
+	}
+	return string(b[:]), true
 }
 
 // Flush adds what was observed since the last flush to the database. On
