@@ -3,9 +3,12 @@
 // after confirming; a ChirpStack uplink naming a gateway nobody registered
 // lists it under the unknown gateways, and one click on "Add" registers it;
 // a gateway heard once turns offline after the portal's short silence
-// (FIELDHUB_GATEWAY_OFFLINE_AFTER=4s here). axe-core finds nothing serious
-// in either theme.
+// (FIELDHUB_GATEWAY_OFFLINE_AFTER=4s here). The form shows the address of
+// the position from a Nominatim-compatible service (FIELDHUB_GEOCODE_URL, a
+// fake here answering as EXTERNAL-APIS.md section 5 documents). axe-core
+// finds nothing serious in either theme.
 import assert from "node:assert/strict";
+import { createServer } from "node:http";
 import { after, before, test } from "node:test";
 import { checkA11y } from "./lib/axe.mjs";
 import { assertSnackbar, launchBrowser, newContext, pageLang, readSnackbar, signIn, watchPage } from "./lib/browser.mjs";
@@ -17,11 +20,29 @@ import { startFieldhub } from "./lib/server.mjs";
 const tileUrl = "http://127.0.0.1:9/tiles/{z}/{x}/{y}.png";
 const allowed = [/\/tiles\//];
 
+// nominatim answers /reverse with an address for any position; the server
+// asks it, not the browser.
+let nominatim, nominatimURL;
+const geocodeAsked = [];
+function startNominatim() {
+  nominatim = createServer((req, res) => {
+    const q = new URL(req.url, "http://x").searchParams;
+    geocodeAsked.push(`${q.get("lat")},${q.get("lon")}`);
+    res.setHeader("Content-Type", "application/json");
+    res.end(JSON.stringify({ place_id: 1, lat: q.get("lat"), lon: q.get("lon"), display_name: `Vattentornsvägen 1, Testby (${q.get("accept-language")})` }));
+  });
+  return new Promise((done) => nominatim.listen(0, "127.0.0.1", () => done(`http://127.0.0.1:${nominatim.address().port}`)));
+}
+
 let browser, server, acme, adminToken, ingestToken, appId;
 const node = { name: "Mast tester", deveui: "70B3D57ED0000C01" };
 
 before(async () => {
-  [server, browser] = await Promise.all([startFieldhub({ env: { FIELDHUB_GATEWAY_OFFLINE_AFTER: "4s", FIELDHUB_MAP_TILE_URL: tileUrl } }), launchBrowser()]);
+  nominatimURL = await startNominatim();
+  [server, browser] = await Promise.all([
+    startFieldhub({ env: { FIELDHUB_GATEWAY_OFFLINE_AFTER: "4s", FIELDHUB_MAP_TILE_URL: tileUrl, FIELDHUB_GEOCODE_URL: nominatimURL } }),
+    launchBrowser(),
+  ]);
   acme = server.accounts.companies[0];
   adminToken = await server.token(acme.companyAdmin);
   const app = await server.api("POST", `/api/applications/${acme.id}`, { token: adminToken, body: { name: "Gateways field", networkServer: "chirpstack" } });
@@ -33,6 +54,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await server?.stop();
+  nominatim?.close();
 });
 
 // uplink posts a ChirpStack uplink of the node heard by the gateway eui.
@@ -84,6 +106,9 @@ test("a gateway placed with a click on the map is registered, listed and deleted
   const lat = Number(await page.getByLabel(msg(lang, "gateways.form.latitude")).inputValue());
   const lng = Number(await page.getByLabel(msg(lang, "gateways.form.longitude")).inputValue());
   assert.ok(Math.abs(lat) <= 90 && Math.abs(lng) <= 180 && lat !== 0, `position from the click: ${lat}, ${lng}`);
+  // The address of the position, looked up through the server.
+  await page.locator('.fh-gw-address[data-state="found"]', { hasText: `Vattentornsvägen 1, Testby (${lang})` }).waitFor();
+  assert.ok(geocodeAsked.length >= 1, "the server asked the geocoding service");
   await axeBothThemes(t, page, "the gateway form", "gateway-create");
 
   await page.getByRole("button", { name: msg(lang, "gateways.form.save") }).click();
