@@ -153,6 +153,19 @@ test("an unknown gateway named by an uplink becomes a registered one with one cl
   assert.ok(text.includes(tf(lang, "gateways.unknown.name", { eui: "AA555A000000B0B0" })), `named after its EUI: ${text}`);
   assert.ok(/-97/.test(text.replace("−", "-")), `its median RSSI: ${text}`);
   await page.locator(".fh-gw-unknown").getByText(msg(lang, "gateways.unknown.empty")).waitFor();
+
+  // Placed at the map's centre, its marker is dragged to where it stands.
+  const before = (await server.api("GET", `/api/gateway/company/${acme.id}`, { token: adminToken })).find((g) => g.macAddress === "AA555A000000B0B0");
+  const marker = page.locator(".fh-gw-map__canvas .fh-gw-pin__wrap").first();
+  const box = await marker.boundingBox();
+  const moved = page.waitForResponse((r) => r.request().method() === "PUT" && r.url().endsWith("/pos"));
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 60, box.y + box.height / 2 + 40, { steps: 8 });
+  await page.mouse.up();
+  assert.equal((await moved).status(), 200, "the position is stored");
+  const after = (await server.api("GET", `/api/gateway/company/${acme.id}`, { token: adminToken })).find((g) => g.macAddress === "AA555A000000B0B0");
+  assert.ok(after.longitude > before.longitude && after.latitude < before.latitude, `moved east and south: ${JSON.stringify(before)} -> ${JSON.stringify(after)}`);
   watch.check(allowed);
 });
 

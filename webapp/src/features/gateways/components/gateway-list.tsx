@@ -230,7 +230,11 @@ export function GatewayList({ companyId, canManage, tileUrl, offlineSeconds }: L
                       <button type="button" className="button small" disabled={busy} onClick={() => void add(u)}
                         aria-label={intl.formatMessage({ id: "gateways.unknown.addLabel" }, { eui: u.macAddress })}>
                         {intl.formatMessage({ id: "gateways.unknown.add" })}
-                      </button>
+                      </button>{" "}
+                      <a href={`/gateways/create?eui=${encodeURIComponent(u.macAddress)}`}
+                        aria-label={intl.formatMessage({ id: "gateways.unknown.formLabel" }, { eui: u.macAddress })}>
+                        {intl.formatMessage({ id: "gateways.unknown.form" })}
+                      </a>
                     </td>
                   ) : null}
                 </tr>
