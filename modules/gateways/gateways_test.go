@@ -203,3 +203,30 @@ func TestOffline(t *testing.T) {
 		})
 	})
 }
+
+// TestTheThingsStack checks that The Things Stack's rx_metadata names a
+// gateway by its EUI, and that a gateway known only by its id is left out.
+func TestTheThingsStack(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, db.SQLite, nil)
+	r := e.p.Client.Call(t, "POST", "/api/ingest/tts", e.ingest, map[string]any{
+		"end_device_ids": map[string]any{"device_id": "tester", "dev_eui": e.deveui},
+		"received_at":    time.Now().UTC().Format(time.RFC3339Nano),
+		"uplink_message": map[string]any{"f_port": 1, "f_cnt": 3, "frm_payload": "AQ==", "rx_metadata": []any{
+			map[string]any{"gateway_ids": map[string]any{"gateway_id": "roof-gw", "eui": "00800000A00009EF"}, "rssi": -91, "channel_rssi": -91, "snr": 6.25},
+			map[string]any{"gateway_ids": map[string]any{"gateway_id": "packetbroker"}, "rssi": -70, "snr": 9},
+		}},
+	})
+	if r.Status >= 300 {
+		t.Fatalf("uplink: %d %s", r.Status, r.Body)
+	}
+	var u []any
+	kerneltest.WaitFor(t, 20*time.Second, func() bool {
+		u = e.p.Client.Must(t, "GET", fmt.Sprintf("/api/gateway/company/%d/unknown", e.people.CompanyID), e.people.UserToken, nil, http.StatusOK).List()
+		return len(u) > 0
+	}, func() string { return "the gateway of the uplink listed as unknown" })
+	g := u[0].(map[string]any)
+	if len(u) != 1 || g["macAddress"] != "00800000A00009EF" || g["medianRssi"] != -91.0 || g["medianSnr"] != 6.25 || g["uplinks24h"] != 1.0 {
+		t.Errorf("unknown gateways %v", u)
+	}
+}
