@@ -184,6 +184,12 @@ func TestStatistics(t *testing.T) {
 		if len(l) != 2 || l[0]["name"] != "Barn" || l[0]["uplinks24h"] != float64(2) || l[0]["medianRssi"] != -110.0 {
 			t.Errorf("list %v", l)
 		}
+		// A later flush adds to the counts of the same hour, and last seen moves on.
+		e.uplink(t, now, 6, [3]any{"0016c001ffff0002", -100.0, -4.0})
+		l = e.await(t, "a third uplink of Barn", func(l []map[string]any) bool { return len(l) == 2 && l[0]["uplinks24h"] == float64(3) })
+		if last, _ := time.Parse(time.RFC3339Nano, fmt.Sprint(l[0]["lastSeen"])); !last.Equal(now) || l[0]["medianRssi"] != -110.0 {
+			t.Errorf("Barn after a third uplink: %v", l[0])
+		}
 	})
 }
 

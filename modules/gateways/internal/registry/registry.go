@@ -194,7 +194,7 @@ func (g *Registry) Unknown(ctx context.Context, companyID int64) ([]gateways.Unk
 	if err := g.Company(ctx, companyID); err != nil {
 		return nil, err
 	}
-	_ = g.agg.Flush(ctx)
+	_ = g.agg.Flush(context.WithoutCancel(ctx))
 	now := time.Now()
 	euis, err := store.Unknown(ctx, g.host.DB, companyID, now)
 	if err != nil {
@@ -233,7 +233,7 @@ func (g *Registry) Reverse(ctx context.Context, lat, lng *float64, lang string) 
 
 // withStats fills in the statistics of a company's gateways.
 func (g *Registry) withStats(ctx context.Context, companyID int64, list []*gateways.Gateway) error {
-	_ = g.agg.Flush(ctx) // a failed flush is logged; the list shows what the database has
+	_ = g.agg.Flush(context.WithoutCancel(ctx)) // not lost with a caller that gives up; a failure is logged
 	st, err := store.CompanyStats(ctx, g.host.DB, companyID, time.Now(), g.offlineAfter)
 	if err != nil {
 		return err
