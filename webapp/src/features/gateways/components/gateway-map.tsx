@@ -122,7 +122,7 @@ export function GatewayMap({ gateways, tileUrl, canManage, onMove, mapRef }: Gat
     if (!framed.current && gateways.length > 0) {
       framed.current = true;
       if (gateways.length === 1 && gateways[0]) map.setView([gateways[0].latitude, gateways[0].longitude], 13);
-      else map.fitBounds(L.latLngBounds(gateways.map((g) => [g.latitude, g.longitude] as L.LatLngTuple)), { padding: [30, 30], maxZoom: 15 });
+      else map.fitBounds(L.latLngBounds(gateways.map((g) => [g.latitude, g.longitude] as L.LatLngTuple)), { padding: [40, 40], maxZoom: 18 });
       return; // moveend draws
     }
     draw.current();
