@@ -28,6 +28,16 @@ const RingSize = 32
 // the newest ones; under heavy traffic the ring still turns over.
 const samplesPerFlush = 8
 
+// maxReceptions bounds the receptions of one uplink that count: a network
+// server names a handful; a body naming thousands would only grow the
+// tables.
+const maxReceptions = 64
+
+// maxSlots bounds the remembered ring positions; past it they start over
+// (each gateway at a random slot again), so that a stream of made-up EUIs
+// cannot grow memory for good.
+const maxSlots = 200_000
+
 // FlushEvery is how often the counts go to the database.
 const FlushEvery = 5 * time.Second
 
@@ -72,7 +82,10 @@ func (a *Aggregator) Observe(e ingest.UplinkReceived) {
 	named := seen[:0]
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for _, r := range e.Receptions {
+	if len(a.slot) > maxSlots {
+		clear(a.slot)
+	}
+	for _, r := range e.Receptions[:min(len(e.Receptions), maxReceptions)] {
 		eui, ok := parseEUI(r.GatewayID)
 		if !ok || slices.Contains(named, eui) {
 			continue
