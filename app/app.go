@@ -30,6 +30,8 @@ import (
 	demomodule "github.com/fieldhub/fieldhub/modules/demo/module"
 	"github.com/fieldhub/fieldhub/modules/events"
 	eventsmodule "github.com/fieldhub/fieldhub/modules/events/module"
+	"github.com/fieldhub/fieldhub/modules/gateways"
+	gatewaysmodule "github.com/fieldhub/fieldhub/modules/gateways/module"
 	ingestmodule "github.com/fieldhub/fieldhub/modules/ingest/module"
 	"github.com/fieldhub/fieldhub/modules/logs"
 	logsmodule "github.com/fieldhub/fieldhub/modules/logs/module"
@@ -73,12 +75,13 @@ type moduleConfig struct {
 	netservers netservers.Config
 	events     events.Config
 	decoders   decoders.Config
+	gateways   gateways.Config
 }
 
 // sections are the modules' options, read into m.
 func (m *moduleConfig) sections() []config.Section {
 	return []config.Section{m.webapp.Section(), m.accounts.Section(), m.dashboards.Section(), m.logs.Section(), m.netservers.Section(),
-		m.events.Section(), m.decoders.Section()}
+		m.events.Section(), m.decoders.Section(), m.gateways.Section()}
 }
 
 // ConfigSections are the options the modules declare, beside the kernel's:
@@ -164,6 +167,8 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	// Before the ingest, so that it stops after it: the last uplinks'
 	// points are still written.
 	k.Add(signaltestsmodule.New(host, signaltestsmodule.Deps{Nodes: nod, UI: env, MapTileURL: mc.dashboards.MapTileURL}))
+	// Before the ingest, so that it stops after it and counts the last uplinks.
+	k.Add(gatewaysmodule.New(host, gatewaysmodule.Deps{Config: mc.gateways, Accounts: acc, Applications: nod, UI: env, MapTileURL: mc.dashboards.MapTileURL}))
 	ing := ingestmodule.New(host, ingestmodule.Deps{Nodes: nod, Decoders: dec, TSDB: series, Accounts: acc, UI: env, DecoderPages: dec})
 	k.Add(ing) // before the network servers, so its committers run while they hand messages on
 	ns := netserversmodule.New(host, netserversmodule.Deps{Config: mc.netservers, Nodes: nod, Ingest: ing, UI: env, TagPages: nod})

@@ -47,6 +47,7 @@ func TestTenancy(t *testing.T) {
 		fdec := foreignDecoders(t, ta, root, foreign.CompanyID)
 		fst := foreignSignalTest(t, ta, root, foreign.CompanyID)
 		fnote := foreignNotification(t, ta, foreign.UserID)
+		fgw := foreignGateway(t, ta, root, foreign.CompanyID, fn.applicationID)
 		// The own company's public link: its token is the capability of one
 		// dashboard of the own company and nothing else.
 		ownToken := publicLink(t, ta, own.CompanyAdminToken, own.CompanyID, "Own Widgets board")
@@ -98,6 +99,8 @@ func TestTenancy(t *testing.T) {
 				// The notifications module's id (its other routes name the
 				// foreign user).
 				"notificationId": fmt.Sprint(fnote),
+				// The gateways module's id.
+				"gatewayId": fmt.Sprint(fgw),
 			},
 			Bodies: map[string]any{
 				"PUT /api/companies/{companyId}":        map[string]any{"name": "Hijacked"},
@@ -150,6 +153,9 @@ func TestTenancy(t *testing.T) {
 				"POST /api/signaltest/{companyId}/{deveui}": map[string]any{"description": "Planted"},
 				"POST /api/companies/{companyId}/redecode": map[string]any{"decoder": fdec.key,
 					"from": time.Now().Add(-time.Hour).UTC().Format(time.RFC3339), "to": time.Now().UTC().Format(time.RFC3339)},
+				// The gateways module's bodies.
+				"POST /api/gateway/{applicationId}": map[string]any{"name": "Planted", "macAddress": "0011223344556677", "latitude": 1, "longitude": 1},
+				"PUT /api/gateway/{gatewayId}/pos":  map[string]any{"latitude": 1, "longitude": 1},
 			},
 			// The tag data reads that name the node in the query.
 			Queries: map[string]string{
@@ -164,7 +170,7 @@ func TestTenancy(t *testing.T) {
 				"GET /api/decoder":       fmt.Sprintf("companyId=%d", fid),
 				"POST /api/decoder/test": fmt.Sprintf("companyId=%d", fid),
 			},
-			Markers: []string{"Foreign Widgets", "foreign.example", foreignDevEUI},
+			Markers: []string{"Foreign Widgets", "foreign.example", foreignDevEUI, foreignGatewayEUI, foreignUnknownGatewayEUI},
 			Exempt: map[string]string{
 				"POST /api/users/forgot/{email}": "answers the same for every address; the link goes only to the address's owner",
 				"PUT /api/users/forgot/{guid}":   "the GUID is the capability: whoever holds the mailed link may use it",
@@ -206,6 +212,10 @@ func TestTenancy(t *testing.T) {
 					dumpRows(tb, bdb, "SELECT p.* FROM signal_test_points p JOIN signal_tests s ON s.id = p.test_id WHERE s.company_id = ? ORDER BY p.id", fid),
 					// announced is left out: the dispatcher sets it when it will.
 					dumpRows(tb, bdb, "SELECT id, user_id, company_id, label, message, route, read, created_at FROM notifications WHERE company_id = ? ORDER BY id", fid),
+					dumpRows(tb, bdb, "SELECT * FROM gateways WHERE company_id = ? ORDER BY id", fid),
+					dumpRows(tb, bdb, "SELECT * FROM gateway_seen WHERE company_id = ? ORDER BY eui", fid),
+					dumpRows(tb, bdb, "SELECT * FROM gateway_uplinks WHERE company_id = ? ORDER BY eui, bucket", fid),
+					dumpRows(tb, bdb, "SELECT * FROM gateway_samples WHERE company_id = ? ORDER BY eui, slot", fid),
 				}, "\n")
 			},
 		}
@@ -384,6 +394,49 @@ func foreignNodes(t *testing.T, ta *kerneltest.Portal[*app.App], root string, co
 	}
 	ids.poolID = int64(r.List()[0].(map[string]any)["id"].(float64))
 	return ids
+}
+
+// The foreign company's gateways: one registered, one its uplinks named
+// without its registering it.
+const (
+	foreignGatewayEUI        = "F0E1D2C3B4A59601"
+	foreignUnknownGatewayEUI = "F0E1D2C3B4A59602"
+)
+
+// foreignGateway registers a gateway of the foreign company and has an
+// uplink of its node name it and an unknown one, then waits until the
+// statistics are written (a list adds them), so that no write happens
+// during the walk. It returns the gateway's id.
+func foreignGateway(t *testing.T, ta *kerneltest.Portal[*app.App], root string, companyID, applicationID int64) int64 {
+	t.Helper()
+	r := ta.Call(t, "POST", fmt.Sprintf("/api/gateway/%d", applicationID), root, map[string]any{"name": "Foreign Widgets Gateway",
+		"macAddress": foreignGatewayEUI, "latitude": 57.7, "longitude": 11.97})
+	if r.Status != 201 {
+		t.Fatalf("foreign gateway: %d %s", r.Status, r.Body)
+	}
+	id := r.Num("id")
+	tok := ta.Call(t, "POST", fmt.Sprintf("/api/integration/tokens/%d", companyID), root, map[string]any{"label": "Foreign Widgets gateways", "isCompany": true})
+	if tok.Status != 201 {
+		t.Fatalf("foreign token: %d %s", tok.Status, tok.Body)
+	}
+	up := ta.Call(t, "POST", "/api/ingest/chirpstack?event=up", tok.Str("token"), map[string]any{"deviceInfo": map[string]any{"devEui": foreignDevEUI},
+		"fCnt": 7, "fPort": 1, "data": "AQ==", "rxInfo": []any{
+			map[string]any{"gatewayId": strings.ToLower(foreignGatewayEUI), "rssi": -70, "snr": 9.5},
+			map[string]any{"gatewayId": strings.ToLower(foreignUnknownGatewayEUI), "rssi": -101, "snr": -3}}})
+	if up.Status >= 300 {
+		t.Fatalf("foreign gateway uplink: %d %s", up.Status, up.Body)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		r := ta.Call(t, "GET", fmt.Sprintf("/api/gateway/company/%d/unknown", companyID), root, nil)
+		if strings.Contains(string(r.Body), foreignUnknownGatewayEUI) {
+			return id
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("foreign gateways never heard: %s", r.Body)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // awaitForeignLog waits until the log entries of the foreign company's

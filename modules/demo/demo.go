@@ -92,6 +92,35 @@ func Nodes() []Node {
 	}
 }
 
+// Gateway is one of the demo's gateways, which its nodes' uplinks name.
+type Gateway struct {
+	Name string
+	EUI  string // 16 upper-case hexadecimal digits
+	Lat  float64
+	Long float64
+}
+
+// Gateways lists the demo's gateways: one on each house's roof and one at
+// the car park. Each node is heard by the gateways GatewaysOf names.
+func Gateways() []Gateway {
+	return []Gateway{
+		{Name: "House A roof", EUI: "F1E1D0DE0A000001", Lat: 59.33436, Long: 18.06328},
+		{Name: "House B roof", EUI: "F1E1D0DE0A000002", Lat: 59.33468, Long: 18.06415},
+		{Name: "Car park mast", EUI: "F1E1D0DE0A000003", Lat: 59.33372, Long: 18.06262},
+	}
+}
+
+// GatewaysOf returns the indexes (in Gateways) of the gateways that hear
+// the demo's i-th node (0-based): the nearest, and for every other node a
+// second one.
+func GatewaysOf(i int) []int {
+	first := i % 3
+	if i%2 == 0 {
+		return []int{first, (first + 1) % 3}
+	}
+	return []int{first}
+}
+
 // Accounts is the part of accounts.Service the demo uses: the users of the
 // demo company, to act as its CompanyAdmin.
 type Accounts interface {

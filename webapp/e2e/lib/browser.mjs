@@ -30,6 +30,9 @@ export async function newContext(browser, server, { locale = "en-GB", colorSchem
   context.setDefaultNavigationTimeout(15000);
   origins.set(context, new URL(server.baseURL).origin);
   await watchContentSecurity(context, server);
+  // The test network has no tile server: the default tile address's
+  // tiles (the gateway maps, on pages any walk reaches) are answered empty.
+  await context.route("https://tile.openstreetmap.org/**", (route) => route.fulfill({ status: 204 }));
   return context;
 }
 

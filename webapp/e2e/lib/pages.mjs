@@ -115,6 +115,9 @@ export const PAGES = [
   // started (no points yet; signaltest.test.mjs checks the map with points).
   { name: "signaltest", path: "/signaltest", as: "User" },
   { name: "signaltest-peek-new", path: (server) => signalTestPath(server), as: "User" },
+  // The gateway pages (issue 20).
+  { name: "gateways", path: "/gateways", as: "User" },
+  { name: "gateways-create", path: "/gateways/create", as: "CompanyAdmin" },
   // The signed-in frame with its menu open: company switcher, logout, bell.
   { name: "frame-superadmin", path: (server) => firstExisting(server, ["/superadmin", "/", "/forgot"]), as: "SuperAdmin", menuOpen: true },
   { name: "frame-user", path: (server) => firstExisting(server, ["/settings", "/", "/forgot"]), as: "User", menuOpen: true },

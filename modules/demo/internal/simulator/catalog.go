@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/fieldhub/fieldhub/modules/demo"
@@ -42,7 +43,9 @@ type simNode struct {
 	last  time.Time // time of the previous uplink
 	walks map[string]*walk
 	// radio and battery voltage, sent with every uplink
-	rssi, snr   walk
+	rssi, snr walk
+	// gateways are the indexes (demo.Gateways) of the gateways that hear it.
+	gateways    []int
 	battery     float64
 	drain       float64 // volts per uplink
 	fresh       float64 // volts of a new battery
@@ -58,9 +61,10 @@ type simNode struct {
 func newSimNode(n demo.Node, tagID, seed int64, now time.Time) *simNode {
 	rng := rand.New(rand.NewPCG(uint64(seed), uint64(now.UnixNano())))
 	s := &simNode{Node: n, model: models[n.DevEUI], tagID: tagID, rng: rng, start: now, last: now, walks: map[string]*walk{},
-		rssi:    walk{v: -70 - 4*float64(seed), mean: -70 - 4*float64(seed), sd: 1.5, pull: 0.1, lo: -125, hi: -40},
-		snr:     walk{v: 8 - 0.8*float64(seed), mean: 8 - 0.8*float64(seed), sd: 0.6, pull: 0.1, lo: -15, hi: 12},
-		battery: 3.6 - 0.02*float64(seed), drain: 0.000002, fresh: 3.6,
+		gateways: demo.GatewaysOf(int(seed - 1)),
+		rssi:     walk{v: -70 - 4*float64(seed), mean: -70 - 4*float64(seed), sd: 1.5, pull: 0.1, lo: -125, hi: -40},
+		snr:      walk{v: 8 - 0.8*float64(seed), mean: 8 - 0.8*float64(seed), sd: 0.6, pull: 0.1, lo: -15, hi: 12},
+		battery:  3.6 - 0.02*float64(seed), drain: 0.000002, fresh: 3.6,
 		moisture: 38, angle: rng.Float64() * 2 * math.Pi}
 	// Energy counted since the start of 2026 at the meter's mean power, so
 	// that the counter keeps rising across restarts.
@@ -82,7 +86,15 @@ func (s *simNode) uplink(now time.Time) map[string]any {
 	// a bare `battery` could be read as a percent.
 	values["batteryVoltage"] = round(s.battery, 3)
 	s.last = now
-	return map[string]any{"values": values, "rssi": math.Round(s.rssi.step(s.rng)), "snr": round(s.snr.step(s.rng), 1)}
+	rssi, snr := math.Round(s.rssi.step(s.rng)), round(s.snr.step(s.rng), 1)
+	// The gateways that hear the node: the nearest as the node's own
+	// reading, the second a little weaker.
+	var rx []any
+	for k, gi := range s.gateways {
+		g := demo.Gateways()[gi]
+		rx = append(rx, map[string]any{"gatewayId": strings.ToLower(g.EUI), "rssi": rssi - float64(9*k), "snr": round(snr-float64(3*k), 1)})
+	}
+	return map[string]any{"values": values, "rssi": rssi, "snr": snr, "rxInfo": rx}
 }
 
 // walk is a value that drifts at random and is pulled back to its mean.

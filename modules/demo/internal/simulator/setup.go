@@ -60,10 +60,30 @@ func (m *Simulator) setUp(ctx context.Context) ([]*simNode, error) {
 		}
 		nodes = append(nodes, newSimNode(n, id, int64(i+1), m.now()))
 	}
+	if err := m.ensureGateways(ctx, session, appID); err != nil {
+		return nil, err
+	}
 	if err := m.ensureToken(ctx, session); err != nil {
 		return nil, err
 	}
 	return nodes, nil
+}
+
+// ensureGateways registers the demo's gateways, which its uplinks name,
+// when missing; a gateway a user deleted comes back at the next start.
+func (m *Simulator) ensureGateways(ctx context.Context, session string, appID int64) error {
+	for _, g := range demo.Gateways() {
+		err := m.api.call(ctx, "POST", fmt.Sprintf("/api/gateway/%d", appID), session,
+			map[string]any{"name": g.Name, "macAddress": g.EUI, "latitude": g.Lat, "longitude": g.Long}, http.StatusCreated, nil)
+		var apiErr *apiError
+		if errors.As(err, &apiErr) && apiErr.status == http.StatusConflict {
+			continue // registered already
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ensureApplication returns the id of the demo's application, made when

@@ -10,7 +10,7 @@ import (
 
 // genericFields are the fields of the generic form; names match without
 // regard to case ("deveui", "devEUI").
-var genericFields = []string{"devEui", "time", "fPort", "data", "values", "rssi", "snr", "battery"}
+var genericFields = []string{"devEui", "time", "fPort", "data", "values", "rssi", "snr", "battery", "rxInfo"}
 
 // maxUnknown is how many unknown fields an answer names.
 const maxUnknown = 20
@@ -19,10 +19,13 @@ const maxUnknown = 20
 // directly (README.md, "Generic ingest JSON"):
 //
 //	{"devEui": "70B3D57ED0000001", "time": "2024-05-01T12:00:00Z", "fPort": 2,
-//	 "data": "AQI=", "values": {"temperature": 21.5}, "rssi": -80, "snr": 7.5, "battery": 3.6}
+//	 "data": "AQI=", "values": {"temperature": 21.5}, "rssi": -80, "snr": 7.5, "battery": 3.6,
+//	 "rxInfo": [{"gatewayId": "0016c001f153a14c", "rssi": -80, "snr": 7.5}]}
 //
 // Only devEui is required; time defaults to now and must lie within w.
-// rssi, snr and battery must be plausible readings. Unlike the network
+// rssi, snr and battery must be plausible readings. rxInfo names the
+// gateways that heard the uplink, in ChirpStack's shape; without rssi and
+// snr the best of them (highest RSSI) stands for the uplink's. Unlike the network
 // servers' bodies, an unknown field is an error, so that a misspelt one is
 // not silently lost.
 func Generic(body []byte, w Window) (Message, error) {
@@ -52,6 +55,7 @@ func Generic(body []byte, w Window) (Message, error) {
 	}
 	root := obj{m: canon, v: v}
 	u := &ingest.Uplink{DevEUI: root.devEUI("devEui")}
+	best := -1 // the reception with the highest RSSI
 	u.Time = root.time("time", w.Now.UTC(), w)
 	port, _ := root.integer("fPort", 0, 255, IDPortInvalid)
 	u.FPort = int(port)
@@ -60,6 +64,23 @@ func Generic(body []byte, w Window) (Message, error) {
 	u.RSSI = root.reading("rssi", minRSSI, maxRSSI)
 	u.SNR = root.reading("snr", minSNR, maxSNR)
 	u.Battery = root.reading("battery", minBattery, maxBattery)
+	rx := root.array("rxInfo")
+	for i := range rx {
+		g := root.at(rx, "rxInfo", i)
+		rssi := g.reading("rssi", minRSSI, maxRSSI)
+		snr := g.reading("snr", minSNR, maxSNR)
+		u.Gateways++
+		u.Receptions = append(u.Receptions, ingest.Reception{GatewayID: g.str("gatewayId"), RSSI: rssi, SNR: snr})
+		if rssi != nil && (best < 0 || *rssi > *u.Receptions[best].RSSI) {
+			best = len(u.Receptions) - 1
+		}
+	}
+	if best >= 0 {
+		u.GatewayID = u.Receptions[best].GatewayID
+		if u.RSSI == nil && u.SNR == nil {
+			u.RSSI, u.SNR = u.Receptions[best].RSSI, u.Receptions[best].SNR
+		}
+	}
 	if err := v.Err(); err != nil {
 		return Message{}, err
 	}

@@ -429,6 +429,20 @@ func TestParseGeneric(t *testing.T) {
 					t.Errorf("%s", dump(m))
 				}
 			}},
+		{name: "the gateways that heard it, the strongest standing for the uplink", body: []byte(`{"devEui":"70b3d57ed0000001",
+			"rxInfo":[{"gatewayId":"0016c001f153a14c","rssi":-101,"snr":-2},{"gatewayId":"aa555a0000000001","rssi":-75,"snr":8.5},{"gatewayId":"aa555a0000000002"}]}`),
+			want: &parse.Message{Device: &ingest.Message{Kind: ingest.KindUplink, Source: "generic", DevEUI: "70b3d57ed0000001", Time: now,
+				Uplink: &ingest.Uplink{DevEUI: "70b3d57ed0000001", Time: now, RSSI: f64(-75), SNR: f64(8.5), GatewayID: "aa555a0000000001", Gateways: 3,
+					Receptions: []ingest.Reception{{GatewayID: "0016c001f153a14c", RSSI: f64(-101), SNR: f64(-2)},
+						{GatewayID: "aa555a0000000001", RSSI: f64(-75), SNR: f64(8.5)}, {GatewayID: "aa555a0000000002"}}}}}},
+		{name: "the uplink's own rssi and snr beside rxInfo", body: []byte(`{"devEui":"70b3d57ed0000001","rssi":-80,"snr":7,
+			"rxInfo":[{"gatewayId":"aa555a0000000001","rssi":-75,"snr":8.5}]}`),
+			check: func(t *testing.T, m parse.Message) {
+				u := m.Device.Uplink
+				if *u.RSSI != -80 || *u.SNR != 7 || u.GatewayID != "aa555a0000000001" || len(u.Receptions) != 1 {
+					t.Errorf("%s", dump(m))
+				}
+			}},
 		{name: "null values are absent", body: []byte(`{"devEui":"70b3d57ed0000001","values":null,"data":null,"rssi":null}`),
 			want: &parse.Message{Device: &ingest.Message{Kind: ingest.KindUplink, Source: "generic", DevEUI: "70b3d57ed0000001", Time: now,
 				Uplink: &ingest.Uplink{DevEUI: "70b3d57ed0000001", Time: now}}}},
@@ -444,6 +458,8 @@ func TestParseGeneric(t *testing.T) {
 			errFlds: map[string]string{"time": "ingest.time.invalid"}},
 		{name: "values a list", body: []byte(`{"devEui":"70b3d57ed0000001","values":[1,2]}`), errFlds: map[string]string{"values": "error.badJsonType"}},
 		{name: "battery a word", body: []byte(`{"devEui":"70b3d57ed0000001","battery":"full"}`), errFlds: map[string]string{"battery": "ingest.number.invalid"}},
+		{name: "a gateway's RSSI a word", body: []byte(`{"devEui":"70b3d57ed0000001","rxInfo":[{"gatewayId":"aa555a0000000001","rssi":"loud"}]}`),
+			errFlds: map[string]string{"rxInfo[0].rssi": "ingest.number.invalid"}},
 		{name: "several problems at once", body: []byte(`{"devEui":"x","fPort":-1,"data":"*"}`),
 			errFlds: map[string]string{"devEui": "ingest.devEui.invalid", "fPort": "ingest.fPort.invalid", "data": "ingest.data.invalid"}},
 	})
