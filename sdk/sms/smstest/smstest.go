@@ -34,7 +34,11 @@ func InProcess(t testing.TB, p sms.Provider) *sms.Client {
 // import path) into a temporary folder and returns the binary's path.
 func Build(t testing.TB, pkg string) string {
 	t.Helper()
-	out := filepath.Join(t.TempDir(), filepath.Base(pkg))
+	name := filepath.Base(pkg)
+	if abs, err := filepath.Abs(pkg); err == nil && (name == "." || name == "..") {
+		name = filepath.Base(abs)
+	}
+	out := filepath.Join(t.TempDir(), name)
 	cmd := exec.Command("go", "build", "-o", out, pkg)
 	cmd.Stderr = os.Stderr
 	if err := cmd.Run(); err != nil {
