@@ -63,7 +63,7 @@ func (tw *Twilio) serve(d *double, w http.ResponseWriter, r *http.Request) {
 		"error_code": nil, "error_message": nil, "from": s.From, "messaging_service_sid": nil,
 		"num_media": "0", "num_segments": "1", "price": nil, "price_unit": "USD", "sid": id, "status": "queued",
 		"subresource_uris": map[string]string{"media": prefix + tw.AccountSID + "/Messages/" + id + "/Media.json"},
-		"to": s.To, "uri": prefix + tw.AccountSID + "/Messages/" + id + ".json",
+		"to":               s.To, "uri": prefix + tw.AccountSID + "/Messages/" + id + ".json",
 	})
 	d.accept(n, id)
 }
