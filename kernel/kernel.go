@@ -30,6 +30,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/scheduler"
 	"github.com/fieldhub/fieldhub/kernel/secretbox"
 	"github.com/fieldhub/fieldhub/kernel/sms"
+	smshost "github.com/fieldhub/fieldhub/kernel/sms/host"
 	"github.com/fieldhub/fieldhub/kernel/web"
 )
 
@@ -65,11 +66,14 @@ type Host struct {
 	Scheduler *scheduler.Scheduler
 	Mail      *mail.Outbox
 	SMS       *sms.Outbox
-	Catalogs  *i18n.Catalogs
-	Tokens    *auth.Tokens
-	Box       *secretbox.Box
-	Router    *web.Router
-	log       *slog.Logger
+	// SMSPlugins runs the SMS provider plugins and sends SMS's messages;
+	// the application sets its resolver (SetResolver) from the settings.
+	SMSPlugins *smshost.Host
+	Catalogs   *i18n.Catalogs
+	Tokens     *auth.Tokens
+	Box        *secretbox.Box
+	Router     *web.Router
+	log        *slog.Logger
 }
 
 // Logger returns a logger scoped to a module.
@@ -129,9 +133,13 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, src Sources)
 	h := &Host{
 		Config: cfg, DB: bdb, Bus: bus, Scheduler: sched, Catalogs: cat, Tokens: tokens,
 		Box: secretbox.New(secret), Router: router, log: log,
-		Mail: mail.NewOutbox(bdb, sender, cfg.MailFrom, log.With("module", "mail")),
-		SMS:  sms.NewOutbox(bdb),
+		Mail:       mail.NewOutbox(bdb, sender, cfg.MailFrom, log.With("module", "mail")),
+		SMS:        sms.NewOutbox(bdb),
+		SMSPlugins: smshost.New(smshost.Options{Dir: cfg.PluginDir, Log: log.With("module", "sms")}),
 	}
+	h.SMS.SetSender(h.SMSPlugins)
+	h.SMS.SetBus(bus, log.With("module", "sms"))
+	h.Mail.SetBus(bus)
 	k := &Kernel{host: h, bus: bus}
 	k.kernelRoutes()
 	return k, nil
@@ -164,7 +172,8 @@ func (k *Kernel) Handler() http.Handler { return k.host.Router }
 // from the portal, since the metrics are not authenticated.
 func (k *Kernel) Metrics() http.Handler { return k.metrics }
 
-// Start starts the modules in order, then the scheduler and the mail outbox.
+// Start starts the modules in order, then the scheduler, the mail and SMS
+// outboxes and the SMS plugins' health checks.
 // The returned stop function stops everything in reverse order.
 func (k *Kernel) Start(ctx context.Context) (stop func(), err error) {
 	runCtx, cancel := context.WithCancel(ctx)
@@ -194,6 +203,8 @@ func (k *Kernel) Start(ctx context.Context) (stop func(), err error) {
 	}
 	k.host.Scheduler.Start()
 	go k.host.Mail.Run(runCtx)
+	go k.host.SMSPlugins.Run(runCtx)
+	go k.host.SMS.Run(runCtx)
 	return stopAll, nil
 }
 

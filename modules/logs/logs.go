@@ -108,6 +108,23 @@ const (
 	IDEntryDownlinkFailed     = "logs.entry.downlink.failed"
 )
 
+// Message ids of the entries about the outboxes' deliveries
+// (outbox.Attempt from kernel/mail and kernel/sms): an SMS accepted by the
+// provider (SMS), an attempt that failed and will be retried, one after
+// which the outbox gives up (ERROR), an SMS sent again after an
+// interrupted attempt (SMS); a mail accepted by the mail server (APP) and
+// the failures (ERROR). Their data kind is KindOutbox.
+const (
+	IDEntrySMSSent    = "logs.entry.sms.sent"
+	IDEntrySMSRetry   = "logs.entry.sms.retry"
+	IDEntrySMSGaveUp  = "logs.entry.sms.gaveUp"
+	IDEntrySMSResumed = "logs.entry.sms.resumed"
+	IDEntryMailSent   = "logs.entry.mail.sent"
+	IDEntryMailRetry  = "logs.entry.mail.retry"
+	IDEntryMailGaveUp = "logs.entry.mail.gaveUp"
+	KindOutbox        = "outbox"
+)
+
 // KindAudit is the data kind of a USEREVENT entry of the audit trail (an
 // audit.Change); its data holds user (the email of who made the change),
 // userId, companyId and company (the company's name) when it belongs to
