@@ -25,8 +25,8 @@ type Message struct {
 	// installation), which the log of its delivery names.
 	CompanyID int64
 	To        []string
-	Subject string
-	Text    string
+	Subject   string
+	Text      string
 }
 
 // Sender delivers one message now.
