@@ -180,6 +180,7 @@ func (k *Kernel) Start(ctx context.Context) (stop func(), err error) {
 	var started []Module
 	stopAll := func() {
 		cancel()
+		k.host.SMSPlugins.Close() // no plugin process outlives the portal
 		_ = k.host.Scheduler.Stop()
 		for i := len(started) - 1; i >= 0; i-- {
 			if s, ok := started[i].(Stopper); ok {
