@@ -49,6 +49,8 @@ type Host struct {
 	mu   sync.Mutex
 	// procs are the running plugins by provider name.
 	procs map[string]*proc
+	// closed is set by Close: no plugin starts after it.
+	closed bool
 }
 
 // proc is one plugin process.
@@ -104,6 +106,9 @@ var ErrNoPlugin = errors.New("no SMS plugin for the provider")
 func (h *Host) plugin(provider string) (*proc, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.closed {
+		return nil, errors.New("the SMS plugins are stopped")
+	}
 	if p := h.procs[provider]; p != nil && !p.client.Exited() {
 		return p, nil
 	}
@@ -274,7 +279,7 @@ func (h *Host) CheckHealth() {
 func (h *Host) Close() {
 	h.mu.Lock()
 	procs := h.procs
-	h.procs = map[string]*proc{}
+	h.procs, h.closed = map[string]*proc{}, true
 	h.mu.Unlock()
 	for _, p := range procs {
 		p.client.Kill()
