@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -178,8 +179,12 @@ func (k *Kernel) Metrics() http.Handler { return k.metrics }
 func (k *Kernel) Start(ctx context.Context) (stop func(), err error) {
 	runCtx, cancel := context.WithCancel(ctx)
 	var started []Module
+	// The outboxes record the attempt in flight before the plugins stop,
+	// so that a shutdown does not leave it looking interrupted.
+	var outboxes sync.WaitGroup
 	stopAll := func() {
 		cancel()
+		outboxes.Wait()
 		k.host.SMSPlugins.Close() // no plugin process outlives the portal
 		_ = k.host.Scheduler.Stop()
 		for i := len(started) - 1; i >= 0; i-- {
@@ -203,9 +208,10 @@ func (k *Kernel) Start(ctx context.Context) (stop func(), err error) {
 		started = append(started, m)
 	}
 	k.host.Scheduler.Start()
-	go k.host.Mail.Run(runCtx)
+	outboxes.Add(2)
+	go func() { defer outboxes.Done(); k.host.Mail.Run(runCtx) }()
+	go func() { defer outboxes.Done(); k.host.SMS.Run(runCtx) }()
 	go k.host.SMSPlugins.Run(runCtx)
-	go k.host.SMS.Run(runCtx)
 	return stopAll, nil
 }
 
