@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
@@ -188,10 +189,23 @@ func PluginSet(p Provider) plugin.PluginSet {
 // plugin's main. Started by hand (without the handshake's cookie) it says
 // that it is a plugin and exits.
 func Serve(p Provider) {
+	go exitWithParent()
 	plugin.Serve(&plugin.ServeConfig{
 		HandshakeConfig: Handshake,
 		Plugins:         PluginSet(p),
 		GRPCServer:      plugin.DefaultGRPCServer,
 		Logger:          hclog.New(&hclog.LoggerOptions{Name: "sms", Output: os.Stderr, Level: hclog.Info, JSONFormat: true}),
 	})
+}
+
+// exitWithParent ends the plugin when the portal that started it is gone
+// (killed without stopping its plugins): the process is then adopted and
+// its parent changes. go-plugin itself does not notice.
+func exitWithParent() {
+	parent := os.Getppid()
+	for range time.Tick(time.Second) {
+		if os.Getppid() != parent {
+			os.Exit(0)
+		}
+	}
 }
