@@ -101,6 +101,14 @@ func TestSMSThroughTheSettingsProvider(t *testing.T) {
 	}
 	find(plain.CompanyAdminToken, plain.CompanyID, logs.TypeSMS, logs.IDEntrySMSSent)
 	find(plain.CompanyAdminToken, plain.CompanyID, logs.TypeApp, logs.IDEntryMailSent)
+	// A test message, sent at once, is logged too.
+	id, err := host.SMS.SendNow(ctx, sms.Message{CompanyID: plain.CompanyID, To: []string{"46700000004"}, Text: "Test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if en := find(plain.CompanyAdminToken, plain.CompanyID, logs.TypeSMS, logs.IDEntrySMSSentNow); en["data"].(map[string]any)["providerId"] != id {
+		t.Errorf("test SMS entry %v", en)
+	}
 	// Twilio refused the wrong token: an ERROR that says so, a retry later.
 	en = find(wrong.CompanyAdminToken, wrong.CompanyID, logs.TypeError, logs.IDEntrySMSRetry)
 	if msg, _ := en["message"].(string); !strings.Contains(msg, "20003") || strings.Contains(msg, "not-the-token") {

@@ -137,6 +137,15 @@ func (o *Outbox) deliverOne(ctx context.Context) bool {
 
 // SendNow sends m at once, outside the outbox, and answers what the mail
 // server said: for a test message whose sender waits for the outcome.
+// It is announced as an outbox.Attempt with MessageID 0.
 func (o *Outbox) SendNow(ctx context.Context, m Message) error {
-	return o.sender.Send(ctx, o.from, m)
+	err := o.sender.Send(ctx, o.from, m)
+	if o.bus != nil {
+		a := outbox.Attempt{Channel: outbox.ChannelMail, CompanyID: m.CompanyID, To: m.To, Number: 1, Outcome: outbox.Sent, At: o.now().UTC()}
+		if err != nil {
+			a.Outcome, a.Error = outbox.GaveUp, err.Error()
+		}
+		o.bus.Publish(context.WithoutCancel(ctx), a)
+	}
+	return err
 }

@@ -31,7 +31,9 @@ const (
 // Attempt is one attempt to deliver one outbox message.
 type Attempt struct {
 	Channel string
-	// MessageID is the message's id in its outbox.
+	// MessageID is the message's id in its outbox; 0 for a message sent
+	// at once, outside the outbox (SendNow: a test message), whose one
+	// attempt is Sent or GaveUp.
 	MessageID int64
 	// CompanyID is the company the message belongs to, 0 for the
 	// installation.

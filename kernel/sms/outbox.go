@@ -107,12 +107,19 @@ func (o *Outbox) SetSender(s Sender) { o.sender = s }
 func (o *Outbox) SetBus(bus events.Bus, log *slog.Logger) { o.bus, o.log = bus, log }
 
 // SendNow sends m at once, outside the outbox, and answers the provider's
-// id: for a test message whose sender waits for the outcome.
+// id: for a test message whose sender waits for the outcome. It is
+// announced as an outbox.Attempt with MessageID 0.
 func (o *Outbox) SendNow(ctx context.Context, m Message) (string, error) {
 	if o.sender == nil {
 		return "", ErrNoProvider
 	}
-	return o.sender.Send(ctx, m)
+	id, err := o.sender.Send(ctx, m)
+	a := outbox.Attempt{Channel: outbox.ChannelSMS, CompanyID: m.CompanyID, To: m.To, Number: 1, Outcome: outbox.Sent, ProviderID: id, At: o.now().UTC()}
+	if err != nil {
+		a.Outcome, a.Error = outbox.GaveUp, err.Error()
+	}
+	o.announce(context.WithoutCancel(ctx), a)
+	return id, err
 }
 
 // Run delivers due messages until ctx is done. Several instances may run it

@@ -31,7 +31,9 @@
 // the installation, which names both companies) and nodes.TagMoved (a
 // USEREVENT of the installation, and an APP entry in each company), and
 // audit.Change, the audit trail: a change a person made, in any module, as
-// a USEREVENT of its company (KindAudit). Other modules add entries with
+// a USEREVENT of its company (KindAudit), and outbox.Attempt, each attempt
+// of the kernel's mail and SMS outboxes and its outcome (SMS, APP for a
+// mail, ERROR for a failure; KindOutbox). Other modules add entries with
 // Service.Record. Entries are written in batches by one goroutine, so that
 // the module that records one never waits for the database; each written
 // entry is announced as EntryWritten, which the live feed forwards to the
@@ -122,7 +124,12 @@ const (
 	IDEntryMailSent   = "logs.entry.mail.sent"
 	IDEntryMailRetry  = "logs.entry.mail.retry"
 	IDEntryMailGaveUp = "logs.entry.mail.gaveUp"
-	KindOutbox        = "outbox"
+	// A message sent at once, outside the outbox (a test message).
+	IDEntrySMSSentNow    = "logs.entry.sms.sentNow"
+	IDEntrySMSFailedNow  = "logs.entry.sms.failedNow"
+	IDEntryMailSentNow   = "logs.entry.mail.sentNow"
+	IDEntryMailFailedNow = "logs.entry.mail.failedNow"
+	KindOutbox           = "outbox"
 )
 
 // KindAudit is the data kind of a USEREVENT entry of the audit trail (an

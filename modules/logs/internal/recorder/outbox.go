@@ -25,6 +25,18 @@ var outboxEntries = map[string]map[outbox.Outcome]struct{ typ, id string }{
 	},
 }
 
+// sentNowEntries are those of a message sent at once, outside the outbox.
+var sentNowEntries = map[string]map[outbox.Outcome]struct{ typ, id string }{
+	outbox.ChannelSMS: {
+		outbox.Sent:   {logs.TypeSMS, logs.IDEntrySMSSentNow},
+		outbox.GaveUp: {logs.TypeError, logs.IDEntrySMSFailedNow},
+	},
+	outbox.ChannelMail: {
+		outbox.Sent:   {logs.TypeApp, logs.IDEntryMailSentNow},
+		outbox.GaveUp: {logs.TypeError, logs.IDEntryMailFailedNow},
+	},
+}
+
 // onOutboxAttempt logs each attempt of the mail and SMS outboxes and its
 // outcome, in the message's company (the installation's for none).
 func (rec *Recorder) onOutboxAttempt(_ context.Context, ev kevents.Event) {
@@ -32,7 +44,11 @@ func (rec *Recorder) onOutboxAttempt(_ context.Context, ev kevents.Event) {
 	if !ok {
 		return
 	}
-	kind, ok := outboxEntries[a.Channel][a.Outcome]
+	entries := outboxEntries
+	if a.MessageID == 0 {
+		entries = sentNowEntries
+	}
+	kind, ok := entries[a.Channel][a.Outcome]
 	if !ok {
 		return
 	}
