@@ -58,12 +58,26 @@ func (tw *Twilio) serve(d *double, w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusCreated)
 	_ = json.NewEncoder(w).Encode(map[string]any{
-		"account_sid": tw.AccountSID, "api_version": "2010-04-01", "body": s.Text,
-		"date_created": now, "date_sent": nil, "date_updated": now, "direction": "outbound-api",
-		"error_code": nil, "error_message": nil, "from": s.From, "messaging_service_sid": nil,
-		"num_media": "0", "num_segments": "1", "price": nil, "price_unit": "USD", "sid": id, "status": "queued",
-		"subresource_uris": map[string]string{"media": prefix + tw.AccountSID + "/Messages/" + id + "/Media.json"},
-		"to":               s.To, "uri": prefix + tw.AccountSID + "/Messages/" + id + ".json",
+		"account_sid":           tw.AccountSID,
+		"api_version":           "2010-04-01",
+		"body":                  s.Text,
+		"date_created":          now,
+		"date_sent":             nil,
+		"date_updated":          now,
+		"direction":             "outbound-api",
+		"error_code":            nil,
+		"error_message":         nil,
+		"from":                  s.From,
+		"messaging_service_sid": nil,
+		"num_media":             "0",
+		"num_segments":          "1",
+		"price":                 nil,
+		"price_unit":            "USD",
+		"sid":                   id,
+		"status":                "queued",
+		"subresource_uris":      map[string]string{"media": prefix + tw.AccountSID + "/Messages/" + id + "/Media.json"},
+		"to":                    s.To,
+		"uri":                   prefix + tw.AccountSID + "/Messages/" + id + ".json",
 	})
 	d.accept(n, id)
 }
