@@ -20,16 +20,26 @@ assets:
     # The decoder sandbox embeds QuickJS (npm package quickjs-wasi); copy it only when it changed, so Go's build cache holds.
     cmp -s webapp/node_modules/quickjs-wasi/quickjs.wasm kernel/sandbox/wasm/quickjs.wasm || cp webapp/node_modules/quickjs-wasi/quickjs.wasm kernel/sandbox/wasm/quickjs.wasm
 
+# build the bundled SMS provider plugins (plugins/*) into bin/plugins, where the portal finds them (FIELDHUB_PLUGIN_DIR)
+plugins:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    mkdir -p bin/plugins
+    for dir in plugins/*/; do
+        [ -f "${dir}main.go" ] || continue
+        go build -o "bin/plugins/$(basename "$dir")" "./$dir"
+    done
+
 # regenerate the templ pages (*_templ.go, committed)
 templ:
     go tool templ generate -log-level warn
 
 # run the portal on the embedded default (SQLite under ./data) at http://127.0.0.1:8080
-run *ARGS: assets
+run *ARGS: assets plugins
     go run . serve {{ARGS}}
 
 # the whole test suite: services, gofmt, go vet, go test (SQLite and PostgreSQL), browser tests
-test: assets
+test: assets plugins
     #!/usr/bin/env bash
     set -euo pipefail
     scripts/ensure-services.sh
@@ -76,7 +86,7 @@ example-decoder-wasm:
     GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o bin/decoder-example.wasm ./examples/decoder-wasm
 
 # build the binary into bin/fieldhub
-build: assets
+build: assets plugins
     go build -o bin/fieldhub .
 
 # format every Go file but generated templ output

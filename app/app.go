@@ -148,6 +148,7 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	k.Add(acc)
 	set := settingsmodule.New(host, settingsmodule.Deps{Accounts: acc, WhiteLabel: func() bool { return cfg.WhiteLabel }, UI: env})
 	k.Add(set)
+	host.SMSPlugins.SetResolver(smsResolver(set)) // the SMS provider and its credentials come from the settings
 	series, err := OpenSeries(ctx, k, cfg)
 	if err != nil {
 		return nil, err

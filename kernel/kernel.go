@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -30,6 +31,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/scheduler"
 	"github.com/fieldhub/fieldhub/kernel/secretbox"
 	"github.com/fieldhub/fieldhub/kernel/sms"
+	smshost "github.com/fieldhub/fieldhub/kernel/sms/host"
 	"github.com/fieldhub/fieldhub/kernel/web"
 )
 
@@ -65,11 +67,14 @@ type Host struct {
 	Scheduler *scheduler.Scheduler
 	Mail      *mail.Outbox
 	SMS       *sms.Outbox
-	Catalogs  *i18n.Catalogs
-	Tokens    *auth.Tokens
-	Box       *secretbox.Box
-	Router    *web.Router
-	log       *slog.Logger
+	// SMSPlugins runs the SMS provider plugins and sends SMS's messages;
+	// the application sets its resolver (SetResolver) from the settings.
+	SMSPlugins *smshost.Host
+	Catalogs   *i18n.Catalogs
+	Tokens     *auth.Tokens
+	Box        *secretbox.Box
+	Router     *web.Router
+	log        *slog.Logger
 }
 
 // Logger returns a logger scoped to a module.
@@ -129,9 +134,13 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, src Sources)
 	h := &Host{
 		Config: cfg, DB: bdb, Bus: bus, Scheduler: sched, Catalogs: cat, Tokens: tokens,
 		Box: secretbox.New(secret), Router: router, log: log,
-		Mail: mail.NewOutbox(bdb, sender, cfg.MailFrom, log.With("module", "mail")),
-		SMS:  sms.NewOutbox(bdb),
+		Mail:       mail.NewOutbox(bdb, sender, cfg.MailFrom, log.With("module", "mail")),
+		SMS:        sms.NewOutbox(bdb),
+		SMSPlugins: smshost.New(smshost.Options{Dir: cfg.PluginDir, Log: log.With("module", "sms")}),
 	}
+	h.SMS.SetSender(h.SMSPlugins)
+	h.SMS.SetBus(bus, log.With("module", "sms"))
+	h.Mail.SetBus(bus)
 	k := &Kernel{host: h, bus: bus}
 	k.kernelRoutes()
 	return k, nil
@@ -164,13 +173,19 @@ func (k *Kernel) Handler() http.Handler { return k.host.Router }
 // from the portal, since the metrics are not authenticated.
 func (k *Kernel) Metrics() http.Handler { return k.metrics }
 
-// Start starts the modules in order, then the scheduler and the mail outbox.
+// Start starts the modules in order, then the scheduler, the mail and SMS
+// outboxes and the SMS plugins' health checks.
 // The returned stop function stops everything in reverse order.
 func (k *Kernel) Start(ctx context.Context) (stop func(), err error) {
 	runCtx, cancel := context.WithCancel(ctx)
 	var started []Module
+	// The outboxes record the attempt in flight before the plugins stop,
+	// so that a shutdown does not leave it looking interrupted.
+	var outboxes sync.WaitGroup
 	stopAll := func() {
 		cancel()
+		outboxes.Wait()
+		k.host.SMSPlugins.Close() // no plugin process outlives the portal
 		_ = k.host.Scheduler.Stop()
 		for i := len(started) - 1; i >= 0; i-- {
 			if s, ok := started[i].(Stopper); ok {
@@ -193,7 +208,10 @@ func (k *Kernel) Start(ctx context.Context) (stop func(), err error) {
 		started = append(started, m)
 	}
 	k.host.Scheduler.Start()
-	go k.host.Mail.Run(runCtx)
+	outboxes.Add(2)
+	go func() { defer outboxes.Done(); k.host.Mail.Run(runCtx) }()
+	go func() { defer outboxes.Done(); k.host.SMS.Run(runCtx) }()
+	go k.host.SMSPlugins.Run(runCtx)
 	return stopAll, nil
 }
 

@@ -45,6 +45,8 @@ type Config struct {
 	// MetricsAddr is where GET /metrics is served, apart from the portal;
 	// "" serves it nowhere.
 	MetricsAddr string // FIELDHUB_METRICS_ADDR
+	// PluginDir holds the SMS provider plugins, sms-<provider>.
+	PluginDir string // FIELDHUB_PLUGIN_DIR
 
 	source source // where Apply reads the modules' options
 }

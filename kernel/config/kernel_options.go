@@ -109,5 +109,12 @@ func kernelSection(c *Config) Section {
 			c.MetricsAddr = v
 			return nil
 		}},
+		{Name: "FIELDHUB_PLUGIN_DIR", Default: "bin/plugins", Help: "folder of the SMS provider plugins (executables sms-46elks, sms-twilio, sms-<provider>), relative to the working folder; the README's run and test commands build the bundled ones there", Set: func(v string) error {
+			if strings.TrimSpace(v) == "" {
+				return fmt.Errorf("want a folder")
+			}
+			c.PluginDir = v
+			return nil
+		}},
 	}}
 }

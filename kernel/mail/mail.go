@@ -21,9 +21,12 @@ import (
 
 // Message is one e-mail.
 type Message struct {
-	To      []string
-	Subject string
-	Text    string
+	// CompanyID is the company the mail is sent for (0: the
+	// installation), which the log of its delivery names.
+	CompanyID int64
+	To        []string
+	Subject   string
+	Text      string
 }
 
 // Sender delivers one message now.

@@ -8,6 +8,9 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"github.com/fieldhub/fieldhub/kernel/events"
+	"github.com/fieldhub/fieldhub/kernel/outbox"
 )
 
 // Outbox stores messages and delivers them in the background.
@@ -16,6 +19,7 @@ type Outbox struct {
 	sender Sender
 	from   string
 	log    *slog.Logger
+	bus    events.Bus
 	wake   chan struct{}
 	now    func() time.Time
 }
@@ -23,6 +27,7 @@ type Outbox struct {
 type outboxRow struct {
 	bun.BaseModel `bun:"table:mail_outbox"`
 	ID            int64        `bun:"id,pk,autoincrement"`
+	CompanyID     int64        `bun:"company_id"`
 	Recipients    string       `bun:"recipients"`
 	Subject       string       `bun:"subject"`
 	Body          string       `bun:"body"`
@@ -46,7 +51,7 @@ func NewOutbox(db *bun.DB, sender Sender, from string, log *slog.Logger) *Outbox
 func (o *Outbox) Enqueue(ctx context.Context, idb bun.IDB, m Message) error {
 	to, _ := json.Marshal(m.To)
 	now := o.now().UTC()
-	row := &outboxRow{Recipients: string(to), Subject: m.Subject, Body: m.Text, NextAttemptAt: now, CreatedAt: now}
+	row := &outboxRow{CompanyID: m.CompanyID, Recipients: string(to), Subject: m.Subject, Body: m.Text, NextAttemptAt: now, CreatedAt: now}
 	if _, err := idb.NewInsert().Model(row).Exec(ctx); err != nil {
 		return fmt.Errorf("enqueue mail: %w", err)
 	}
@@ -56,6 +61,10 @@ func (o *Outbox) Enqueue(ctx context.Context, idb bun.IDB, m Message) error {
 	}
 	return nil
 }
+
+// SetBus sets where the outbox announces each attempt and its outcome
+// (outbox.Attempt).
+func (o *Outbox) SetBus(bus events.Bus) { o.bus = bus }
 
 // Run delivers due mail until ctx is done.
 func (o *Outbox) Run(ctx context.Context) error {
@@ -101,6 +110,15 @@ func (o *Outbox) deliverOne(ctx context.Context) bool {
 	sendErr := o.sender.Send(sendCtx, o.from, Message{To: to, Subject: row.Subject, Text: row.Body})
 	cancel()
 	q := o.db.NewUpdate().Model((*outboxRow)(nil)).Where("id = ?", row.ID).Set("attempts = attempts + 1")
+	attempt := outbox.Attempt{Channel: outbox.ChannelMail, MessageID: row.ID, CompanyID: row.CompanyID, To: to, Number: row.Attempts + 1, At: o.now().UTC()}
+	switch {
+	case sendErr == nil:
+		attempt.Outcome = outbox.Sent
+	case row.Attempts+1 >= maxAttempts:
+		attempt.Outcome, attempt.Error = outbox.GaveUp, sendErr.Error()
+	default:
+		attempt.Outcome, attempt.Error = outbox.Retry, sendErr.Error()
+	}
 	if sendErr == nil {
 		q = q.Set("sent_at = ?", o.now().UTC()).Set("last_error = ''")
 	} else {
@@ -111,11 +129,23 @@ func (o *Outbox) deliverOne(ctx context.Context) bool {
 	if _, err := q.Exec(context.WithoutCancel(ctx)); err != nil {
 		o.log.Error("record mail delivery", "mail_id", row.ID, "err", err)
 	}
+	if o.bus != nil {
+		o.bus.Publish(context.WithoutCancel(ctx), attempt)
+	}
 	return sendErr == nil
 }
 
 // SendNow sends m at once, outside the outbox, and answers what the mail
 // server said: for a test message whose sender waits for the outcome.
+// It is announced as an outbox.Attempt with MessageID 0.
 func (o *Outbox) SendNow(ctx context.Context, m Message) error {
-	return o.sender.Send(ctx, o.from, m)
+	err := o.sender.Send(ctx, o.from, m)
+	if o.bus != nil {
+		a := outbox.Attempt{Channel: outbox.ChannelMail, CompanyID: m.CompanyID, To: m.To, Number: 1, Outcome: outbox.Sent, At: o.now().UTC()}
+		if err != nil {
+			a.Outcome, a.Error = outbox.GaveUp, err.Error()
+		}
+		o.bus.Publish(context.WithoutCancel(ctx), a)
+	}
+	return err
 }

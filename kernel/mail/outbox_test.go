@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/fieldhub/fieldhub/kernel/db"
+	"github.com/fieldhub/fieldhub/kernel/events"
+	"github.com/fieldhub/fieldhub/kernel/outbox"
 	"github.com/fieldhub/fieldhub/migrations"
 )
 
@@ -27,6 +29,14 @@ func (f *flakySender) Send(_ context.Context, _ string, m Message) error {
 	return nil
 }
 
+// announced collects the outbox's announcements.
+type announced struct{ got []outbox.Attempt }
+
+func (a *announced) Publish(_ context.Context, e events.Event) {
+	a.got = append(a.got, e.(outbox.Attempt))
+}
+func (a *announced) Subscribe(string, events.Handler) {}
+
 // TestOutboxRetriesUntilSent checks that a mail the server refuses stays in
 // the outbox and goes out on a later attempt.
 func TestOutboxRetriesUntilSent(t *testing.T) {
@@ -43,7 +53,9 @@ func TestOutboxRetriesUntilSent(t *testing.T) {
 	o := NewOutbox(bdb, sender, "Fieldhub <noreply@example.com>", slog.New(slog.NewTextHandler(io.Discard, nil)))
 	clock := time.Now()
 	o.now = func() time.Time { return clock }
-	if err := o.Enqueue(ctx, bdb, Message{To: []string{"a@example.com"}, Subject: "Hej", Text: "Body"}); err != nil {
+	bus := &announced{}
+	o.SetBus(bus)
+	if err := o.Enqueue(ctx, bdb, Message{CompanyID: 4, To: []string{"a@example.com"}, Subject: "Hej", Text: "Body"}); err != nil {
 		t.Fatal(err)
 	}
 	for attempt := 1; attempt <= 2; attempt++ {
@@ -67,5 +79,16 @@ func TestOutboxRetriesUntilSent(t *testing.T) {
 	}
 	if o.deliverOne(ctx) || len(sender.sent) != 1 {
 		t.Errorf("a sent mail went out again")
+	}
+	// Each attempt was announced, with the mail's company.
+	var outcomes []outbox.Outcome
+	for _, a := range bus.got {
+		if a.CompanyID != 4 || a.Channel != outbox.ChannelMail || a.MessageID == 0 {
+			t.Errorf("announced %+v", a)
+		}
+		outcomes = append(outcomes, a.Outcome)
+	}
+	if len(outcomes) != 3 || outcomes[0] != outbox.Retry || outcomes[1] != outbox.Retry || outcomes[2] != outbox.Sent {
+		t.Errorf("announced %v", outcomes)
 	}
 }

@@ -1,17 +1,15 @@
 // Package sms queues text messages in an outbox: a module enqueues a message
 // in the same transaction as the fact that caused it (an alarm that fired),
-// so a message the portal decided to send survives a crash. Delivery goes
-// through the SMS provider plugin that the sender's settings choose.
+// so a message the portal decided to send survives a crash. Run delivers
+// them through the Sender (the SMS provider plugins' host, kernel/sms/host),
+// one recipient at a time, with retries and backoff, and announces each
+// attempt as an outbox.Attempt. The provider and its credentials come from
+// the settings through a Resolver, which the application wires in.
 package sms
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"time"
-
-	"github.com/uptrace/bun"
 )
 
 // Message is one text to one or more phone numbers.
@@ -22,72 +20,44 @@ type Message struct {
 	// To are phone numbers with country code, digits only (4670xxxxxxx).
 	To   []string
 	Text string
+	// IdempotencyKey is the same for every attempt at this message to
+	// this recipient; the outbox sets it (one recipient per Send) and a
+	// provider that honours it drops a repeat. SendNow leaves it "".
+	IdempotencyKey string
 }
 
 // Sender delivers one message now through the SMS provider that the
 // message's company (or the installation) has chosen, and answers the
-// provider's id of the accepted message.
+// provider's id of the accepted message (ids joined by "," for several
+// recipients).
 type Sender interface {
 	Send(ctx context.Context, m Message) (providerID string, err error)
 }
 
-// ErrNoProvider is SendNow's answer while no provider can send.
+// Deduper is implemented by a Sender that knows whether the provider of a
+// company's messages drops a repeated IdempotencyKey. The outbox resends a
+// message whose outcome a crash hid; without a provider that dedupes, it
+// does so at most once.
+type Deduper interface {
+	Dedupes(ctx context.Context, companyID int64) (bool, error)
+}
+
+// Route is how one company's messages go out.
+type Route struct {
+	// Provider is the SMS_PROVIDER setting: "46elks", "twilio" (the
+	// plugin sms-<Provider> sends); "" when none is chosen.
+	Provider string
+	// Sender is the sender name or number the provider shows.
+	Sender string
+	// Credentials are the provider's credentials by the names its plugin
+	// reads (46elks: username, password; Twilio: account_sid, auth_token).
+	Credentials map[string]string
+}
+
+// Resolver answers the route of a company's messages (companyID 0: the
+// installation's): the company's own provider when it chose one, else the
+// global settings'. The application builds it from the settings module.
+type Resolver func(ctx context.Context, companyID int64) (Route, error)
+
+// ErrNoProvider is the answer while no provider can send.
 var ErrNoProvider = errors.New("no SMS provider is configured")
-
-// Outbox stores messages for delivery.
-type Outbox struct {
-	db     *bun.DB
-	sender Sender
-	wake   chan struct{}
-	now    func() time.Time
-}
-
-type outboxRow struct {
-	bun.BaseModel `bun:"table:sms_outbox"`
-	ID            int64        `bun:"id,pk,autoincrement"`
-	CompanyID     int64        `bun:"company_id"`
-	Recipients    string       `bun:"recipients"`
-	Body          string       `bun:"body"`
-	Attempts      int          `bun:"attempts"`
-	NextAttemptAt time.Time    `bun:"next_attempt_at"`
-	LastError     string       `bun:"last_error"`
-	SentAt        bun.NullTime `bun:"sent_at"`
-	CreatedAt     time.Time    `bun:"created_at"`
-}
-
-// NewOutbox returns an outbox on db.
-func NewOutbox(db *bun.DB) *Outbox {
-	return &Outbox{db: db, wake: make(chan struct{}, 1), now: time.Now}
-}
-
-// Enqueue stores m through idb, which may be the caller's transaction: the
-// message then goes out only if that transaction commits.
-func (o *Outbox) Enqueue(ctx context.Context, idb bun.IDB, m Message) error {
-	if len(m.To) == 0 {
-		return fmt.Errorf("enqueue sms: no recipient")
-	}
-	to, _ := json.Marshal(m.To)
-	now := o.now().UTC()
-	row := &outboxRow{CompanyID: m.CompanyID, Recipients: string(to), Body: m.Text, NextAttemptAt: now, CreatedAt: now}
-	if _, err := idb.NewInsert().Model(row).Exec(ctx); err != nil {
-		return fmt.Errorf("enqueue sms: %w", err)
-	}
-	select {
-	case o.wake <- struct{}{}:
-	default:
-	}
-	return nil
-}
-
-// SetSender sets what delivers messages; the application wires the provider
-// plugins' host in before the outbox runs.
-func (o *Outbox) SetSender(s Sender) { o.sender = s }
-
-// SendNow sends m at once, outside the outbox, and answers the provider's
-// id: for a test message whose sender waits for the outcome.
-func (o *Outbox) SendNow(ctx context.Context, m Message) (string, error) {
-	if o.sender == nil {
-		return "", ErrNoProvider
-	}
-	return o.sender.Send(ctx, m)
-}

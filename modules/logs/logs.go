@@ -31,7 +31,9 @@
 // the installation, which names both companies) and nodes.TagMoved (a
 // USEREVENT of the installation, and an APP entry in each company), and
 // audit.Change, the audit trail: a change a person made, in any module, as
-// a USEREVENT of its company (KindAudit). Other modules add entries with
+// a USEREVENT of its company (KindAudit), and outbox.Attempt, each attempt
+// of the kernel's mail and SMS outboxes and its outcome (SMS, APP for a
+// mail, ERROR for a failure; KindOutbox). Other modules add entries with
 // Service.Record. Entries are written in batches by one goroutine, so that
 // the module that records one never waits for the database; each written
 // entry is announced as EntryWritten, which the live feed forwards to the
@@ -106,6 +108,28 @@ const (
 	IDEntryDownlinkSentBy     = "logs.entry.downlink.sentBy"
 	IDEntryDownlinkAcked      = "logs.entry.downlink.acknowledged"
 	IDEntryDownlinkFailed     = "logs.entry.downlink.failed"
+)
+
+// Message ids of the entries about the outboxes' deliveries
+// (outbox.Attempt from kernel/mail and kernel/sms): an SMS accepted by the
+// provider (SMS), an attempt that failed and will be retried, one after
+// which the outbox gives up (ERROR), an SMS sent again after an
+// interrupted attempt (SMS); a mail accepted by the mail server (APP) and
+// the failures (ERROR). Their data kind is KindOutbox.
+const (
+	IDEntrySMSSent    = "logs.entry.sms.sent"
+	IDEntrySMSRetry   = "logs.entry.sms.retry"
+	IDEntrySMSGaveUp  = "logs.entry.sms.gaveUp"
+	IDEntrySMSResumed = "logs.entry.sms.resumed"
+	IDEntryMailSent   = "logs.entry.mail.sent"
+	IDEntryMailRetry  = "logs.entry.mail.retry"
+	IDEntryMailGaveUp = "logs.entry.mail.gaveUp"
+	// A message sent at once, outside the outbox (a test message).
+	IDEntrySMSSentNow    = "logs.entry.sms.sentNow"
+	IDEntrySMSFailedNow  = "logs.entry.sms.failedNow"
+	IDEntryMailSentNow   = "logs.entry.mail.sentNow"
+	IDEntryMailFailedNow = "logs.entry.mail.failedNow"
+	KindOutbox           = "outbox"
 )
 
 // KindAudit is the data kind of a USEREVENT entry of the audit trail (an

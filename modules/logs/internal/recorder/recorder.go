@@ -17,6 +17,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/audit"
 	kevents "github.com/fieldhub/fieldhub/kernel/events"
 	"github.com/fieldhub/fieldhub/kernel/i18n"
+	"github.com/fieldhub/fieldhub/kernel/outbox"
 	"github.com/fieldhub/fieldhub/modules/accounts"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/logs"
@@ -70,6 +71,7 @@ func New(host *kernel.Host, cfg logs.Config, people logs.Accounts) *Recorder {
 	host.Bus.Subscribe(nodes.DevEUIClaimRefused{}.Topic(), rec.onClaimRefused)
 	host.Bus.Subscribe(nodes.TagMoved{}.Topic(), rec.onTagMoved)
 	host.Bus.Subscribe(audit.Change{}.Topic(), rec.onChange)
+	host.Bus.Subscribe(outbox.Attempt{}.Topic(), rec.onOutboxAttempt)
 	return rec
 }
 
