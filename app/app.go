@@ -165,11 +165,12 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	k.Add(dash)
 	lg := logsmodule.New(host, logsmodule.Deps{Config: mc.logs, Accounts: acc, Series: series, SuperAdminPage: acc})
 	k.Add(lg) // before the ingest and the network servers, so it stops after them
+	// Before the ingest, so that it stops after it and counts the last uplinks.
+	gw := gatewaysmodule.New(host, gatewaysmodule.Deps{Config: mc.gateways, Accounts: acc, Applications: nod, UI: env, MapTileURL: mc.dashboards.MapTileURL})
+	k.Add(gw)
 	// Before the ingest, so that it stops after it: the last uplinks'
 	// points are still written.
-	k.Add(signaltestsmodule.New(host, signaltestsmodule.Deps{Nodes: nod, UI: env, MapTileURL: mc.dashboards.MapTileURL}))
-	// Before the ingest, so that it stops after it and counts the last uplinks.
-	k.Add(gatewaysmodule.New(host, gatewaysmodule.Deps{Config: mc.gateways, Accounts: acc, Applications: nod, UI: env, MapTileURL: mc.dashboards.MapTileURL}))
+	k.Add(signaltestsmodule.New(host, signaltestsmodule.Deps{Nodes: nod, Gateways: gatewayNames{gw}, UI: env, MapTileURL: mc.dashboards.MapTileURL}))
 	ing := ingestmodule.New(host, ingestmodule.Deps{Nodes: nod, Decoders: dec, TSDB: series, Accounts: acc, UI: env, DecoderPages: dec})
 	k.Add(ing) // before the network servers, so its committers run while they hand messages on
 	ns := netserversmodule.New(host, netserversmodule.Deps{Config: mc.netservers, Nodes: nod, Ingest: ing, UI: env, TagPages: nod})

@@ -115,12 +115,16 @@ type Applications interface {
 	Application(ctx context.Context, id int64) (*nodes.Application, error)
 }
 
-// Module is the gateways module as the kernel sees it.
+// Module is the gateways module as the kernel sees it, and what other
+// modules may ask of it.
 type Module interface {
 	kernel.Module
 	kernel.Router
 	kernel.Starter
 	kernel.Stopper
+	// Registered lists the company's registered gateways, without their
+	// statistics.
+	Registered(ctx context.Context, companyID int64) ([]*Gateway, error)
 }
 
 var (

@@ -83,6 +83,10 @@ func (m *module) Routes(r *web.ModuleRoutes) {
 	}
 }
 
+func (m *module) Registered(ctx context.Context, companyID int64) ([]*gateways.Gateway, error) {
+	return store.CompanyGateways(ctx, m.host.DB, companyID)
+}
+
 // Start runs the flushing loop and schedules the daily pruning of old
 // statistics.
 func (m *module) Start(ctx context.Context) error {
