@@ -1,5 +1,5 @@
 // Command fieldhub is the Fieldhub portal: one binary with the subcommands
-// serve, demo, migrate, admin, config and version. It parses the command
+// serve, demo, migrate, admin, config, license and version. It parses the command
 // line; package app builds the portal.
 package main
 
@@ -42,6 +42,7 @@ commands:
   migrate                                         apply database migrations and exit
   admin create-superadmin --email E --password P  add a SuperAdmin (or promote an account)
   config                                          list every configuration option
+  license verify FILE                             check a license file and print its terms
   version                                         print the version
 `
 
@@ -62,6 +63,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "config":
 		fmt.Fprint(stdout, "| variable | default | meaning |\n| --- | --- | --- |\n"+config.Help(app.ConfigSections()...))
 		return nil
+	case "license":
+		return licenseCommand(args[1:], stdout)
 	case "version":
 		fmt.Fprintln(stdout, "fieldhub", version)
 		return nil

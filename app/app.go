@@ -31,6 +31,7 @@ import (
 	"github.com/fieldhub/fieldhub/modules/events"
 	eventsmodule "github.com/fieldhub/fieldhub/modules/events/module"
 	ingestmodule "github.com/fieldhub/fieldhub/modules/ingest/module"
+	licensemodule "github.com/fieldhub/fieldhub/modules/license/module"
 	"github.com/fieldhub/fieldhub/modules/logs"
 	logsmodule "github.com/fieldhub/fieldhub/modules/logs/module"
 	"github.com/fieldhub/fieldhub/modules/netservers"
@@ -137,9 +138,10 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	host.Router.SetPageErrorRenderer(env.ErrorPage)
 	assets.AllowIn(host.Router) // the Vite dev server, in development
 	k.Mount("GET /assets/", assets.Handler())
-	acc := accountsmodule.New(host, accountsmodule.Deps{Config: mc.accounts, UI: env})
+	acc := accountsmodule.New(host, accountsmodule.Deps{Config: mc.accounts, UI: env, Companies: host.License})
 	k.Add(acc)
-	set := settingsmodule.New(host, settingsmodule.Deps{Accounts: acc, WhiteLabel: func() bool { return cfg.WhiteLabel }, UI: env})
+	k.Add(licensemodule.New(host, licensemodule.Deps{SuperAdminPage: acc, Companies: acc}))
+	set := settingsmodule.New(host, settingsmodule.Deps{Accounts: acc, WhiteLabel: func() bool { return host.License.WhiteLabel }, UI: env})
 	k.Add(set)
 	series, err := OpenSeries(ctx, k, cfg)
 	if err != nil {
