@@ -36,6 +36,8 @@ import (
 	logsmodule "github.com/fieldhub/fieldhub/modules/logs/module"
 	"github.com/fieldhub/fieldhub/modules/netservers"
 	netserversmodule "github.com/fieldhub/fieldhub/modules/netservers/module"
+	"github.com/fieldhub/fieldhub/modules/news"
+	newsmodule "github.com/fieldhub/fieldhub/modules/news/module"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 	nodesmodule "github.com/fieldhub/fieldhub/modules/nodes/module"
 	"github.com/fieldhub/fieldhub/modules/settings"
@@ -70,12 +72,13 @@ type moduleConfig struct {
 	netservers netservers.Config
 	events     events.Config
 	decoders   decoders.Config
+	news       news.Config
 }
 
 // sections are the modules' options, read into m.
 func (m *moduleConfig) sections() []config.Section {
 	return []config.Section{m.webapp.Section(), m.accounts.Section(), m.dashboards.Section(), m.logs.Section(), m.netservers.Section(),
-		m.events.Section(), m.decoders.Section()}
+		m.events.Section(), m.decoders.Section(), m.news.Section()}
 }
 
 // ConfigSections are the options the modules declare, beside the kernel's:
@@ -165,6 +168,7 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	k.Add(ns)
 	k.Add(eventsmodule.New(host, eventsmodule.Deps{Config: mc.events}))
 	k.Add(sitemodule.New(host, sitemodule.Deps{UI: env, Accounts: acc}))
+	k.Add(newsmodule.New(host, newsmodule.Deps{Config: mc.news, UI: env}))
 	return &App{kernel: k, accounts: acc, decoders: dec, dashboards: dash, settings: set, logs: lg, nodes: nod, netservers: ns, series: series}, nil
 }
 

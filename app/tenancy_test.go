@@ -47,6 +47,8 @@ func TestTenancy(t *testing.T) {
 		// The own company's public link: its token is the capability of one
 		// dashboard of the own company and nothing else.
 		ownToken := publicLink(t, ta, own.CompanyAdminToken, own.CompanyID, "Own Widgets board")
+		// The installation's news, which only a SuperAdmin changes.
+		newsID := ta.Must(t, "POST", "/api/news", root, map[string]any{"title": "Installation news", "body": "For everyone."}, 201).Num("id")
 
 		bdb := ta.Host().DB
 		fid := foreign.CompanyID
@@ -90,6 +92,8 @@ func TestTenancy(t *testing.T) {
 				"decoderId": fmt.Sprint(fdec.decoderID),
 				"version":   "1",
 				"jobId":     fmt.Sprint(fdec.jobID),
+				// The news module's id.
+				"newsId": fmt.Sprint(newsID),
 			},
 			Bodies: map[string]any{
 				"PUT /api/companies/{companyId}":        map[string]any{"name": "Hijacked"},
@@ -140,6 +144,9 @@ func TestTenancy(t *testing.T) {
 				"PUT /api/companies/{companyId}/decoders/limits": map[string]any{"timeMs": 900, "memoryMiB": 60},
 				"POST /api/companies/{companyId}/redecode": map[string]any{"decoder": fdec.key,
 					"from": time.Now().Add(-time.Hour).UTC().Format(time.RFC3339), "to": time.Now().UTC().Format(time.RFC3339)},
+				// The news module's bodies.
+				"POST /api/news":         map[string]any{"title": "Planted", "body": "Planted"},
+				"PUT /api/news/{newsId}": map[string]any{"title": "Hijacked", "body": "Hijacked"},
 			},
 			// The tag data reads that name the node in the query.
 			Queries: map[string]string{
@@ -192,6 +199,7 @@ func TestTenancy(t *testing.T) {
 					dumpRows(tb, bdb, "SELECT v.* FROM decoder_versions v JOIN decoders d ON d.id = v.decoder_id WHERE d.company_id = ? ORDER BY v.id", fid),
 					dumpRows(tb, bdb, "SELECT * FROM decoder_limits WHERE company_id = ?", fid),
 					dumpRows(tb, bdb, "SELECT * FROM redecode_jobs WHERE company_id = ? ORDER BY id", fid),
+					dumpRows(tb, bdb, "SELECT * FROM news_entries ORDER BY id"),
 				}, "\n")
 			},
 		}
