@@ -88,7 +88,7 @@ func (p *Pages) create(w http.ResponseWriter, r *http.Request) error {
 	f := readForm(r)
 	if _, err := p.board.Post(r.Context(), f.input(r)); err != nil {
 		return p.ui.FormFailed(w, r, err, "page.news.title", func(fe ui.FormErrors) templ.Component { return entryForm(f, fe) },
-			func(c templ.Component) templ.Component { return formCard(c) })
+			func(c templ.Component) templ.Component { return formCard("page.news.new", c) })
 	}
 	web.Toast(w, r, "success", p.t(r, news.IDCreated))
 	web.Redirect(w, r, "/news")
@@ -101,7 +101,7 @@ func (p *Pages) editPage(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	f := form{ID: e.ID, Title: e.Title, Body: e.Body, PublishedAt: e.PublishedAt.In(location(r)).Format(localLayout)}
-	return p.ui.Render(w, r, http.StatusOK, "page.news.edit", formCard(entryForm(f, ui.NoErrors)))
+	return p.ui.Render(w, r, http.StatusOK, "page.news.edit", editPage(entryForm(f, ui.NoErrors)))
 }
 
 func (p *Pages) editSubmit(w http.ResponseWriter, r *http.Request) error {
@@ -116,7 +116,7 @@ func (p *Pages) editSubmit(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		return p.ui.FormFailed(w, r, err, "page.news.edit", func(fe ui.FormErrors) templ.Component { return entryForm(f, fe) },
-			func(c templ.Component) templ.Component { return formCard(c) })
+			func(c templ.Component) templ.Component { return editPage(c) })
 	}
 	web.Toast(w, r, "success", p.t(r, news.IDUpdated))
 	web.Redirect(w, r, "/news")
