@@ -147,6 +147,8 @@ func TestTenancy(t *testing.T) {
 				// The news module's bodies.
 				"POST /api/news":         map[string]any{"title": "Planted", "body": "Planted"},
 				"PUT /api/news/{newsId}": map[string]any{"title": "Hijacked", "body": "Hijacked"},
+				// The installation's logo (settings module).
+				"POST /api/settings/global/logo": png,
 			},
 			// The tag data reads that name the node in the query.
 			Queries: map[string]string{
@@ -200,6 +202,7 @@ func TestTenancy(t *testing.T) {
 					dumpRows(tb, bdb, "SELECT * FROM decoder_limits WHERE company_id = ?", fid),
 					dumpRows(tb, bdb, "SELECT * FROM redecode_jobs WHERE company_id = ? ORDER BY id", fid),
 					dumpRows(tb, bdb, "SELECT * FROM news_entries ORDER BY id"),
+					dumpRows(tb, bdb, "SELECT id, version FROM brand_logo"),
 				}, "\n")
 			},
 		}

@@ -33,6 +33,7 @@ type Viewer struct {
 	WhiteLabel         bool
 	BrandName          string // the product name the frame shows, when set (white-label branding)
 	BrandIcon          string // the brand's Material Design icon, such as mdi-home; "" for the default
+	BrandLogo          string // the URL of the installation's logo (white-label), shown instead of the icon; "" for none
 	Notifications      int
 	// Location is the time zone the viewer sees times in: their own choice,
 	// else their company's; UTC for a visitor.

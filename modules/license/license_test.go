@@ -148,5 +148,33 @@ func TestWhiteLabel(t *testing.T) {
 		if wl {
 			kerneltest.WantContains(t, "frame under white-label", ta.Call(t, "GET", "/", acme.UserToken, nil), "Acme Sense")
 		}
+
+		// The installation's logo: set only under white-label, then shown
+		// in every page's brand, a visitor's too, instead of the icon.
+		png := append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), make([]byte, 32)...)
+		r := ta.Call(t, "POST", "/api/settings/global/logo", root, png)
+		if !wl {
+			if r.Status != http.StatusForbidden || r.Str("id") != "settings.whiteLabel" {
+				t.Errorf("logo without white-label: %d %s", r.Status, r.Body)
+			}
+			kerneltest.WantAbsent(t, "frame without white-label", ta.Call(t, "GET", "/login", "", nil), "data-brand-logo")
+			continue
+		}
+		if r.Status != http.StatusOK || !strings.HasPrefix(r.Str("url"), "/api/settings/global/logo?v=") {
+			t.Fatalf("logo under white-label: %d %s", r.Status, r.Body)
+		}
+		img := ta.Call(t, "GET", r.Str("url"), "", nil)
+		if img.Status != http.StatusOK || !bytes.Equal(img.Body, png) {
+			t.Errorf("GET the logo as a visitor: %d", img.Status)
+		}
+		kerneltest.WantContains(t, "a visitor's frame with the logo", ta.Call(t, "GET", "/login", "", nil),
+			`<img src="`+r.Str("url")+`" alt="" height="28" data-brand-logo>`)
+		settings := ta.Call(t, "GET", "/superadmin/settings", root, nil, "Accept-Language", "en")
+		kerneltest.WantContains(t, "settings page with a logo", settings, `id="brand-logo"`, `action="/superadmin/settings/logo"`,
+			`href="/superadmin/settings/logo/delete"`)
+		ta.Must(t, "DELETE", "/api/settings/global/logo", acme.AdminToken, nil, http.StatusForbidden)
+		ta.Must(t, "DELETE", "/api/settings/global/logo", root, nil, http.StatusNoContent)
+		ta.Must(t, "GET", r.Str("url"), "", nil, http.StatusNotFound)
+		kerneltest.WantAbsent(t, "frame after the logo is removed", ta.Call(t, "GET", "/login", "", nil), "data-brand-logo")
 	}
 }
