@@ -15,6 +15,9 @@ import { startFieldhub } from "./lib/server.mjs";
 
 let browser, feed, working, failing;
 
+// A 1×1 PNG.
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+
 /** listen starts an HTTP server on a free loopback port and returns its base address. */
 function listen(server) {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${server.address().port}`)));
@@ -156,7 +159,7 @@ test("a SuperAdmin posts, edits and deletes local news", async (t) => {
   watch.check();
 });
 
-test("a white-label license hides Contact and unlocks the branding; the free license does not", async (t) => {
+test("a white-label license hides Contact and unlocks the branding and logo; the free license does not", async (t) => {
   for (const [server, whiteLabel] of [[working, true], [failing, false]]) {
     const context = await newContext(browser, server);
     t.after(() => context.close());
@@ -175,6 +178,21 @@ test("a white-label license hides Contact and unlocks the branding; the free lic
     const lang = await pageLang(settings);
     const productName = settings.getByLabel(msg(lang, "page.globalSettings.productName"));
     assert.equal(await productName.isEditable(), whiteLabel, "the product name is editable only under white-label");
+    const logoInput = settings.getByLabel(msg(lang, "field.logo"));
+    if (whiteLabel) {
+      // The installation's logo, uploaded: every page's brand shows it.
+      await logoInput.setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: Buffer.from(PNG, "base64") });
+      const loaded = settings.waitForEvent("load");
+      await settings.getByRole("button", { name: msg(lang, "page.company.logo.upload") }).click();
+      await loaded;
+      assertSnackbar(await readSnackbar(settings), msg(lang, "page.company.logo.uploaded"), "after the upload");
+      const logo = settings.locator("#side-menu .brand img[data-brand-logo]");
+      await logo.waitFor({ state: "attached" });
+      assert.equal(await logo.evaluate((img) => img.complete && img.naturalWidth), 1, "the logo loads");
+    } else {
+      assert.equal(await logoInput.count(), 0, "no logo upload without white-label");
+      assert.ok(await settings.getByText(msg(lang, "page.globalSettings.logo.locked")).isVisible());
+    }
     const terms = await admin.newPage();
     await terms.goto("/superadmin");
     const card = terms.locator("[data-license]");
