@@ -51,3 +51,24 @@ func TestLicenseVerify(t *testing.T) {
 		t.Errorf("unknown subcommand: %v", err)
 	}
 }
+
+// TestServeRefusesChangedLicense: `fieldhub serve` with a license file one
+// byte of which was changed does not start, and says why.
+func TestServeRefusesChangedLicense(t *testing.T) {
+	env := kerneltest.License(t, license.Terms{Name: "Acme AB", MaxCompanies: 5})
+	path := env["FIELDHUB_LICENSE_FILE"]
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, bytes.Replace(data, []byte(`"maxCompanies":5`), []byte(`"maxCompanies":6`), 1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("FIELDHUB_DATA", t.TempDir())
+	t.Setenv("FIELDHUB_LICENSE_FILE", path)
+	t.Setenv("FIELDHUB_LICENSE_PUBLIC_KEY", env["FIELDHUB_LICENSE_PUBLIC_KEY"])
+	err = run(context.Background(), []string{"serve", "--addr", "127.0.0.1:0"}, &bytes.Buffer{}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "license file "+path+" is refused: its signature does not match its terms") {
+		t.Errorf("serve with a changed license: %v", err)
+	}
+}
