@@ -62,7 +62,8 @@ func (c *Cache) Get(ctx context.Context) news.Feed {
 	now := c.now()
 	if c.due(now) {
 		c.triedAt = now
-		title, items, err := c.fetch(ctx)
+		// A visitor who leaves must not make the fetch fail for everyone.
+		title, items, err := c.fetch(context.WithoutCancel(ctx))
 		if err != nil {
 			c.failed = true
 			c.log.Warn("news feed fetch failed", "url", c.url, "err", err, "stale_items", len(c.items))
