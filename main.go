@@ -1,5 +1,5 @@
 // Command fieldhub is the Fieldhub portal: one binary with the subcommands
-// serve, demo, migrate, admin, config and version. It parses the command
+// serve, demo, migrate, admin, config, license and version. It parses the command
 // line; package app builds the portal.
 package main
 
@@ -46,6 +46,7 @@ commands:
                                                   add a notification to the bell of the user of
                                                   e-mail E (R: the portal page it opens, /alarm/7)
   config                                          list every configuration option
+  license verify FILE                             check a license file and print its terms
   version                                         print the version
 `
 
@@ -68,6 +69,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "config":
 		fmt.Fprint(stdout, "| variable | default | meaning |\n| --- | --- | --- |\n"+config.Help(app.ConfigSections()...))
 		return nil
+	case "license":
+		return licenseCommand(args[1:], stdout)
 	case "version":
 		fmt.Fprintln(stdout, "fieldhub", version)
 		return nil

@@ -33,10 +33,13 @@ import (
 	"github.com/fieldhub/fieldhub/modules/gateways"
 	gatewaysmodule "github.com/fieldhub/fieldhub/modules/gateways/module"
 	ingestmodule "github.com/fieldhub/fieldhub/modules/ingest/module"
+	licensemodule "github.com/fieldhub/fieldhub/modules/license/module"
 	"github.com/fieldhub/fieldhub/modules/logs"
 	logsmodule "github.com/fieldhub/fieldhub/modules/logs/module"
 	"github.com/fieldhub/fieldhub/modules/netservers"
 	netserversmodule "github.com/fieldhub/fieldhub/modules/netservers/module"
+	"github.com/fieldhub/fieldhub/modules/news"
+	newsmodule "github.com/fieldhub/fieldhub/modules/news/module"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 	nodesmodule "github.com/fieldhub/fieldhub/modules/nodes/module"
 	"github.com/fieldhub/fieldhub/modules/notifications"
@@ -76,12 +79,13 @@ type moduleConfig struct {
 	events     events.Config
 	decoders   decoders.Config
 	gateways   gateways.Config
+	news       news.Config
 }
 
 // sections are the modules' options, read into m.
 func (m *moduleConfig) sections() []config.Section {
 	return []config.Section{m.webapp.Section(), m.accounts.Section(), m.dashboards.Section(), m.logs.Section(), m.netservers.Section(),
-		m.events.Section(), m.decoders.Section(), m.gateways.Section()}
+		m.events.Section(), m.decoders.Section(), m.gateways.Section(), m.news.Section()}
 }
 
 // ConfigSections are the options the modules declare, beside the kernel's:
@@ -144,9 +148,10 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	host.Router.SetPageErrorRenderer(env.ErrorPage)
 	assets.AllowIn(host.Router) // the Vite dev server, in development
 	k.Mount("GET /assets/", assets.Handler())
-	acc := accountsmodule.New(host, accountsmodule.Deps{Config: mc.accounts, UI: env})
+	acc := accountsmodule.New(host, accountsmodule.Deps{Config: mc.accounts, UI: env, Companies: host.License})
 	k.Add(acc)
-	set := settingsmodule.New(host, settingsmodule.Deps{Accounts: acc, WhiteLabel: func() bool { return cfg.WhiteLabel }, UI: env})
+	k.Add(licensemodule.New(host, licensemodule.Deps{SuperAdminPage: acc, Companies: acc}))
+	set := settingsmodule.New(host, settingsmodule.Deps{Accounts: acc, WhiteLabel: func() bool { return host.License.WhiteLabel }, UI: env})
 	k.Add(set)
 	host.SMSPlugins.SetResolver(smsResolver(set)) // the SMS provider and its credentials come from the settings
 	series, err := OpenSeries(ctx, k, cfg)
@@ -179,6 +184,7 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	notify := notificationsmodule.New(host, notificationsmodule.Deps{Accounts: acc})
 	k.Add(notify)
 	k.Add(sitemodule.New(host, sitemodule.Deps{UI: env, Accounts: acc}))
+	k.Add(newsmodule.New(host, newsmodule.Deps{Config: mc.news, UI: env}))
 	return &App{kernel: k, accounts: acc, decoders: dec, dashboards: dash, settings: set, logs: lg, nodes: nod, netservers: ns, series: series, notify: notify}, nil
 }
 

@@ -51,6 +51,8 @@ func TestTenancy(t *testing.T) {
 		// The own company's public link: its token is the capability of one
 		// dashboard of the own company and nothing else.
 		ownToken := publicLink(t, ta, own.CompanyAdminToken, own.CompanyID, "Own Widgets board")
+		// The installation's news, which only a SuperAdmin changes.
+		newsID := ta.Must(t, "POST", "/api/news", root, map[string]any{"title": "Installation news", "body": "For everyone."}, 201).Num("id")
 
 		bdb := ta.Host().DB
 		fid := foreign.CompanyID
@@ -101,6 +103,8 @@ func TestTenancy(t *testing.T) {
 				"notificationId": fmt.Sprint(fnote),
 				// The gateways module's id.
 				"gatewayId": fmt.Sprint(fgw),
+				// The news module's id.
+				"newsId": fmt.Sprint(newsID),
 			},
 			Bodies: map[string]any{
 				"PUT /api/companies/{companyId}":        map[string]any{"name": "Hijacked"},
@@ -156,6 +160,11 @@ func TestTenancy(t *testing.T) {
 				// The gateways module's bodies.
 				"POST /api/gateway/{applicationId}": map[string]any{"name": "Planted", "macAddress": "0011223344556677", "latitude": 1, "longitude": 1},
 				"PUT /api/gateway/{gatewayId}/pos":  map[string]any{"latitude": 1, "longitude": 1},
+				// The news module's bodies.
+				"POST /api/news":         map[string]any{"title": "Planted", "body": "Planted"},
+				"PUT /api/news/{newsId}": map[string]any{"title": "Hijacked", "body": "Hijacked"},
+				// The installation's logo (settings module).
+				"POST /api/settings/global/logo": png,
 			},
 			// The tag data reads that name the node in the query.
 			Queries: map[string]string{
@@ -216,6 +225,8 @@ func TestTenancy(t *testing.T) {
 					dumpRows(tb, bdb, "SELECT * FROM gateway_seen WHERE company_id = ? ORDER BY eui", fid),
 					dumpRows(tb, bdb, "SELECT * FROM gateway_uplinks WHERE company_id = ? ORDER BY eui, bucket", fid),
 					dumpRows(tb, bdb, "SELECT * FROM gateway_samples WHERE company_id = ? ORDER BY eui, slot", fid),
+					dumpRows(tb, bdb, "SELECT * FROM news_entries ORDER BY id"),
+					dumpRows(tb, bdb, "SELECT id, version FROM brand_logo"),
 				}, "\n")
 			},
 		}

@@ -27,6 +27,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/events"
 	"github.com/fieldhub/fieldhub/kernel/i18n"
+	"github.com/fieldhub/fieldhub/kernel/license"
 	"github.com/fieldhub/fieldhub/kernel/mail"
 	"github.com/fieldhub/fieldhub/kernel/scheduler"
 	"github.com/fieldhub/fieldhub/kernel/secretbox"
@@ -74,7 +75,9 @@ type Host struct {
 	Tokens     *auth.Tokens
 	Box        *secretbox.Box
 	Router     *web.Router
-	log        *slog.Logger
+	// License is the installation's license, read and verified at start.
+	License *license.License
+	log     *slog.Logger
 }
 
 // Logger returns a logger scoped to a module.
@@ -98,6 +101,10 @@ type Sources struct {
 
 // New opens the database, applies migrations and builds the Host.
 func New(ctx context.Context, cfg *config.Config, log *slog.Logger, src Sources) (*Kernel, error) {
+	lic, err := loadLicense(cfg)
+	if err != nil {
+		return nil, err
+	}
 	cat, err := i18n.Load(src.Locales)
 	if err != nil {
 		return nil, fmt.Errorf("load locales: %w", err)
@@ -133,7 +140,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, src Sources)
 	router.AddAuthenticator(sessionAuthenticator(tokens))
 	h := &Host{
 		Config: cfg, DB: bdb, Bus: bus, Scheduler: sched, Catalogs: cat, Tokens: tokens,
-		Box: secretbox.New(secret), Router: router, log: log,
+		Box: secretbox.New(secret), Router: router, License: lic, log: log,
 		Mail:       mail.NewOutbox(bdb, sender, cfg.MailFrom, log.With("module", "mail")),
 		SMS:        sms.NewOutbox(bdb),
 		SMSPlugins: smshost.New(smshost.Options{Dir: cfg.PluginDir, Log: log.With("module", "sms")}),
@@ -307,4 +314,19 @@ func (k *Kernel) Describe(err error) string {
 		parts = append(parts, f.Field+": "+k.host.Catalogs.T(i18n.Default, f.ID, f.Args))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// loadLicense reads FIELDHUB_LICENSE_FILE, verified with
+// FIELDHUB_LICENSE_PUBLIC_KEY or the built-in key; a file that does not
+// verify stops start-up.
+func loadLicense(cfg *config.Config) (*license.License, error) {
+	key := cfg.LicenseKey
+	if key == "" {
+		key = license.BuiltInKey
+	}
+	pub, err := license.ParseKey(key)
+	if err != nil {
+		return nil, fmt.Errorf("license public key: %w", err)
+	}
+	return license.Load(cfg.LicenseFile, pub)
 }

@@ -27,7 +27,8 @@ type Config struct {
 	OutboundPrivate bool       // FIELDHUB_OUTBOUND_PRIVATE: addresses companies configure may be loopback, private or link-local
 	MailFrom        string     // FIELDHUB_MAIL_FROM
 	ContactEmail    string     // FIELDHUB_CONTACT_EMAIL: where the contact form writes to
-	WhiteLabel      bool       // FIELDHUB_WHITE_LABEL: the license allows white-label branding
+	LicenseFile     string     // FIELDHUB_LICENSE_FILE: the signed license; "" runs the free license
+	LicenseKey      string     // FIELDHUB_LICENSE_PUBLIC_KEY: the key licenses are verified with; "" is the built-in one
 	LogLevel        slog.Level // FIELDHUB_LOG_LEVEL
 	LogFormat       string     // FIELDHUB_LOG_FORMAT: json or text
 	MaxBodyBytes    int64      // FIELDHUB_MAX_BODY_BYTES

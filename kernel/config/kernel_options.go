@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/fieldhub/fieldhub/kernel/license"
 )
 
 // kernelSection is the kernel's own options, read into c.
@@ -77,7 +79,19 @@ func kernelSection(c *Config) Section {
 			c.ContactEmail = v
 			return nil
 		}},
-		{Name: "FIELDHUB_WHITE_LABEL", Default: "false", Help: "whether the license allows white-label branding", Set: Bool(&c.WhiteLabel)},
+		{Name: "FIELDHUB_LICENSE_FILE", Help: "the license file, signed by Fieldhub (it decides how many companies the installation may have and whether white-label branding is allowed); a file that does not verify stops start-up; when unset, the free license: 3 companies, no white-label", Set: func(v string) error {
+			c.LicenseFile = v
+			return nil
+		}},
+		{Name: "FIELDHUB_LICENSE_PUBLIC_KEY", Help: "the Ed25519 public key (base64 of 32 bytes) license files are verified with, for tests and for licenses of another issuer; when unset, Fieldhub's built-in key", Set: func(v string) error {
+			if v != "" {
+				if _, err := license.ParseKey(v); err != nil {
+					return err
+				}
+			}
+			c.LicenseKey = v
+			return nil
+		}},
 		{Name: "FIELDHUB_LOG_LEVEL", Default: "info", Help: "debug, info, warn or error", Set: func(v string) error {
 			return c.LogLevel.UnmarshalText([]byte(v))
 		}},

@@ -24,7 +24,8 @@ import (
 // Tests post the published examples of the network servers, with their
 // times of years ago, so the ingest takes messages up to a hundred years
 // back here (FIELDHUB_INGEST_MAX_AGE_DAYS; a month in production): a test
-// of the window sets its own.
+// of the window sets its own. The portal runs under TestTerms, a license
+// without a company limit (see License).
 func Config(tb testing.TB, d db.Dialect, env map[string]string) *config.Config {
 	tb.Helper()
 	vars := map[string]string{
@@ -33,6 +34,13 @@ func Config(tb testing.TB, d db.Dialect, env map[string]string) *config.Config {
 		"FIELDHUB_ADDR":                "127.0.0.1:0",
 		"FIELDHUB_ACCESS_LOG":          "false",
 		"FIELDHUB_INGEST_MAX_AGE_DAYS": "36500",
+	}
+	if _, ok := env["FIELDHUB_LICENSE_FILE"]; !ok {
+		// Tests make as many companies as they need: their license sets no
+		// limit. A test of the free license sets FIELDHUB_LICENSE_FILE to "".
+		for k, v := range License(tb, TestTerms) {
+			vars[k] = v
+		}
 	}
 	for k, v := range env {
 		vars[k] = v

@@ -33,6 +33,9 @@ type Viewer struct {
 	WhiteLabel         bool
 	BrandName          string // the product name the frame shows, when set (white-label branding)
 	BrandIcon          string // the brand's Material Design icon, such as mdi-home; "" for the default
+	// BrandLogo is the URL of the installation's logo (white-label), shown
+	// instead of the icon; "" for none.
+	BrandLogo string
 	// Notifications is the viewer's unread notifications, which the bell
 	// of the top bar counts; the notifications module fills it through a
 	// ViewerEnricher.

@@ -25,6 +25,8 @@ type Service interface {
 	// SuperAdmins lists the installation's SuperAdmins, who receive messages
 	// for the installation when no other address is configured.
 	SuperAdmins(ctx context.Context) ([]User, error)
+	// CountCompanies counts the installation's companies.
+	CountCompanies(ctx context.Context) (int, error)
 }
 
 // Module is the accounts module as the kernel and the application see it:
@@ -65,6 +67,17 @@ type Provisioning interface {
 	// cannot have (anything but User, CompanyAdmin and Admin) is an
 	// errs.Invalid error.
 	EnsureMember(ctx context.Context, companyID int64, email, firstName, lastName string, role auth.Role) (*User, error)
+}
+
+// CompanyLimit tells how many companies the installation may have; the
+// license decides it and the application wires it. Creating a company
+// (POST /api/companies, POST /api/users/create/company and the /register
+// and /company/create pages) beyond it is an errs.Forbidden error that
+// names the limit (MsgCompanyLimit).
+type CompanyLimit interface {
+	// CompanyLimit is the most companies the installation may have; 0
+	// means no limit.
+	CompanyLimit() int
 }
 
 // CompanyCookie holds the company a SuperAdmin has chosen in the company

@@ -29,6 +29,7 @@ const (
 	MsgAlreadyMember      = "accounts.company.alreadyMember"
 	MsgNoCompany          = "accounts.company.none"
 	MsgRegistrationClosed = "accounts.registration.closed"
+	MsgCompanyLimit       = "accounts.company.limit" // names the license's limit, {max}
 	MsgForgotSent         = "accounts.forgot.sent"
 	MsgResetInvalid       = "accounts.forgot.invalidLink"
 	MsgResetBadGUID       = "accounts.forgot.badGuid"

@@ -10,6 +10,7 @@ import (
 	"github.com/fieldhub/fieldhub/app"
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
+	"github.com/fieldhub/fieldhub/kernel/license"
 )
 
 // The dashboards module's pages: the chooser /dashboard with the category
@@ -17,7 +18,7 @@ import (
 // with the dashboard island and its props.
 
 func TestDashboardPages(t *testing.T) {
-	ta := kerneltest.Start(t, db.SQLite, map[string]string{"FIELDHUB_WHITE_LABEL": "true"}, app.Build)
+	ta := kerneltest.Start(t, db.SQLite, kerneltest.License(t, license.Terms{Name: "Test", WhiteLabel: true}), app.Build)
 	root := ta.SuperAdmin(t)
 	acme := ta.EnglishCompany(t, root, "Acme AB", "acme.example")
 	beta := ta.EnglishCompany(t, root, "Beta AB", "beta.example")

@@ -11,6 +11,7 @@ import (
 	"github.com/fieldhub/fieldhub/app"
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
+	"github.com/fieldhub/fieldhub/kernel/license"
 )
 
 // The /superadmin/settings page of the settings module: the installation's
@@ -65,7 +66,7 @@ func storedGlobal(t *testing.T, ta *kerneltest.Portal[*app.App], name string) st
 
 func TestGlobalSettingsPage(t *testing.T) {
 	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
-		ta := kerneltest.Start(t, d, map[string]string{"FIELDHUB_WHITE_LABEL": "true"}, app.Build).NoRedirects()
+		ta := kerneltest.Start(t, d, kerneltest.License(t, license.Terms{Name: "Test", WhiteLabel: true}), app.Build).NoRedirects()
 		root := ta.SuperAdmin(t)
 		acme := ta.Company(t, root, "Acme AB", "acme.example")
 		if r := ta.Call(t, "POST", "/api/settings", acme.UserToken, map[string]any{"language": "en"}); r.Status != http.StatusOK {

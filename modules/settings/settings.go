@@ -65,4 +65,6 @@ const (
 	AuditUser    = "audit.settings.user"
 	AuditCompany = "audit.settings.company"
 	AuditGlobal  = "audit.settings.global"
+	AuditLogo    = "audit.settings.logo"
+	AuditNoLogo  = "audit.settings.logoRemoved"
 )

@@ -28,7 +28,7 @@ type env struct {
 func newEnv(t *testing.T, d db.Dialect) *env {
 	t.Helper()
 	p := kerneltest.Start(t, d, nil, app.Build)
-	return &env{p: p, settings: p.App.Settings(), whiteLabel: &p.Host().Config.WhiteLabel,
+	return &env{p: p, settings: p.App.Settings(), whiteLabel: &p.Host().License.WhiteLabel,
 		Session: kerneltest.Companies(t, p.Client, p.App, kerneltest.CompanySpec{Key: "acme", Name: "Acme", User: true},
 			kerneltest.CompanySpec{Key: "beta", Name: "Beta", Country: "NO"})}
 }

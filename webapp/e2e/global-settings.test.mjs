@@ -7,12 +7,13 @@ import { after, before, test } from "node:test";
 import { checkA11y, FAILING_IMPACTS, formatViolations } from "./lib/axe.mjs";
 import { assertSnackbar, frame, launchBrowser, newContext, openMenu, pageLang, readSnackbar, setTheme, signIn, waitForIslands, watchPage } from "./lib/browser.mjs";
 import { artifactPath, t as msg } from "./lib/env.mjs";
+import { licenseEnv } from "./lib/license.mjs";
 import { startFieldhub } from "./lib/server.mjs";
 
 let browser, server;
 
 before(async () => {
-  [server, browser] = await Promise.all([startFieldhub({ env: { FIELDHUB_WHITE_LABEL: "true" } }), launchBrowser()]);
+  [server, browser] = await Promise.all([startFieldhub({ env: licenseEnv({ whiteLabel: true }) }), launchBrowser()]);
 });
 
 after(async () => {

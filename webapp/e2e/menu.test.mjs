@@ -5,6 +5,7 @@ import { after, before, describe, test } from "node:test";
 import { frame, launchBrowser, menuEntries, newContext, openMenu, pageLang, signIn, watchPage } from "./lib/browser.mjs";
 import { catalog } from "./lib/env.mjs";
 import { GUARDED_ROUTES, MENU, OPEN_ROUTES, ROLES, menuFor, signedInPath } from "./lib/pages.mjs";
+import { licenseEnv } from "./lib/license.mjs";
 import { startFieldhub } from "./lib/server.mjs";
 
 let browser, server;
@@ -202,7 +203,7 @@ describe("guards", () => {
 
 describe("white label", () => {
   test("a white-label installation hides Contact and shows the company's name as the brand", async (t) => {
-    const wl = await startFieldhub({ env: { FIELDHUB_WHITE_LABEL: "true" } });
+    const wl = await startFieldhub({ env: licenseEnv({ whiteLabel: true }) });
     t.after(() => wl.stop());
     const context = await newContext(browser, wl);
     t.after(() => context.close());

@@ -25,6 +25,10 @@ type Deps struct {
 	// cannot be drawn; tests of other modules that call only the API leave
 	// it out.
 	UI *ui.Env
+	// Companies, optional, limits how many companies the installation may
+	// have; the kernel's license satisfies it. Without it there is no
+	// limit.
+	Companies accounts.CompanyLimit
 }
 
 // New builds the module and hooks it into the kernel and the page frame:
@@ -40,7 +44,7 @@ func New(host *kernel.Host, deps Deps) accounts.Module {
 	ended := revoked.New(host.DB, postgresURL, deps.Config.AccessTokenTTL, host.Logger("accounts"))
 	host.Tokens.CheckSessions(ended)
 	sign := signin.New(host, deps.Config, ended)
-	dir := directory.New(host, sign, deps.Config.OpenRegistration)
+	dir := directory.New(host, sign, deps.Config.OpenRegistration, deps.Companies)
 	host.Router.SetRefresher(sign.RefreshBrowser)
 	return &module{
 		Directory: dir,

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { repoRoot } from "./env.mjs";
+import { licenseEnv } from "./license.mjs";
 
 const run = promisify(execFile);
 
@@ -75,7 +76,8 @@ function cleanEnv(extra) {
  * startFieldhub starts a portal for one test file.
  * @param {object} [opts]
  * @param {{url: string}} [opts.mailbox] an SMTP server from startMailbox()
- * @param {Record<string,string>} [opts.env] more configuration, e.g. FIELDHUB_WHITE_LABEL
+ * @param {Record<string,string>} [opts.env] more configuration, e.g. licenseEnv({ whiteLabel: true });
+ *   without FIELDHUB_LICENSE_FILE the portal runs under an unlimited test license
  * @param {boolean} [opts.seed] create the companies and users (default true)
  * @param {string[]} [opts.serveArgs] more arguments of `serve`, e.g. ["--demo"]
  */
@@ -83,7 +85,8 @@ export async function startFieldhub({ mailbox, env = {}, seed = true, serveArgs 
   const bin = await buildBinary();
   const dataDir = mkdtempSync(join(tmpdir(), "fieldhub-e2e-data-"));
   const superAdmin = { role: "SuperAdmin", email: "superadmin@fieldhub.test", password: PASSWORD, firstName: "Super", lastName: "Admin" }; // as admin create-superadmin names it
-  const baseEnv = cleanEnv({ FIELDHUB_DATA: dataDir, ...(mailbox ? { SMTP_URL: mailbox.url } : {}), ...env });
+  const license = "FIELDHUB_LICENSE_FILE" in env ? {} : licenseEnv();
+  const baseEnv = cleanEnv({ FIELDHUB_DATA: dataDir, ...license, ...(mailbox ? { SMTP_URL: mailbox.url } : {}), ...env });
 
   try {
     await run(bin, ["admin", "create-superadmin", "--email", superAdmin.email, "--password", superAdmin.password], {

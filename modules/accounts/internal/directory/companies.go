@@ -122,6 +122,9 @@ func (d *Directory) AddCompany(w http.ResponseWriter, r *http.Request, c auth.Ca
 		return nil, err
 	}
 	err = d.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := d.checkCompanyLimit(ctx, tx); err != nil {
+			return err
+		}
 		if err := store.InsertCompany(ctx, tx, company); err != nil {
 			return err
 		}
@@ -148,6 +151,28 @@ func (d *Directory) AddCompany(w http.ResponseWriter, r *http.Request, c auth.Ca
 	d.host.Bus.Publish(ctx, accounts.CompanyCreated{CompanyID: company.ID})
 	d.announce(ctx, company.ID, accounts.AuditCompanyCreated, map[string]any{"name": company.Name}, nil, nil)
 	return company, nil
+}
+
+// checkCompanyLimit refuses another company when the installation has as
+// many as its license allows. Two requests at once may both pass the count;
+// the limit is a license term, not a security boundary, so a lock across
+// the table is not worth it.
+func (d *Directory) checkCompanyLimit(ctx context.Context, idb bun.IDB) error {
+	if d.limit == nil {
+		return nil
+	}
+	max := d.limit.CompanyLimit()
+	if max <= 0 {
+		return nil
+	}
+	n, err := store.CountCompanies(ctx, idb)
+	if err != nil {
+		return err
+	}
+	if n >= max {
+		return errs.New(errs.Forbidden, accounts.MsgCompanyLimit).With("max", max)
+	}
+	return nil
 }
 
 // SaveCompany applies the given fields of in to c, a company the caller
@@ -265,6 +290,9 @@ func (d *Directory) Register(ctx context.Context, in RegisterInput) (*accounts.C
 	}
 	user.Role = auth.CompanyAdmin
 	err := d.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := d.checkCompanyLimit(ctx, tx); err != nil {
+			return err
+		}
 		if err := store.InsertCompany(ctx, tx, company); err != nil {
 			return err
 		}

@@ -25,12 +25,15 @@ type Directory struct {
 	signin *signin.Service
 	// openRegistration is FIELDHUB_OPEN_REGISTRATION.
 	openRegistration bool
+	// limit caps the number of companies; nil sets none.
+	limit accounts.CompanyLimit
 }
 
 // New builds the directory; sign gives an Admin who creates a company
-// tokens that carry it; openRegistration lets visitors register.
-func New(host *kernel.Host, sign *signin.Service, openRegistration bool) *Directory {
-	return &Directory{host: host, db: host.DB, signin: sign, openRegistration: openRegistration}
+// tokens that carry it; openRegistration lets visitors register; limit,
+// when not nil, caps the number of companies.
+func New(host *kernel.Host, sign *signin.Service, openRegistration bool, limit accounts.CompanyLimit) *Directory {
+	return &Directory{host: host, db: host.DB, signin: sign, openRegistration: openRegistration, limit: limit}
 }
 
 // User returns a user by id.
@@ -72,4 +75,10 @@ func (d *Directory) Companies(ctx context.Context, only int64) ([]accounts.Compa
 // UserCounts returns how many users each company has.
 func (d *Directory) UserCounts(ctx context.Context) (map[int64]int, error) {
 	return store.UserCounts(ctx, d.db)
+}
+
+// CountCompanies counts the installation's companies (the license module's
+// /superadmin section shows it against the license's limit).
+func (d *Directory) CountCompanies(ctx context.Context) (int, error) {
+	return store.CountCompanies(ctx, d.db)
 }

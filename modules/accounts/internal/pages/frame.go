@@ -27,7 +27,7 @@ var menuItems = []web.MenuItem{
 // SuperAdmin the companies to switch between. Times show in the company's
 // time zone (the settings module then applies a user's own choice).
 func (p *Pages) enrichViewer(r *http.Request, v *web.Viewer) error {
-	v.WhiteLabel = p.host.Config.WhiteLabel
+	v.WhiteLabel = p.host.License.WhiteLabel
 	if !v.Caller.SignedIn() {
 		return nil
 	}

@@ -74,6 +74,15 @@ func CompanyIDByName(ctx context.Context, idb bun.IDB, name string) (id int64, f
 	return 0, false, err
 }
 
+// CountCompanies counts the installation's companies.
+func CountCompanies(ctx context.Context, idb bun.IDB) (int, error) {
+	n, err := idb.NewSelect().Model((*accounts.Company)(nil)).Count(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("count companies: %w", err)
+	}
+	return int(n), nil
+}
+
 // InsertCompany stores a new company and sets its id.
 func InsertCompany(ctx context.Context, idb bun.IDB, c *accounts.Company) error {
 	now := time.Now().UTC()

@@ -7,6 +7,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/web"
 	"github.com/fieldhub/fieldhub/modules/accounts"
 	"github.com/fieldhub/fieldhub/modules/settings/internal/schema"
+	"github.com/fieldhub/fieldhub/modules/settings/internal/values"
 )
 
 // Cookies that carry a visitor's choices, and a signed-in user's for the
@@ -50,6 +51,11 @@ func (p *Pages) EnrichViewer(r *http.Request, v *web.Viewer) error {
 	}
 	if branding := global["branding"]; branding != "" && p.values.WhiteLabel() {
 		v.BrandName = branding
+	}
+	if version, err := p.values.LogoVersion(ctx); err != nil {
+		return err
+	} else if version != "" {
+		v.BrandLogo = values.LogoURL + "?v=" + version
 	}
 	if !v.Caller.SignedIn() {
 		if ck, err := r.Cookie(langCookie); err == nil && p.host.Catalogs.Has(ck.Value) {

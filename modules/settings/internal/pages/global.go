@@ -73,7 +73,11 @@ func (p *Pages) globalPage(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	f := p.formFromStored(stored)
-	return p.ui.Render(w, r, http.StatusOK, msgGlobalTitle, globalPage(globalSettingsForm(f, ui.NoErrors)), ui.Options{Islands: true})
+	logo, err := p.logoPart(r, ui.NoErrors)
+	if err != nil {
+		return err
+	}
+	return p.ui.Render(w, r, http.StatusOK, msgGlobalTitle, globalPageWithLogo(globalSettingsForm(f, ui.NoErrors), logo), ui.Options{Islands: true})
 }
 
 // globalSubmit stores the form. A field the form does not carry is left

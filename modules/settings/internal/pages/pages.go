@@ -37,4 +37,7 @@ func (p *Pages) Routes(r *web.ModuleRoutes) {
 	r.Page("POST /settings", auth.CompanyOrUser, p.settingsSubmit)
 	r.Page("GET /superadmin/settings", auth.SuperAdminOnly, p.globalPage)
 	r.Page("POST /superadmin/settings", auth.SuperAdminOnly, p.globalSubmit)
+	r.Page("POST /superadmin/settings/logo", auth.SuperAdminOnly, p.logoUpload, web.MaxBody(web.ImageBodyLimit))
+	r.Page("GET /superadmin/settings/logo/delete", auth.SuperAdminOnly, p.logoDeletePage)
+	r.Page("POST /superadmin/settings/logo/delete", auth.SuperAdminOnly, p.logoDeleteSubmit)
 }
