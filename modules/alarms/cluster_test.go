@@ -67,7 +67,9 @@ func TestTwoInstancesFireOnce(t *testing.T) {
 	}
 	c.evaluated(t, id, t0.Add(90*time.Second))
 	for range 3 {
-		c.both(t, func(p *kerneltest.Portal[*app.App]) error { return p.App.Alarms().Sweep(context.Background(), t0.Add(5*time.Minute)) })
+		c.both(t, func(p *kerneltest.Portal[*app.App]) error {
+			return p.App.Alarms().Sweep(context.Background(), t0.Add(5*time.Minute))
+		})
 	}
 	if n := c.count(t, "alarm_events", "alarm_id = ?", id); n != 1 {
 		t.Errorf("%d firings, want 1", n)
@@ -103,7 +105,9 @@ func TestInactivity(t *testing.T) {
 	mails := func() int64 { return c.count(t, "mail_outbox", "subject LIKE ?", "Inactive node: %") }
 	scan := func(at time.Time) {
 		t.Helper()
-		c.both(t, func(p *kerneltest.Portal[*app.App]) error { return p.App.Alarms().ScanInactivity(context.Background(), at) })
+		c.both(t, func(p *kerneltest.Portal[*app.App]) error {
+			return p.App.Alarms().ScanInactivity(context.Background(), at)
+		})
 	}
 	scan(now.Add(4 * time.Hour))
 	if n := mails(); n != 0 {
