@@ -11,9 +11,11 @@ import (
 	"github.com/fieldhub/fieldhub/modules/alarms"
 	"github.com/fieldhub/fieldhub/modules/alarms/internal/engine"
 	"github.com/fieldhub/fieldhub/modules/alarms/internal/httpapi"
+	"github.com/fieldhub/fieldhub/modules/alarms/internal/pages"
 	"github.com/fieldhub/fieldhub/modules/alarms/internal/store"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/nodes"
+	"github.com/fieldhub/fieldhub/webapp/ui"
 )
 
 // Deps is what the alarms module needs beside the kernel. Accounts, Tags
@@ -34,6 +36,9 @@ type Deps struct {
 	// AlarmStates, optional, takes the module as the source of the nodes'
 	// activeAlarm; the nodes module satisfies it.
 	AlarmStates nodes.AlarmRegistry
+	// UI, optional, draws the alarm screens (/alarm and below); without
+	// it the module serves its API alone.
+	UI *ui.Env
 }
 
 // New builds the module, subscribes it to ingest.UplinkReceived and
@@ -50,6 +55,9 @@ func New(host *kernel.Host, deps Deps) alarms.Module {
 			eng.OnUplink(ctx, u)
 		}
 	})
+	if deps.UI != nil {
+		m.pages = pages.New(host, deps.UI, deps.Accounts, deps.Tags, eng)
+	}
 	if deps.AlarmStates != nil {
 		deps.AlarmStates.RegisterAlarmStates(m)
 	}
@@ -61,13 +69,19 @@ type module struct {
 	cfg    alarms.Config
 	engine *engine.Engine
 	api    *httpapi.API
+	pages  *pages.Pages // nil without a UI
 }
 
 // Name names the module.
 func (*module) Name() string { return "alarms" }
 
-// Routes registers the JSON routes.
-func (m *module) Routes(r *web.ModuleRoutes) { m.api.Routes(r) }
+// Routes registers the JSON routes and the pages.
+func (m *module) Routes(r *web.ModuleRoutes) {
+	m.api.Routes(r)
+	if m.pages != nil {
+		m.pages.Routes(r)
+	}
+}
 
 // Start schedules the sweep and the inactivity job, each once across
 // instances, and catches up on the uplinks stored before the start.

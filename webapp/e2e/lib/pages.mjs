@@ -111,6 +111,10 @@ export const PAGES = [
   // The decoder pages (docs/decisions.md "Decoder pages").
   { name: "decoders", path: "/decoders", as: "CompanyAdmin" },
   { name: "decoders-create", path: "/decoders/create", as: "CompanyAdmin" },
+  // The alarm pages (docs/api/alarms.md).
+  { name: "alarms", path: "/alarm", as: "User" },
+  { name: "alarms-active", path: "/alarm/active", as: "User" },
+  { name: "alarms-create", path: "/alarm/create", as: "CompanyAdmin" },
   // The signed-in frame with its menu open: company switcher, logout, bell.
   { name: "frame-superadmin", path: (server) => firstExisting(server, ["/superadmin", "/", "/forgot"]), as: "SuperAdmin", menuOpen: true },
   { name: "frame-user", path: (server) => firstExisting(server, ["/settings", "/", "/forgot"]), as: "User", menuOpen: true },
