@@ -71,4 +71,3 @@ func TestPages(t *testing.T) {
 	kerneltest.Contains(t, p.Body, []string{"E-mail:</strong>", "sent", "No SMS provider is configured"}, nil)
 	e.inbox.Wait(t, "trial@acme.se", 10*time.Second)
 }
-
