@@ -30,7 +30,7 @@ func (e *Engine) Sweep(ctx context.Context, now time.Time) error {
 			errList = append(errList, err)
 		}
 	}
-	open, err := store.Events(ctx, e.db, store.EventFilter{Open: true})
+	open, err := store.FollowUps(ctx, e.db)
 	if err != nil {
 		return err
 	}

@@ -262,3 +262,18 @@ func OpenTags(ctx context.Context, idb bun.IDB, tagIDs []int64) (map[int64]bool,
 	}
 	return out, nil
 }
+
+// FollowUps lists the open firings whose rules ask for reminders or an
+// escalation not yet made (advanced rules only), oldest first.
+func FollowUps(ctx context.Context, idb bun.IDB) ([]*alarms.Event, error) {
+	list := []*alarms.Event{}
+	err := idb.NewSelect().Model(&list).
+		Join("JOIN alarms AS al ON al.id = ev.alarm_id").
+		Where("ev.reset_at IS NULL AND al.advanced").
+		Where("(al.renotify_interval > 0 OR (al.escalate_after > 0 AND ev.escalated_at IS NULL))").
+		OrderExpr("ev.id").Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list alarm follow-ups: %w", err)
+	}
+	return list, nil
+}
