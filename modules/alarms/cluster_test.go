@@ -126,3 +126,42 @@ func TestInactivity(t *testing.T) {
 		t.Errorf("%d mails after one node spoke and fell silent again, want 4", n)
 	}
 }
+
+// TestCatchUpAfterRestart checks that an uplink stored just before a crash,
+// whose announcement never reached the evaluation, is evaluated when the
+// portal starts again: from the node's stored state.
+func TestCatchUpAfterRestart(t *testing.T) {
+	t.Parallel()
+	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
+		t.Parallel()
+		smtpURL, inbox := kerneltest.StartSMTP(t)
+		vars := map[string]string{"SMTP_URL": smtpURL}
+		for k, v := range quiet {
+			vars[k] = v
+		}
+		cfg := kerneltest.Config(t, d, vars)
+		a := kerneltest.StartConfig(t, cfg, app.Build)
+		dev := kerneltest.NewDevices(t, a.Client, a.App, a.App.Series())
+		e := &env{Session: dev.Session, p: a, inbox: inbox, eui: dev.EUI}
+		id := e.create(t, rule("Restart", map[string]any{"alarmDelay": 0}))
+		t0 := time.Now().UTC().Add(-time.Minute).Truncate(time.Second)
+		e.uplink(t, "acme", t0, map[string]any{"temperature": 20.0})
+		e.history(t, id, 1)
+		// As if the portal had stored the uplink and died before the
+		// evaluation: no firing, the rule's state from before the uplink.
+		ctx := context.Background()
+		bdb := a.Host().DB
+		if _, err := bdb.NewRaw("UPDATE alarms SET open_event_id = NULL, evaluated_at = NULL, pending_since = NULL, armed = ?, last_value = NULL, updated_at = ? WHERE id = ?",
+			true, t0.Add(-time.Hour), id).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := bdb.NewRaw("DELETE FROM alarm_events WHERE alarm_id = ?", id).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		a.Stop()
+		b := kerneltest.StartConfig(t, cfg, app.Build)
+		e.p = b
+		kerneltest.WaitFor(t, 10*time.Second, func() bool { return e.count(t, "alarm_events", "alarm_id = ?", id) == 1 },
+			func() string { return "the stored uplink was not evaluated after the restart" })
+	})
+}
