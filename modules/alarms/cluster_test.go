@@ -81,11 +81,17 @@ func TestTwoInstancesFireOnce(t *testing.T) {
 
 // TestInactivity checks the inactivity job: three silent nodes give three
 // mails to the company's inactivity contact, once each with two instances
-// scanning at once and again later; a node that speaks and falls silent
-// again gives one more.
+// (on one database of each kind) scanning at once and again later; a node
+// that speaks and falls silent again gives one more.
 func TestInactivity(t *testing.T) {
 	t.Parallel()
-	c := newCluster(t, db.Postgres)
+	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
+		t.Parallel()
+		inactivity(t, newCluster(t, d))
+	})
+}
+
+func inactivity(t *testing.T, c *cluster) {
 	c.Must(t, "acmeAdmin", "PUT", "/api/settings/company/{acme}", map[string]any{"INACTIVITY_EMAIL": "night@acme.se"}, http.StatusOK)
 	euis := []string{c.eui["acmeNode"], "70B3D57ED00000A1", "70B3D57ED00000A2"}
 	for i, eui := range euis[1:] {

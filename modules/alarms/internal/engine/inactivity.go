@@ -32,6 +32,7 @@ func (e *Engine) ScanInactivity(ctx context.Context, now time.Time) error {
 		return err
 	}
 	contacts := map[int64]string{}
+	zones := map[int64]*time.Location{}
 	for {
 		silent, err := e.deps.Tags.SilentTags(ctx, after, afterID, until, inactivityBatch)
 		if err != nil {
@@ -51,8 +52,19 @@ func (e *Engine) ScanInactivity(ctx context.Context, now time.Time) error {
 		}
 		last := silent[len(silent)-1]
 		err = e.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			list := make([]store.Silence, len(silent))
+			for i, t := range silent {
+				list[i] = store.Silence{TagID: t.ID, Since: t.LatestTime}
+			}
+			first, err := store.Notices(ctx, tx, list, now)
+			if err != nil {
+				return err
+			}
 			for _, t := range silent {
-				if err := e.noticeSilence(ctx, tx, t, contacts[t.CompanyID], now); err != nil {
+				if !first[t.ID] || contacts[t.CompanyID] == "" {
+					continue
+				}
+				if err := e.mailSilence(ctx, tx, t, contacts[t.CompanyID], zones, now); err != nil {
 					return err
 				}
 			}
@@ -68,16 +80,16 @@ func (e *Engine) ScanInactivity(ctx context.Context, now time.Time) error {
 	}
 }
 
-// noticeSilence records node t's silence and, the first time, queues the
-// mail to its company's inactivity contact (none without one).
-func (e *Engine) noticeSilence(ctx context.Context, tx bun.Tx, t nodes.SilentTag, contact string, now time.Time) error {
-	first, err := store.Notice(ctx, tx, t.ID, t.LatestTime, now)
-	if err != nil || !first || contact == "" {
-		return err
-	}
-	loc := time.UTC
-	if c, err := e.deps.Accounts.Company(ctx, t.CompanyID); err == nil {
-		loc = c.Location()
+// mailSilence queues the mail about node t's silence to its company's
+// inactivity contact, in tx.
+func (e *Engine) mailSilence(ctx context.Context, tx bun.Tx, t nodes.SilentTag, contact string, zones map[int64]*time.Location, now time.Time) error {
+	loc, ok := zones[t.CompanyID]
+	if !ok {
+		loc = time.UTC
+		if c, err := e.deps.Accounts.Company(ctx, t.CompanyID); err == nil {
+			loc = c.Location()
+		}
+		zones[t.CompanyID] = loc
 	}
 	hours := int(now.Sub(t.LatestTime).Hours())
 	text := fmt.Sprintf("The node %s (%s) has sent nothing since %s, %d hours ago.\n\nIts data and settings: /tagdetails/%s",

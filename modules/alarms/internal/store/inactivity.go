@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -40,16 +41,34 @@ func SetMark(ctx context.Context, idb bun.IDB, at time.Time, tagID int64) error 
 	return nil
 }
 
-// Notice records that a node's silence since silentSince is being told of,
-// and reports whether it is the first to: false when this silence (or a
-// later one) was told of already, by another run or instance.
-func Notice(ctx context.Context, idb bun.IDB, tagID int64, silentSince, now time.Time) (bool, error) {
-	res, err := idb.NewRaw(`INSERT INTO alarm_inactivity (tag_id, silent_since, notified_at) VALUES (?, ?, ?)
-		ON CONFLICT (tag_id) DO UPDATE SET silent_since = excluded.silent_since, notified_at = excluded.notified_at
-		WHERE alarm_inactivity.silent_since < excluded.silent_since`, tagID, silentSince.UTC(), now.UTC()).Exec(ctx)
-	if err != nil {
-		return false, fmt.Errorf("note silence of tag %d: %w", tagID, err)
+// Silence is a node's silence since a time, for Notices.
+type Silence struct {
+	TagID int64
+	Since time.Time
+}
+
+// Notices is Notice for many nodes in one statement: it answers the tags
+// whose silence it was the first to record.
+func Notices(ctx context.Context, idb bun.IDB, list []Silence, now time.Time) (map[int64]bool, error) {
+	first := map[int64]bool{}
+	if len(list) == 0 {
+		return first, nil
 	}
-	n, _ := res.RowsAffected()
-	return n == 1, nil
+	values := make([]string, len(list))
+	args := make([]any, 0, 3*len(list))
+	for i, s := range list {
+		values[i] = "(?, ?, ?)"
+		args = append(args, s.TagID, s.Since.UTC(), now.UTC())
+	}
+	var ids []int64
+	err := idb.NewRaw(`INSERT INTO alarm_inactivity (tag_id, silent_since, notified_at) VALUES `+strings.Join(values, ", ")+`
+		ON CONFLICT (tag_id) DO UPDATE SET silent_since = excluded.silent_since, notified_at = excluded.notified_at
+		WHERE alarm_inactivity.silent_since < excluded.silent_since RETURNING tag_id`, args...).Scan(ctx, &ids)
+	if err != nil {
+		return nil, fmt.Errorf("note silences: %w", err)
+	}
+	for _, id := range ids {
+		first[id] = true
+	}
+	return first, nil
 }

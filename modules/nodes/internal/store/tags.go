@@ -140,7 +140,7 @@ func SilentTags(ctx context.Context, idb bun.IDB, after time.Time, afterID int64
 	q := idb.NewSelect().Model((*nodes.Tag)(nil)).Column("id", "company_id", "name", "deveui", "latest_time").
 		Where("latest_time IS NOT NULL AND latest_time <= ?", until.UTC())
 	if !after.IsZero() {
-		q = q.Where("(latest_time > ? OR (latest_time = ? AND id > ?))", after.UTC(), after.UTC(), afterID)
+		q = q.Where("(latest_time, id) > (?, ?)", after.UTC(), afterID)
 	}
 	if err := q.OrderExpr("latest_time, id").Limit(int64(limit)).Scan(ctx, &list); err != nil {
 		return nil, fmt.Errorf("list silent tags: %w", err)
