@@ -39,6 +39,8 @@ type Engine struct {
 	sms  *sms.Outbox
 	deps Deps
 	log  *slog.Logger
+	// ruleTags are the nodes with active rules (ruletags.go).
+	ruleTags ruleTags
 }
 
 // New returns the engine on the host's database and outboxes.
@@ -51,6 +53,9 @@ type node struct{ name, deveui string }
 
 // OnUplink evaluates the active rules of the uplink's node on its values.
 func (e *Engine) OnUplink(ctx context.Context, u ingest.UplinkReceived) {
+	if !e.hasRules(ctx, u.TagID) {
+		return
+	}
 	list, err := store.ActiveOfTag(ctx, e.db, u.TagID)
 	if err != nil {
 		e.log.Error("alarms of an uplink", "tag", u.TagID, "err", err)

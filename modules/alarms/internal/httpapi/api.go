@@ -238,6 +238,7 @@ func (a *API) create(w http.ResponseWriter, r *http.Request) error {
 	if err := store.Insert(r.Context(), a.db, al); err != nil {
 		return err
 	}
+	a.engine.RulesChanged()
 	a.announce(r.Context(), company, alarms.AuditCreated, al)
 	if err := a.present(r.Context(), company, al); err != nil {
 		return err
@@ -270,6 +271,7 @@ func (a *API) update(w http.ResponseWriter, r *http.Request) error {
 	if err := store.Update(r.Context(), a.db, al); err != nil {
 		return err
 	}
+	a.engine.RulesChanged()
 	a.announce(r.Context(), company, alarms.AuditUpdated, al)
 	if err := a.present(r.Context(), company, al); err != nil {
 		return err
@@ -286,6 +288,7 @@ func (a *API) remove(w http.ResponseWriter, r *http.Request) error {
 	if err := store.Delete(r.Context(), a.db, al.ID); err != nil {
 		return err
 	}
+	a.engine.RulesChanged()
 	a.announce(r.Context(), al.CompanyID, alarms.AuditDeleted, al)
 	return web.NoContent(w)
 }
@@ -312,6 +315,7 @@ func (a *API) status(w http.ResponseWriter, r *http.Request) error {
 	if err := store.SetActive(r.Context(), a.db, al.ID, want, a.now().UTC()); err != nil {
 		return err
 	}
+	a.engine.RulesChanged()
 	al.Active = want
 	a.announce(r.Context(), al.CompanyID, alarms.AuditToggled, al)
 	if al, err = store.Get(r.Context(), a.db, al.ID); err != nil {
@@ -342,6 +346,7 @@ func (a *API) copy(w http.ResponseWriter, r *http.Request) error {
 	if err := store.Insert(r.Context(), a.db, &c); err != nil {
 		return err
 	}
+	a.engine.RulesChanged()
 	a.announce(r.Context(), c.CompanyID, alarms.AuditCreated, &c)
 	if err := a.present(r.Context(), c.CompanyID, &c); err != nil {
 		return err

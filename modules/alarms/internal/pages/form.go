@@ -258,6 +258,7 @@ func (p *Pages) save(w http.ResponseWriter, r *http.Request, company int64, old 
 			return ruleForm(fv)
 		}, func(form templ.Component) templ.Component { return formFrame(fv, form) }, ui.Options{Islands: true})
 	}
+	p.engine.RulesChanged()
 	if old == nil {
 		p.announce(r.Context(), company, alarms.AuditCreated, a.Name)
 	} else {

@@ -163,6 +163,7 @@ func (p *Pages) statusSubmit(w http.ResponseWriter, r *http.Request) error {
 	if err := store.SetActive(r.Context(), p.db, a.ID, !a.Active, time.Now().UTC()); err != nil {
 		return err
 	}
+	p.engine.RulesChanged()
 	p.announce(r.Context(), a.CompanyID, alarms.AuditToggled, a.Name)
 	if !web.IsHTMX(r) {
 		web.Redirect(w, r, "/alarm")
@@ -193,6 +194,7 @@ func (p *Pages) copySubmit(w http.ResponseWriter, r *http.Request) error {
 	if err := store.Insert(r.Context(), p.db, &c); err != nil {
 		return err
 	}
+	p.engine.RulesChanged()
 	p.announce(r.Context(), c.CompanyID, alarms.AuditCreated, c.Name)
 	web.Toast(w, r, "success", p.t(r, "alarms.copied"))
 	web.Redirect(w, r, fmt.Sprintf("/alarm/%d", c.ID))
@@ -317,6 +319,7 @@ func (p *Pages) deleteSubmit(w http.ResponseWriter, r *http.Request) error {
 	if err := store.Delete(r.Context(), p.db, a.ID); err != nil {
 		return err
 	}
+	p.engine.RulesChanged()
 	p.announce(r.Context(), a.CompanyID, alarms.AuditDeleted, a.Name)
 	web.Toast(w, r, "success", p.t(r, "alarms.deleted"))
 	web.Redirect(w, r, "/alarm")

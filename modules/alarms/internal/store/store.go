@@ -277,3 +277,16 @@ func FollowUps(ctx context.Context, idb bun.IDB) ([]*alarms.Event, error) {
 	}
 	return list, nil
 }
+
+// ActiveTags answers the ids of the nodes that have active rules.
+func ActiveTags(ctx context.Context, idb bun.IDB) (map[int64]bool, error) {
+	var ids []int64
+	if err := idb.NewSelect().Model((*alarms.Alarm)(nil)).ColumnExpr("DISTINCT tag_id").Where("active").Scan(ctx, &ids); err != nil {
+		return nil, fmt.Errorf("list nodes with alarms: %w", err)
+	}
+	out := make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		out[id] = true
+	}
+	return out, nil
+}
