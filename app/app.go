@@ -166,7 +166,7 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	ns := netserversmodule.New(host, netserversmodule.Deps{Config: mc.netservers, Nodes: nod, Ingest: ing, UI: env, TagPages: nod})
 	k.Add(ns)
 	alm := alarmsmodule.New(host, alarmsmodule.Deps{Config: mc.alarms, Accounts: acc, Tags: nod, Settings: set,
-		Notifier: logNotifier{lg}, AlarmStates: nod, UI: env})
+		Notifier: logNotifier{lg}, AlarmStates: nod, UI: env, TagPages: nod})
 	k.Add(alm)
 	k.Add(eventsmodule.New(host, eventsmodule.Deps{Config: mc.events}))
 	k.Add(sitemodule.New(host, sitemodule.Deps{UI: env, Accounts: acc}))

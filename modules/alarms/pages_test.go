@@ -54,6 +54,9 @@ func TestPages(t *testing.T) {
 	edit := kerneltest.Main(c.Page(t, "GET", fmt.Sprintf("/alarm/%d", int64(id)), admin, nil).Body)
 	kerneltest.Contains(t, edit, []string{`data-island="alarm-preview"`, ">room@acme.se</textarea>", "Delete alarm"}, nil)
 
+	details := kerneltest.Main(c.Page(t, "GET", "/tagdetails/"+e.eui["acmeNode"], admin, nil).Body)
+	kerneltest.Contains(t, details, []string{"Warm room", "/alarm/create?tag=" + tag}, nil)
+
 	e.uplink(t, "acme", recent(1), map[string]any{"temperature": 12.5})
 	e.history(t, int64(id), 1)
 	active := kerneltest.Main(c.Page(t, "GET", "/alarm/active", user, nil).Body)

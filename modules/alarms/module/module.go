@@ -39,6 +39,9 @@ type Deps struct {
 	// UI, optional, draws the alarm screens (/alarm and below); without
 	// it the module serves its API alone.
 	UI *ui.Env
+	// TagPages, optional with UI, takes the section of a node's alarms on
+	// its details page; the nodes module satisfies it.
+	TagPages nodes.Pages
 }
 
 // New builds the module, subscribes it to ingest.UplinkReceived and
@@ -57,6 +60,9 @@ func New(host *kernel.Host, deps Deps) alarms.Module {
 	})
 	if deps.UI != nil {
 		m.pages = pages.New(host, deps.UI, deps.Accounts, deps.Tags, eng)
+		if deps.TagPages != nil {
+			deps.TagPages.RegisterPageSection(m.pages)
+		}
 	}
 	if deps.AlarmStates != nil {
 		deps.AlarmStates.RegisterAlarmStates(m)
