@@ -22,6 +22,8 @@ import (
 	"github.com/fieldhub/fieldhub/migrations"
 	"github.com/fieldhub/fieldhub/modules/accounts"
 	accountsmodule "github.com/fieldhub/fieldhub/modules/accounts/module"
+	"github.com/fieldhub/fieldhub/modules/alarms"
+	alarmsmodule "github.com/fieldhub/fieldhub/modules/alarms/module"
 	"github.com/fieldhub/fieldhub/modules/dashboards"
 	dashboardsmodule "github.com/fieldhub/fieldhub/modules/dashboards/module"
 	"github.com/fieldhub/fieldhub/modules/decoders"
@@ -64,6 +66,7 @@ type App struct {
 	logs       logs.Service
 	nodes      nodes.Module
 	netservers netservers.Module
+	alarms     alarms.Module
 	series     tsdb.Store
 	notify     notifications.Module
 }
@@ -80,12 +83,13 @@ type moduleConfig struct {
 	decoders   decoders.Config
 	gateways   gateways.Config
 	news       news.Config
+	alarms     alarms.Config
 }
 
 // sections are the modules' options, read into m.
 func (m *moduleConfig) sections() []config.Section {
 	return []config.Section{m.webapp.Section(), m.accounts.Section(), m.dashboards.Section(), m.logs.Section(), m.netservers.Section(),
-		m.events.Section(), m.decoders.Section(), m.gateways.Section(), m.news.Section()}
+		m.events.Section(), m.decoders.Section(), m.gateways.Section(), m.news.Section(), m.alarms.Section()}
 }
 
 // ConfigSections are the options the modules declare, beside the kernel's:
@@ -180,12 +184,15 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	k.Add(ing) // before the network servers, so its committers run while they hand messages on
 	ns := netserversmodule.New(host, netserversmodule.Deps{Config: mc.netservers, Nodes: nod, Ingest: ing, UI: env, TagPages: nod})
 	k.Add(ns)
-	k.Add(eventsmodule.New(host, eventsmodule.Deps{Config: mc.events}))
 	notify := notificationsmodule.New(host, notificationsmodule.Deps{Accounts: acc})
 	k.Add(notify)
+	alm := alarmsmodule.New(host, alarmsmodule.Deps{Config: mc.alarms, Accounts: acc, Tags: nod, Settings: set,
+		Notifier: alarmNotifier{notify}, AlarmStates: nod, UI: env, TagPages: nod})
+	k.Add(alm)
+	k.Add(eventsmodule.New(host, eventsmodule.Deps{Config: mc.events}))
 	k.Add(sitemodule.New(host, sitemodule.Deps{UI: env, Accounts: acc}))
 	k.Add(newsmodule.New(host, newsmodule.Deps{Config: mc.news, UI: env}))
-	return &App{kernel: k, accounts: acc, decoders: dec, dashboards: dash, settings: set, logs: lg, nodes: nod, netservers: ns, series: series, notify: notify}, nil
+	return &App{kernel: k, accounts: acc, decoders: dec, dashboards: dash, settings: set, logs: lg, nodes: nod, netservers: ns, alarms: alm, series: series, notify: notify}, nil
 }
 
 // OpenSeries opens the time-series store the modules share (InfluxDB when
@@ -277,6 +284,10 @@ func (a *App) NotifyUser(ctx context.Context, email string, n notifications.New)
 	}
 	return a.notify.NotifyUsers(ctx, a.kernel.Host().DB, []int64{u.ID}, n)
 }
+
+// Alarms is the alarms module: its sweep and inactivity scan, for tests
+// that run them at a chosen time.
+func (a *App) Alarms() alarms.Module { return a.alarms }
 
 // Decoders is the decoders module, for tests that decode through it.
 func (a *App) Decoders() decoders.Module { return a.decoders }

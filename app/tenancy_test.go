@@ -48,6 +48,7 @@ func TestTenancy(t *testing.T) {
 		fst := foreignSignalTest(t, ta, root, foreign.CompanyID)
 		fnote := foreignNotification(t, ta, foreign.UserID)
 		fgw := foreignGateway(t, ta, root, foreign.CompanyID, fn.applicationID)
+		fal := foreignAlarms(t, ta, root, foreign.CompanyID, fn.tagID)
 		// The own company's public link: its token is the capability of one
 		// dashboard of the own company and nothing else.
 		ownToken := publicLink(t, ta, own.CompanyAdminToken, own.CompanyID, "Own Widgets board")
@@ -105,6 +106,9 @@ func TestTenancy(t *testing.T) {
 				"gatewayId": fmt.Sprint(fgw),
 				// The news module's id.
 				"newsId": fmt.Sprint(newsID),
+				// The alarms module's ids: a rule and its open firing.
+				"alarmId": fmt.Sprint(fal.alarmID),
+				"eventId": fmt.Sprint(fal.eventID),
 			},
 			Bodies: map[string]any{
 				"PUT /api/companies/{companyId}":        map[string]any{"name": "Hijacked"},
@@ -165,6 +169,12 @@ func TestTenancy(t *testing.T) {
 				"PUT /api/news/{newsId}": map[string]any{"title": "Hijacked", "body": "Hijacked"},
 				// The installation's logo (settings module).
 				"POST /api/settings/global/logo": png,
+				// The alarms module's bodies: a rule on the foreign node, and a
+				// test of the foreign rule.
+				"POST /api/companies/{companyId}/alarm":          foreignRule(fn.tagID),
+				"PUT /api/companies/{companyId}/alarm/{alarmId}": foreignRule(fn.tagID),
+				"POST /api/alarms/active/{alarmId}/status":       map[string]any{"active": false},
+				"POST /api/alarms/setting/test":                  map[string]any{"alarmId": fal.alarmID},
 			},
 			// The tag data reads that name the node in the query.
 			Queries: map[string]string{
@@ -227,6 +237,8 @@ func TestTenancy(t *testing.T) {
 					dumpRows(tb, bdb, "SELECT * FROM gateway_samples WHERE company_id = ? ORDER BY eui, slot", fid),
 					dumpRows(tb, bdb, "SELECT * FROM news_entries ORDER BY id"),
 					dumpRows(tb, bdb, "SELECT id, version FROM brand_logo"),
+					dumpRows(tb, bdb, "SELECT * FROM alarms WHERE company_id = ? ORDER BY id", fid),
+					dumpRows(tb, bdb, "SELECT * FROM alarm_events WHERE company_id = ? ORDER BY id", fid),
 				}, "\n")
 			},
 		}
@@ -259,6 +271,39 @@ func foreignSignalTest(t *testing.T, ta *kerneltest.Portal[*app.App], root strin
 		t.Fatalf("foreign signal test: %d %s", r.Status, r.Body)
 	}
 	return r.Num("testId")
+}
+
+// alarmIDs are the foreign company's things of the alarms module.
+type alarmIDs struct{ alarmID, eventID int64 }
+
+// foreignRule is the body of a HIGH rule on the foreign node.
+func foreignRule(tagID int64) map[string]any {
+	return map[string]any{"name": "Foreign Widgets alarm", "tag": tagID, "tagDataKey": "temperature", "limitHigh": 30,
+		"alarmContacts": []string{"alarms@foreign.example"}, "priority": 2, "message": "Foreign Widgets {value}"}
+}
+
+// foreignAlarms gives the foreign company a rule on its node and fires it
+// with an uplink, so that it has an open firing.
+func foreignAlarms(t *testing.T, ta *kerneltest.Portal[*app.App], root string, companyID, tagID int64) alarmIDs {
+	t.Helper()
+	r := ta.Call(t, "POST", fmt.Sprintf("/api/companies/%d/alarm", companyID), root, foreignRule(tagID))
+	if r.Status != 201 {
+		t.Fatalf("foreign alarm: %d %s", r.Status, r.Body)
+	}
+	ids := alarmIDs{alarmID: r.Num("id")}
+	tok := ta.Call(t, "POST", fmt.Sprintf("/api/integration/tokens/%d", companyID), root, map[string]any{"label": "Foreign Widgets alarm token", "isCompany": true})
+	if r := ta.Call(t, "POST", "/api/ingest/generic", tok.Str("token"), map[string]any{"devEui": foreignDevEUI,
+		"values": map[string]any{"temperature": 45}}); r.Status != 200 {
+		t.Fatalf("foreign uplink: %d %s", r.Status, r.Body)
+	}
+	kerneltest.WaitFor(t, 10*time.Second, func() bool {
+		list := ta.Call(t, "GET", fmt.Sprintf("/api/companies/%d/alarm/active", companyID), root, nil).List()
+		if len(list) == 1 {
+			ids.eventID = int64(list[0].(map[string]any)["id"].(float64))
+		}
+		return ids.eventID != 0
+	}, func() string { return "the foreign alarm never fired" })
+	return ids
 }
 
 // decoderIDs are the foreign company's things of the decoders module.

@@ -169,4 +169,6 @@ type Module interface {
 	Tokens
 	Applications
 	Pages
+	AlarmRegistry
+	Silence
 }

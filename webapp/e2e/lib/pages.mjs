@@ -119,6 +119,10 @@ export const PAGES = [
   // The gateway pages (issue 20).
   { name: "gateways", path: "/gateways", as: "User" },
   { name: "gateways-create", path: "/gateways/create", as: "CompanyAdmin" },
+  // The alarm pages (docs/api/alarms.md).
+  { name: "alarms", path: "/alarm", as: "User" },
+  { name: "alarms-active", path: "/alarm/active", as: "User" },
+  { name: "alarms-create", path: "/alarm/create", as: "CompanyAdmin" },
   // The signed-in frame with its menu open: company switcher, logout, bell.
   { name: "frame-superadmin", path: (server) => firstExisting(server, ["/superadmin", "/", "/forgot"]), as: "SuperAdmin", menuOpen: true },
   { name: "frame-user", path: (server) => firstExisting(server, ["/settings", "/", "/forgot"]), as: "User", menuOpen: true },

@@ -12,6 +12,7 @@
 import type { IslandModule } from "@/islands/island";
 
 const islands: Record<string, () => Promise<IslandModule>> = {
+  "alarm-preview": () => import("@/features/alarms/mount-alarm-preview"),
   dashboard: () => import("@/features/dashboards/mount-dashboard"),
   "category-tree": () => import("@/features/dashboards/mount-category-tree"),
   "date-range-picker": () => import("@/features/settings/mount-date-range-picker"),

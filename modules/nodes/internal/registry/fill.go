@@ -33,7 +33,10 @@ func (g *Registry) fill(ctx context.Context, idb bun.IDB, tags ...*nodes.Tag) er
 			defaults[k.TagID] = k.Key
 		}
 	}
-	return g.derive(tags, names, defaults)
+	if err := g.derive(tags, names, defaults); err != nil {
+		return err
+	}
+	return g.markAlarms(ctx, tags)
 }
 
 // derive is fill once the tags' key names (in store.KeysOfTags' order) and

@@ -70,6 +70,9 @@ func (g *Registry) TagsByDevEUI(ctx context.Context, deveuis []string) (map[stri
 	if err := g.derive(tags, names, defaults); err != nil {
 		return nil, err
 	}
+	if err := g.markAlarms(ctx, tags); err != nil {
+		return nil, err
+	}
 	for _, t := range tags {
 		out[t.DevEUI] = t
 	}

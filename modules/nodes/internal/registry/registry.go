@@ -33,6 +33,9 @@ type Registry struct {
 	tokens tokenCache
 	// tagCache keeps the tags the ingest looks up (tagcache.go).
 	tagCache tagCache
+	// alarms answers the tags' activeAlarm (alarms.go); nil leaves the
+	// stored flag.
+	alarms nodes.AlarmStates
 }
 
 // New builds the registry on the host's database; decoders tells which

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -130,4 +131,19 @@ func DeleteDownlinksOf(ctx context.Context, idb bun.IDB, tagID int64) error {
 		return fmt.Errorf("delete downlinks of tag %d: %w", tagID, err)
 	}
 	return nil
+}
+
+// SilentTags lists the tags whose latest time lies after (after, afterID)
+// and at or before until, by (latest time, id); see nodes.Silence.
+func SilentTags(ctx context.Context, idb bun.IDB, after time.Time, afterID int64, until time.Time, limit int) ([]nodes.SilentTag, error) {
+	list := []nodes.SilentTag{}
+	q := idb.NewSelect().Model((*nodes.Tag)(nil)).Column("id", "company_id", "name", "deveui", "latest_time").
+		Where("latest_time IS NOT NULL AND latest_time <= ?", until.UTC())
+	if !after.IsZero() {
+		q = q.Where("(latest_time, id) > (?, ?)", after.UTC(), afterID)
+	}
+	if err := q.OrderExpr("latest_time, id").Limit(int64(limit)).Scan(ctx, &list); err != nil {
+		return nil, fmt.Errorf("list silent tags: %w", err)
+	}
+	return list, nil
 }
