@@ -142,6 +142,17 @@ func TestFiring(t *testing.T) {
 		if n := e.count(t, "sms_outbox", "recipients LIKE ?", "%46701112233%"); n != 1 {
 			t.Errorf("%d SMS queued, want 1", n)
 		}
+		// The company's users are told through the bell, with a link to the
+		// open alarms.
+		me := int64(e.Must(t, "acmeUser", "GET", "/api/users", nil, http.StatusOK).Obj()["userId"].(float64))
+		var notes []any
+		kerneltest.WaitFor(t, 10*time.Second, func() bool {
+			notes = e.Must(t, "acmeUser", "GET", fmt.Sprintf("/api/notification/%d", me), nil, http.StatusOK).List()
+			return len(notes) == 1
+		}, func() string { return fmt.Sprintf("the user's notifications: %v", notes) })
+		if n := notes[0].(map[string]any); !strings.Contains(n["label"].(string), "Freezer") || !strings.HasPrefix(n["route"].(string), "/alarm") {
+			t.Errorf("notification %v", n)
+		}
 		tag := e.Must(t, "acmeUser", "GET", "/api/tag/{acmeNode}", nil, http.StatusOK)
 		if tag.Obj()["activeAlarm"] != true {
 			t.Errorf("node's activeAlarm %v", tag.Obj()["activeAlarm"])
