@@ -37,6 +37,8 @@ import (
 	netserversmodule "github.com/fieldhub/fieldhub/modules/netservers/module"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 	nodesmodule "github.com/fieldhub/fieldhub/modules/nodes/module"
+	"github.com/fieldhub/fieldhub/modules/reports"
+	reportsmodule "github.com/fieldhub/fieldhub/modules/reports/module"
 	"github.com/fieldhub/fieldhub/modules/settings"
 	settingsmodule "github.com/fieldhub/fieldhub/modules/settings/module"
 	sitemodule "github.com/fieldhub/fieldhub/modules/site/module"
@@ -56,6 +58,7 @@ type App struct {
 	logs       logs.Service
 	nodes      nodes.Module
 	netservers netservers.Module
+	reports    reports.Module
 	series     tsdb.Store
 }
 
@@ -163,7 +166,9 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	k.Add(ns)
 	k.Add(eventsmodule.New(host, eventsmodule.Deps{Config: mc.events}))
 	k.Add(sitemodule.New(host, sitemodule.Deps{UI: env, Accounts: acc}))
-	return &App{kernel: k, accounts: acc, decoders: dec, dashboards: dash, settings: set, logs: lg, nodes: nod, netservers: ns, series: series}, nil
+	rep := reportsmodule.New(host, reportsmodule.Deps{Accounts: acc, Nodes: nod, Series: series, Logs: lg})
+	k.Add(rep)
+	return &App{kernel: k, accounts: acc, decoders: dec, dashboards: dash, settings: set, logs: lg, nodes: nod, netservers: ns, reports: rep, series: series}, nil
 }
 
 // OpenSeries opens the time-series store the modules share (InfluxDB when
@@ -242,6 +247,10 @@ func (a *App) Nodes() nodes.Module { return a.nodes }
 // NetServers is the netservers module: its downlink queue, for tests that
 // check what the downlink worker and the network servers' reports do.
 func (a *App) NetServers() netservers.Module { return a.netservers }
+
+// Reports is the reports module: its schedule's run at a given time, for
+// tests.
+func (a *App) Reports() reports.Module { return a.reports }
 
 // Decoders is the decoders module, for tests that decode through it.
 func (a *App) Decoders() decoders.Module { return a.decoders }
