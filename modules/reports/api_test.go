@@ -83,7 +83,7 @@ func TestReportCalls(t *testing.T) {
 		if got := nodeRow(t, f, "Freezer"); strings.Join(got, "|") != "24|24|0" {
 			t.Errorf("Freezer's summary (rows, values, gaps) %v", got)
 		}
-		if got := summaryValue(t, f, "Hours"); got != "24" {
+		if got := summaryHours(t, f); got != "24" {
 			t.Errorf("hours %s", got)
 		}
 

@@ -102,22 +102,21 @@ func rows(tb testing.TB, f *excelize.File, sheet string) [][]string {
 	return r
 }
 
-// summaryValue is the value beside a label in the summary's first column.
-func summaryValue(tb testing.TB, f *excelize.File, label string) string {
+// summaryHours is the hours of the period the summary (the first sheet,
+// in the company's language) states.
+func summaryHours(tb testing.TB, f *excelize.File) string {
 	tb.Helper()
-	for _, r := range rows(tb, f, "Summary") {
-		if len(r) > 1 && r[0] == label {
-			return r[1]
-		}
+	v, err := f.GetCellValue(f.GetSheetName(0), "B5")
+	if err != nil {
+		tb.Fatal(err)
 	}
-	tb.Fatalf("no %q in the summary", label)
-	return ""
+	return v
 }
 
 // nodeRow is a node's row of the summary: rows, values, gaps.
 func nodeRow(tb testing.TB, f *excelize.File, name string) []string {
 	tb.Helper()
-	for _, r := range rows(tb, f, "Summary") {
+	for _, r := range rows(tb, f, f.GetSheetName(0)) {
 		if len(r) >= 5 && r[0] == name {
 			return r[2:5]
 		}

@@ -172,4 +172,3 @@ func periodText(p reports.Period, loc *time.Location) string {
 	}
 	return from.Format(time.DateOnly) + " – " + last.Format(time.DateOnly)
 }
-
