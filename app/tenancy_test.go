@@ -44,6 +44,7 @@ func TestTenancy(t *testing.T) {
 		awaitForeignLog(t, ta, foreign.CompanyID)
 		fd := foreignDashboards(t, ta, root, foreign.UserToken, foreign.CompanyID, png)
 		fdec := foreignDecoders(t, ta, root, foreign.CompanyID)
+		foreignReport := foreignReport(t, ta, root, foreign.CompanyID, fn.tagID)
 		// The own company's public link: its token is the capability of one
 		// dashboard of the own company and nothing else.
 		ownToken := publicLink(t, ta, own.CompanyAdminToken, own.CompanyID, "Own Widgets board")
@@ -90,6 +91,8 @@ func TestTenancy(t *testing.T) {
 				"decoderId": fmt.Sprint(fdec.decoderID),
 				"version":   "1",
 				"jobId":     fmt.Sprint(fdec.jobID),
+				// The reports module's id.
+				"reportId": fmt.Sprint(foreignReport),
 			},
 			Bodies: map[string]any{
 				"PUT /api/companies/{companyId}":        map[string]any{"name": "Hijacked"},
@@ -140,6 +143,11 @@ func TestTenancy(t *testing.T) {
 				"PUT /api/companies/{companyId}/decoders/limits": map[string]any{"timeMs": 900, "memoryMiB": 60},
 				"POST /api/companies/{companyId}/redecode": map[string]any{"decoder": fdec.key,
 					"from": time.Now().Add(-time.Hour).UTC().Format(time.RFC3339), "to": time.Now().UTC().Format(time.RFC3339)},
+				// The reports module's bodies name the foreign node.
+				"POST /api/report":             reportBody(fn.tagID),
+				"PUT /api/report/{reportId}":   reportBody(fn.tagID),
+				"POST /api/report/preview":     exportBody(fn.tagID),
+				"POST /api/report/multiexport": exportBody(fn.tagID),
 			},
 			// The tag data reads that name the node in the query.
 			Queries: map[string]string{
@@ -192,6 +200,8 @@ func TestTenancy(t *testing.T) {
 					dumpRows(tb, bdb, "SELECT v.* FROM decoder_versions v JOIN decoders d ON d.id = v.decoder_id WHERE d.company_id = ? ORDER BY v.id", fid),
 					dumpRows(tb, bdb, "SELECT * FROM decoder_limits WHERE company_id = ?", fid),
 					dumpRows(tb, bdb, "SELECT * FROM redecode_jobs WHERE company_id = ? ORDER BY id", fid),
+					dumpRows(tb, bdb, "SELECT * FROM reports WHERE company_id = ? ORDER BY id", fid),
+					dumpRows(tb, bdb, "SELECT s.* FROM report_sends s JOIN reports r ON r.id = s.report_id WHERE r.company_id = ? ORDER BY s.id", fid),
 				}, "\n")
 			},
 		}
@@ -213,6 +223,28 @@ func TestTenancy(t *testing.T) {
 			tenancytest.Walk(t, ta.URL, partRoutes, fxPart)
 		}
 	})
+}
+
+// reportBody is a report subscription of node.
+func reportBody(node int64) map[string]any {
+	return map[string]any{"name": "Foreign Widgets report", "type": "regular", "tempo": 0, "reportContacts": []string{"ops@foreign.example"},
+		"nodes": []int64{node}, "keys": []string{"temperature"}}
+}
+
+// exportBody is an export of node's last day.
+func exportBody(node int64) map[string]any {
+	return map[string]any{"nodes": []int64{node}, "keys": []string{"temperature", "note"}, "type": "regular", "format": "csv",
+		"from": time.Now().Add(-24 * time.Hour).UTC().Format(time.RFC3339), "to": time.Now().Add(time.Minute).UTC().Format(time.RFC3339)}
+}
+
+// foreignReport gives the foreign company a report of its node.
+func foreignReport(t *testing.T, ta *kerneltest.Portal[*app.App], root string, companyID, tagID int64) int64 {
+	t.Helper()
+	r := ta.Call(t, "POST", fmt.Sprintf("/api/report?companyId=%d", companyID), root, reportBody(tagID))
+	if r.Status != 201 {
+		t.Fatalf("foreign report: %d %s", r.Status, r.Body)
+	}
+	return r.Num("id")
 }
 
 // decoderIDs are the foreign company's things of the decoders module.
