@@ -166,7 +166,7 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	k.Add(ns)
 	k.Add(eventsmodule.New(host, eventsmodule.Deps{Config: mc.events}))
 	k.Add(sitemodule.New(host, sitemodule.Deps{UI: env, Accounts: acc}))
-	rep := reportsmodule.New(host, reportsmodule.Deps{Accounts: acc, Nodes: nod, Series: series, Logs: lg})
+	rep := reportsmodule.New(host, reportsmodule.Deps{Accounts: acc, Nodes: nod, Series: series, Logs: lg, UI: env})
 	k.Add(rep)
 	return &App{kernel: k, accounts: acc, decoders: dec, dashboards: dash, settings: set, logs: lg, nodes: nod, netservers: ns, reports: rep, series: series}, nil
 }

@@ -11,7 +11,9 @@ import (
 	"github.com/fieldhub/fieldhub/modules/reports/internal/collect"
 	"github.com/fieldhub/fieldhub/modules/reports/internal/delivery"
 	"github.com/fieldhub/fieldhub/modules/reports/internal/httpapi"
+	"github.com/fieldhub/fieldhub/modules/reports/internal/pages"
 	"github.com/fieldhub/fieldhub/modules/reports/internal/render"
+	"github.com/fieldhub/fieldhub/webapp/ui"
 )
 
 // Deps is what the reports module needs beside the kernel; all but Logs
@@ -27,6 +29,9 @@ type Deps struct {
 	// Logs, optional, records each send's outcome; the logs module
 	// satisfies it.
 	Logs reports.Logs
+	// UI, optional, draws the pages (/report and its editor); without it
+	// the module serves only its API.
+	UI *ui.Env
 }
 
 // New builds the module. It panics when a required dependency is missing,
@@ -38,20 +43,30 @@ func New(host *kernel.Host, deps Deps) reports.Module {
 	rnd := &render.Renderer{Collector: &collect.Collector{Nodes: deps.Nodes, Series: deps.Series}, Catalogs: host.Catalogs}
 	d := &delivery.Deliverer{DB: host.DB, Mail: host.Mail, Render: rnd, Accounts: deps.Accounts, Logs: deps.Logs,
 		Catalogs: host.Catalogs, Log: host.Logger("reports")}
-	return &module{host: host, deliver: d, api: httpapi.New(host, deps.Accounts, rnd, d)}
+	m := &module{host: host, deliver: d, api: httpapi.New(host, deps.Accounts, rnd, d)}
+	if deps.UI != nil {
+		m.pages = pages.New(host, deps.UI, deps.Nodes, d)
+	}
+	return m
 }
 
 type module struct {
 	host    *kernel.Host
 	deliver *delivery.Deliverer
 	api     *httpapi.API
+	pages   *pages.Pages
 }
 
 // Name names the module.
 func (m *module) Name() string { return "reports" }
 
-// Routes registers the JSON routes.
-func (m *module) Routes(r *web.ModuleRoutes) { m.api.Routes(r) }
+// Routes registers the JSON routes, and the pages with the UI.
+func (m *module) Routes(r *web.ModuleRoutes) {
+	m.api.Routes(r)
+	if m.pages != nil {
+		m.pages.Routes(r)
+	}
+}
 
 // Start schedules the job that sends due reports: every minute, on one
 // instance at a time (the claim of each period makes a send once-only in

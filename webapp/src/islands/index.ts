@@ -19,6 +19,8 @@ const islands: Record<string, () => Promise<IslandModule>> = {
   "event-hub": () => import("@/features/events/mount-event-hub"),
   "first-uplink": () => import("@/features/netservers/mount-first-uplink"),
   "icon-selector": () => import("@/features/dashboards/mount-icon-selector"),
+  "report-editor": () => import("@/features/reports/mount-report-editor"),
+  "report-export": () => import("@/features/reports/mount-report-export"),
   "tag-chart": () => import("@/features/nodes/mount-tag-chart"),
 };
 
