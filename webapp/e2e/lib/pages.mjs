@@ -111,6 +111,9 @@ export const PAGES = [
   // The decoder pages (docs/decisions.md "Decoder pages").
   { name: "decoders", path: "/decoders", as: "CompanyAdmin" },
   { name: "decoders-create", path: "/decoders/create", as: "CompanyAdmin" },
+  // The report pages (docs/api/reports.md).
+  { name: "reports", path: "/report", as: "CompanyAdmin" },
+  { name: "reports-create", path: "/report/create", as: "CompanyAdmin" },
   // The signed-in frame with its menu open: company switcher, logout, bell.
   { name: "frame-superadmin", path: (server) => firstExisting(server, ["/superadmin", "/", "/forgot"]), as: "SuperAdmin", menuOpen: true },
   { name: "frame-user", path: (server) => firstExisting(server, ["/settings", "/", "/forgot"]), as: "User", menuOpen: true },

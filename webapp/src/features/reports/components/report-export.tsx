@@ -143,7 +143,8 @@ export function ReportExport({ nodes }: { nodes: NodeChoice[] }): ReactNode {
               ) : null}
             </div>
             <div className="fh-report__actions">
-              <button type="button" className="button" onClick={() => void onDownload()} disabled={busy}>
+              {/* aria-disabled, not disabled: the button keeps the focus while the file is made. */}
+              <button type="button" className="button" onClick={() => !busy && void onDownload()} aria-disabled={busy}>
                 {busy ? intl.formatMessage(messages.downloading) : intl.formatMessage(messages.download)}
               </button>
               <button type="button" className="button secondary" onClick={() => setOpen(false)} disabled={busy}>
