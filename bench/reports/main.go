@@ -9,12 +9,13 @@
 //     values (one a second), the whole file read by the client; the
 //     server's peak resident memory (VmHWM) before and after tells how much
 //     the export made it grow.
-//
 //   - "trend": a trend .xlsx export, per hour, of a month of -every values
 //     of -nodes nodes with -keys keys each.
 //
-//     go run ./bench/reports                     # both, as in docs/performance.md, "Reports"
-//     go run ./bench/reports -only rows -rows 200000
+// Run it as:
+//
+//	go run ./bench/reports                     # both, as in docs/performance.md, "Reports"
+//	go run ./bench/reports -only rows -rows 200000
 package main
 
 import (
