@@ -130,7 +130,7 @@ func run(o options) (err error) {
 			return err
 		}
 		rss, _ := status(server.PID(), "VmRSS:")
-		times, size, err := exports(server.Base, token, body, o.runs)
+		times, size, err := exports(server.PID(), server.Base, token, body, o.runs)
 		if err != nil {
 			return server.Fail(err)
 		}
@@ -158,7 +158,7 @@ func run(o options) (err error) {
 		}
 		body := map[string]any{"nodes": ids, "keys": keys, "type": "trend", "resolution": "hour", "format": "xlsx",
 			"from": from.Format(time.RFC3339), "to": end.Format(time.RFC3339)}
-		times, size, err := exports(server.Base, token, body, o.runs)
+		times, size, err := exports(server.PID(), server.Base, token, body, o.runs)
 		if err != nil {
 			return server.Fail(err)
 		}
@@ -249,17 +249,23 @@ func load(ctx context.Context, store *sqlts.Store, company int64, tags []tag, ke
 }
 
 // exports runs the export runs times and returns the sorted times and the
-// file's size.
-func exports(base, token string, body map[string]any, runs int) ([]time.Duration, int64, error) {
+// file's size; it prints the server's and PostgreSQL's CPU time per export,
+// which a busy machine does not stretch as it stretches the wall time.
+func exports(pid int, base, token string, body map[string]any, runs int) ([]time.Duration, int64, error) {
 	var times []time.Duration
 	var size int64
 	for range max(runs, 1) {
+		cpu0, _ := loadkit.ProcessCPU(pid)
+		pg0 := loadkit.CommandCPU("postgres")
 		start := time.Now()
 		n, err := export(base, token, body)
 		if err != nil {
 			return nil, 0, err
 		}
 		times = append(times, time.Since(start))
+		cpu1, _ := loadkit.ProcessCPU(pid)
+		fmt.Printf("      export in %s: server CPU %s, PostgreSQL CPU %s\n", time.Since(start).Round(time.Millisecond),
+			(cpu1 - cpu0).Round(10*time.Millisecond), (loadkit.CommandCPU("postgres") - pg0).Round(10*time.Millisecond))
 		size = n
 	}
 	for i := range times { // a few values: insertion sort
