@@ -141,6 +141,7 @@ func (c *Collector) Collect(ctx context.Context, spec reports.Spec, list []Node,
 			return st, err
 		}
 		var err error
+		hourly := spec.Type == reports.TypeTrend && spec.Resolution != reports.ResolutionDay
 		if spec.Type == reports.TypeTrend {
 			err = c.trend(ctx, spec, n, sink, &ns)
 		} else {
@@ -149,7 +150,11 @@ func (c *Collector) Collect(ctx context.Context, spec reports.Spec, list []Node,
 		if err != nil {
 			return st, err
 		}
-		if ns.Gaps, err = c.gaps(ctx, spec.Company, n, hours); err != nil {
+		if hourly {
+			// An hourly trend's rows are the hours with a number: the
+			// others are the gaps, without reading the hours again.
+			ns.Gaps = st.Hours - ns.Rows
+		} else if ns.Gaps, err = c.gaps(ctx, spec.Company, n, hours); err != nil {
 			return st, err
 		}
 		st.Nodes = append(st.Nodes, ns)
