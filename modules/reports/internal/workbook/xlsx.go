@@ -157,7 +157,8 @@ func (x *XLSX) Finish(w io.Writer, st collect.Stats) error {
 			return err
 		}
 	}
-	x.f.SetActiveSheet(0)
+	// The summary, made first, is the active sheet already. SetActiveSheet
+	// would read every streamed sheet back into memory to unselect it.
 	return x.f.Write(w)
 }
 
