@@ -65,7 +65,7 @@ const messages = defineMessages<{
   weekly: { id: "reports.tempo.1", defaultMessage: "Weekly" },
   monthly: { id: "reports.tempo.2", defaultMessage: "Monthly" },
   refrenceDate: { id: "reports.editor.refrenceDate", defaultMessage: "Reference date" },
-  refrenceHint: { id: "reports.editor.refrenceHint", defaultMessage: "The first day the report covers" },
+  refrenceHint: { id: "reports.editor.refrenceHint", defaultMessage: "The first day the report covers, YYYY-MM-DD; empty is today" },
   contacts: { id: "reports.editor.contacts", defaultMessage: "Send to" },
   contactsHint: { id: "reports.editor.contactsHint", defaultMessage: "E-mail addresses, one per line" },
   create: { id: "reports.editor.create", defaultMessage: "Create report" },
@@ -232,7 +232,9 @@ export function ReportEditor({ reportId, nodes }: ReportEditorProps): ReactNode 
         </div>
         <div className="fh-report__field">
           <label htmlFor="report-refrence">{intl.formatMessage(messages.refrenceDate)}</label>
-          <input id="report-refrence" type="date" value={refrenceDate} onChange={(e) => setRefrenceDate(e.target.value)} aria-describedby="report-refrence-hint" {...err("refrenceDate")} />
+          {/* A text field, not type="date": its segments are one element that Tab
+              stops at three times, and the server takes YYYY-MM-DD. */}
+          <input id="report-refrence" inputMode="numeric" placeholder="YYYY-MM-DD" maxLength={10} autoComplete="off" value={refrenceDate} onChange={(e) => setRefrenceDate(e.target.value)} aria-describedby="report-refrence-hint" {...err("refrenceDate")} />
           <small id="report-refrence-hint" className="muted">
             {intl.formatMessage(messages.refrenceHint)}
           </small>
