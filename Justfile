@@ -45,6 +45,7 @@ test: assets plugins
     scripts/ensure-services.sh
     scripts/ensure-influxdb.sh
     scripts/ensure-mosquitto.sh
+    scripts/ensure-libreoffice.sh
     # Generated templ code must be committed up to date: regenerate and compare.
     before=$(git ls-files -z --cached --others --exclude-standard -- '*_templ.go' | xargs -0 -r sha256sum)
     go tool templ generate -log-level warn

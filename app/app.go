@@ -46,6 +46,8 @@ import (
 	nodesmodule "github.com/fieldhub/fieldhub/modules/nodes/module"
 	"github.com/fieldhub/fieldhub/modules/notifications"
 	notificationsmodule "github.com/fieldhub/fieldhub/modules/notifications/module"
+	"github.com/fieldhub/fieldhub/modules/reports"
+	reportsmodule "github.com/fieldhub/fieldhub/modules/reports/module"
 	"github.com/fieldhub/fieldhub/modules/settings"
 	settingsmodule "github.com/fieldhub/fieldhub/modules/settings/module"
 	signaltestsmodule "github.com/fieldhub/fieldhub/modules/signaltests/module"
@@ -67,6 +69,7 @@ type App struct {
 	nodes      nodes.Module
 	netservers netservers.Module
 	alarms     alarms.Module
+	reports    reports.Module
 	series     tsdb.Store
 	notify     notifications.Module
 }
@@ -191,8 +194,10 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	k.Add(alm)
 	k.Add(eventsmodule.New(host, eventsmodule.Deps{Config: mc.events}))
 	k.Add(sitemodule.New(host, sitemodule.Deps{UI: env, Accounts: acc}))
+	rep := reportsmodule.New(host, reportsmodule.Deps{Accounts: acc, Nodes: nod, Series: series, Logs: lg, UI: env})
+	k.Add(rep)
 	k.Add(newsmodule.New(host, newsmodule.Deps{Config: mc.news, UI: env}))
-	return &App{kernel: k, accounts: acc, decoders: dec, dashboards: dash, settings: set, logs: lg, nodes: nod, netservers: ns, alarms: alm, series: series, notify: notify}, nil
+	return &App{kernel: k, accounts: acc, decoders: dec, dashboards: dash, settings: set, logs: lg, nodes: nod, netservers: ns, alarms: alm, reports: rep, series: series, notify: notify}, nil
 }
 
 // OpenSeries opens the time-series store the modules share (InfluxDB when
@@ -288,6 +293,10 @@ func (a *App) NotifyUser(ctx context.Context, email string, n notifications.New)
 // Alarms is the alarms module: its sweep and inactivity scan, for tests
 // that run them at a chosen time.
 func (a *App) Alarms() alarms.Module { return a.alarms }
+
+// Reports is the reports module: its schedule's run at a given time, for
+// tests.
+func (a *App) Reports() reports.Module { return a.reports }
 
 // Decoders is the decoders module, for tests that decode through it.
 func (a *App) Decoders() decoders.Module { return a.decoders }

@@ -49,6 +49,7 @@ func TestTenancy(t *testing.T) {
 		fnote := foreignNotification(t, ta, foreign.UserID)
 		fgw := foreignGateway(t, ta, root, foreign.CompanyID, fn.applicationID)
 		fal := foreignAlarms(t, ta, root, foreign.CompanyID, fn.tagID)
+		foreignReport := foreignReport(t, ta, root, foreign.CompanyID, fn.tagID)
 		// The own company's public link: its token is the capability of one
 		// dashboard of the own company and nothing else.
 		ownToken := publicLink(t, ta, own.CompanyAdminToken, own.CompanyID, "Own Widgets board")
@@ -109,6 +110,8 @@ func TestTenancy(t *testing.T) {
 				// The alarms module's ids: a rule and its open firing.
 				"alarmId": fmt.Sprint(fal.alarmID),
 				"eventId": fmt.Sprint(fal.eventID),
+				// The reports module's id.
+				"reportId": fmt.Sprint(foreignReport),
 			},
 			Bodies: map[string]any{
 				"PUT /api/companies/{companyId}":        map[string]any{"name": "Hijacked"},
@@ -175,6 +178,11 @@ func TestTenancy(t *testing.T) {
 				"PUT /api/companies/{companyId}/alarm/{alarmId}": foreignRule(fn.tagID),
 				"POST /api/alarms/active/{alarmId}/status":       map[string]any{"active": false},
 				"POST /api/alarms/setting/test":                  map[string]any{"alarmId": fal.alarmID},
+				// The reports module's bodies name the foreign node.
+				"POST /api/report":             reportBody(fn.tagID),
+				"PUT /api/report/{reportId}":   reportBody(fn.tagID),
+				"POST /api/report/preview":     exportBody(fn.tagID),
+				"POST /api/report/multiexport": exportBody(fn.tagID),
 			},
 			// The tag data reads that name the node in the query.
 			Queries: map[string]string{
@@ -239,6 +247,8 @@ func TestTenancy(t *testing.T) {
 					dumpRows(tb, bdb, "SELECT id, version FROM brand_logo"),
 					dumpRows(tb, bdb, "SELECT * FROM alarms WHERE company_id = ? ORDER BY id", fid),
 					dumpRows(tb, bdb, "SELECT * FROM alarm_events WHERE company_id = ? ORDER BY id", fid),
+					dumpRows(tb, bdb, "SELECT * FROM reports WHERE company_id = ? ORDER BY id", fid),
+					dumpRows(tb, bdb, "SELECT s.* FROM report_sends s JOIN reports r ON r.id = s.report_id WHERE r.company_id = ? ORDER BY s.id", fid),
 				}, "\n")
 			},
 		}
@@ -304,6 +314,28 @@ func foreignAlarms(t *testing.T, ta *kerneltest.Portal[*app.App], root string, c
 		return ids.eventID != 0
 	}, func() string { return "the foreign alarm never fired" })
 	return ids
+}
+
+// reportBody is a report subscription of node.
+func reportBody(node int64) map[string]any {
+	return map[string]any{"name": "Foreign Widgets report", "type": "regular", "tempo": 0, "reportContacts": []string{"ops@foreign.example"},
+		"nodes": []int64{node}, "keys": []string{"temperature"}}
+}
+
+// exportBody is an export of node's last day.
+func exportBody(node int64) map[string]any {
+	return map[string]any{"nodes": []int64{node}, "keys": []string{"temperature", "note"}, "type": "regular", "format": "csv",
+		"from": time.Now().Add(-24 * time.Hour).UTC().Format(time.RFC3339), "to": time.Now().Add(time.Minute).UTC().Format(time.RFC3339)}
+}
+
+// foreignReport gives the foreign company a report of its node.
+func foreignReport(t *testing.T, ta *kerneltest.Portal[*app.App], root string, companyID, tagID int64) int64 {
+	t.Helper()
+	r := ta.Call(t, "POST", fmt.Sprintf("/api/report?companyId=%d", companyID), root, reportBody(tagID))
+	if r.Status != 201 {
+		t.Fatalf("foreign report: %d %s", r.Status, r.Body)
+	}
+	return r.Num("id")
 }
 
 // decoderIDs are the foreign company's things of the decoders module.

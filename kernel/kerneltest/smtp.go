@@ -1,11 +1,14 @@
 package kerneltest
 
 import (
+	"encoding/base64"
 	"io"
 	"mime"
+	"mime/multipart"
 	"mime/quotedprintable"
 	"net"
 	"net/mail"
+	"net/textproto"
 	"strings"
 	"sync"
 	"testing"
@@ -20,6 +23,15 @@ type Mail struct {
 	To      []string
 	Subject string
 	Body    string
+	// Attachments are the files of a multipart/mixed message, in order.
+	Attachments []MailAttachment
+}
+
+// MailAttachment is one file of a received message, decoded.
+type MailAttachment struct {
+	Name        string
+	ContentType string
+	Data        []byte
 }
 
 // Inbox collects what the test SMTP server receives.
@@ -96,22 +108,60 @@ func (s *smtpSession) Data(r io.Reader) error {
 	if err != nil {
 		return err
 	}
-	var body []byte
-	if strings.EqualFold(msg.Header.Get("Content-Transfer-Encoding"), "quoted-printable") {
-		body, err = io.ReadAll(quotedprintable.NewReader(msg.Body))
-	} else {
-		body, err = io.ReadAll(msg.Body)
-	}
-	if err != nil {
+	subject, _ := new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject"))
+	m := Mail{From: s.from, To: s.to, Subject: subject}
+	if err := readBody(&m, textproto.MIMEHeader(msg.Header), msg.Body); err != nil {
 		return err
 	}
-	subject, _ := new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject"))
 	s.in.mu.Lock()
-	s.in.mails = append(s.in.mails, Mail{From: s.from, To: s.to, Subject: subject, Body: strings.ReplaceAll(string(body), "\r\n", "\n")})
+	s.in.mails = append(s.in.mails, m)
 	s.in.mu.Unlock()
 	select {
 	case s.in.added <- struct{}{}:
 	default:
 	}
+	return nil
+}
+
+// readBody decodes a part into m: a text/plain part (the first) is the
+// body, a multipart one is read part by part, and any other is an
+// attachment.
+func readBody(m *Mail, h textproto.MIMEHeader, r io.Reader) error {
+	mediaType, params, _ := mime.ParseMediaType(h.Get("Content-Type"))
+	if strings.HasPrefix(mediaType, "multipart/") {
+		mr := multipart.NewReader(r, params["boundary"])
+		for {
+			p, err := mr.NextRawPart()
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			if err := readBody(m, p.Header, p); err != nil {
+				return err
+			}
+		}
+	}
+	var data []byte
+	var err error
+	switch strings.ToLower(h.Get("Content-Transfer-Encoding")) {
+	case "quoted-printable":
+		data, err = io.ReadAll(quotedprintable.NewReader(r))
+	case "base64":
+		data, err = io.ReadAll(base64.NewDecoder(base64.StdEncoding, r)) // it skips the line breaks
+	default:
+		data, err = io.ReadAll(r)
+	}
+	if err != nil {
+		return err
+	}
+	_, disp, _ := mime.ParseMediaType(h.Get("Content-Disposition"))
+	if disp["filename"] == "" && (mediaType == "" || mediaType == "text/plain") && m.Body == "" {
+		m.Body = strings.ReplaceAll(string(data), "\r\n", "\n")
+		return nil
+	}
+	name, _ := new(mime.WordDecoder).DecodeHeader(disp["filename"])
+	m.Attachments = append(m.Attachments, MailAttachment{Name: name, ContentType: mediaType, Data: data})
 	return nil
 }

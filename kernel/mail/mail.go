@@ -27,6 +27,8 @@ type Message struct {
 	To        []string
 	Subject   string
 	Text      string
+	// Attachments, when any, make the message multipart/mixed (attachments.go).
+	Attachments []Attachment
 }
 
 // Sender delivers one message now.
@@ -51,7 +53,7 @@ type logSender struct{ log *slog.Logger }
 
 func (s logSender) Send(_ context.Context, from string, m Message) error {
 	s.log.Warn("SMTP_URL is not set: mail written to the log instead of sent",
-		"from", from, "to", strings.Join(m.To, ", "), "subject", m.Subject, "body", m.Text)
+		"from", from, "to", strings.Join(m.To, ", "), "subject", m.Subject, "body", m.Text, "attachments", len(m.Attachments))
 	return nil
 }
 
@@ -123,6 +125,10 @@ func compose(from string, m Message) []byte {
 	fmt.Fprintf(&b, "To: %s\r\n", strings.Join(m.To, ", "))
 	fmt.Fprintf(&b, "Subject: %s\r\n", mime.QEncoding.Encode("utf-8", m.Subject))
 	fmt.Fprintf(&b, "Date: %s\r\n", time.Now().UTC().Format(time.RFC1123Z))
+	if len(m.Attachments) > 0 {
+		composeMixed(&b, m)
+		return []byte(b.String())
+	}
 	b.WriteString("MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n")
 	qp := quotedprintable.NewWriter(&b)
 	qp.Write([]byte(strings.ReplaceAll(m.Text, "\n", "\r\n")))

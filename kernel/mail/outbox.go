@@ -52,8 +52,11 @@ func (o *Outbox) Enqueue(ctx context.Context, idb bun.IDB, m Message) error {
 	to, _ := json.Marshal(m.To)
 	now := o.now().UTC()
 	row := &outboxRow{CompanyID: m.CompanyID, Recipients: string(to), Subject: m.Subject, Body: m.Text, NextAttemptAt: now, CreatedAt: now}
-	if _, err := idb.NewInsert().Model(row).Exec(ctx); err != nil {
+	if _, err := idb.NewInsert().Model(row).Returning("id").Exec(ctx); err != nil {
 		return fmt.Errorf("enqueue mail: %w", err)
+	}
+	if err := saveAttachments(ctx, idb, row.ID, m.Attachments); err != nil {
+		return err
 	}
 	select {
 	case o.wake <- struct{}{}:
@@ -106,8 +109,13 @@ func (o *Outbox) deliverOne(ctx context.Context) bool {
 	}
 	var to []string
 	_ = json.Unmarshal([]byte(row.Recipients), &to)
+	atts, err := loadAttachments(ctx, o.db, row.ID)
+	if err != nil {
+		o.log.Error("mail delivery", "mail_id", row.ID, "err", err)
+		return false // the claim lapses and the next attempt retries
+	}
 	sendCtx, cancel := context.WithTimeout(ctx, time.Minute)
-	sendErr := o.sender.Send(sendCtx, o.from, Message{To: to, Subject: row.Subject, Text: row.Body})
+	sendErr := o.sender.Send(sendCtx, o.from, Message{To: to, Subject: row.Subject, Text: row.Body, Attachments: atts})
 	cancel()
 	q := o.db.NewUpdate().Model((*outboxRow)(nil)).Where("id = ?", row.ID).Set("attempts = attempts + 1")
 	attempt := outbox.Attempt{Channel: outbox.ChannelMail, MessageID: row.ID, CompanyID: row.CompanyID, To: to, Number: row.Attempts + 1, At: o.now().UTC()}
@@ -128,6 +136,11 @@ func (o *Outbox) deliverOne(ctx context.Context) bool {
 	}
 	if _, err := q.Exec(context.WithoutCancel(ctx)); err != nil {
 		o.log.Error("record mail delivery", "mail_id", row.ID, "err", err)
+	}
+	if sendErr == nil && len(atts) > 0 {
+		if err := dropAttachments(context.WithoutCancel(ctx), o.db, row.ID); err != nil {
+			o.log.Warn("delete sent mail's attachments", "mail_id", row.ID, "err", err)
+		}
 	}
 	if o.bus != nil {
 		o.bus.Publish(context.WithoutCancel(ctx), attempt)

@@ -92,3 +92,40 @@ func TestOutboxRetriesUntilSent(t *testing.T) {
 		t.Errorf("announced %v", outcomes)
 	}
 }
+
+// TestOutboxKeepsAttachmentsUntilSent checks that a queued mail's files go
+// out with it and are deleted once it is sent.
+func TestOutboxKeepsAttachmentsUntilSent(t *testing.T) {
+	ctx := context.Background()
+	bdb, err := db.Open(ctx, filepath.Join(t.TempDir(), "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bdb.Close()
+	if _, err := db.Migrate(ctx, bdb, migrations.FS, migrations.Order); err != nil {
+		t.Fatal(err)
+	}
+	sender := &flakySender{fails: 1}
+	o := NewOutbox(bdb, sender, "noreply@example.com", slog.New(slog.NewTextHandler(io.Discard, nil)))
+	clock := time.Now()
+	o.now = func() time.Time { return clock }
+	files := []Attachment{{Name: "a.xlsx", ContentType: "application/zip", Data: []byte{1, 2, 3}}, {Name: "b.csv", Data: []byte("x")}}
+	if err := o.Enqueue(ctx, bdb, Message{To: []string{"a@example.com"}, Subject: "Report", Text: "Body", Attachments: files}); err != nil {
+		t.Fatal(err)
+	}
+	o.deliverOne(ctx) // refused: the files stay
+	if n, _ := bdb.NewSelect().Model((*attachmentRow)(nil)).Count(ctx); n != 2 {
+		t.Fatalf("after a refused attempt %d attachments are kept", n)
+	}
+	clock = clock.Add(time.Hour)
+	if !o.deliverOne(ctx) || len(sender.sent) != 1 {
+		t.Fatal("not sent on the second attempt")
+	}
+	got := sender.sent[0].Attachments
+	if len(got) != 2 || got[0].Name != "a.xlsx" || string(got[0].Data) != "\x01\x02\x03" || got[1].Name != "b.csv" {
+		t.Errorf("sent attachments %+v", got)
+	}
+	if n, _ := bdb.NewSelect().Model((*attachmentRow)(nil)).Count(ctx); n != 0 {
+		t.Errorf("%d attachments kept after the mail was sent", n)
+	}
+}

@@ -62,9 +62,26 @@ export async function startMailbox() {
   };
 }
 
-// parseMessage reads the single-part text mails the portal sends
-// (kernel/mail: UTF-8, quoted-printable body, RFC 2047 encoded subject).
+// parseMessage reads the mails the portal sends (kernel/mail: UTF-8,
+// quoted-printable body, RFC 2047 encoded subject; a report's is
+// multipart/mixed with base64 attachments, listed in attachments).
 export function parseMessage(raw) {
+  const m = parsePart(raw);
+  const boundary = /multipart\/[^;]+;\s*boundary="?([^";]+)"?/i.exec(m.headers["content-type"] || "")?.[1];
+  if (!boundary) return { ...m, attachments: [] };
+  const parts = raw.split(`--${boundary}`).slice(1, -1).map((p) => parsePart(p.replace(/^\r\n/, "")));
+  const body = parts.find((p) => !/attachment/i.test(p.headers["content-disposition"] || ""));
+  const attachments = parts
+    .filter((p) => p !== body)
+    .map((p) => ({
+      name: decodeHeader(/filename="([^"]+)"/.exec(p.headers["content-disposition"] || "")?.[1] || ""),
+      contentType: (p.headers["content-type"] || "").split(";")[0],
+      data: Buffer.from(p.rawBody.replace(/\s+/g, ""), "base64"),
+    }));
+  return { ...m, text: body ? body.text : "", attachments };
+}
+
+function parsePart(raw) {
   const split = raw.indexOf("\r\n\r\n");
   const head = split < 0 ? raw : raw.slice(0, split);
   const body = split < 0 ? "" : raw.slice(split + 4);
@@ -77,7 +94,7 @@ export function parseMessage(raw) {
   let text = body;
   if (encoding === "quoted-printable") text = decodeQuotedPrintable(body);
   else if (encoding === "base64") text = Buffer.from(body, "base64").toString("utf8");
-  return { raw, headers, subject: decodeHeader(headers.subject || ""), text: text.replace(/\r\n/g, "\n") };
+  return { raw, headers, rawBody: body, subject: decodeHeader(headers.subject || ""), text: text.replace(/\r\n/g, "\n") };
 }
 
 function decodeQuotedPrintable(s) {

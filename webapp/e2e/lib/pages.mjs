@@ -123,6 +123,9 @@ export const PAGES = [
   { name: "alarms", path: "/alarm", as: "User" },
   { name: "alarms-active", path: "/alarm/active", as: "User" },
   { name: "alarms-create", path: "/alarm/create", as: "CompanyAdmin" },
+  // The report pages (docs/api/reports.md).
+  { name: "reports", path: "/report", as: "CompanyAdmin" },
+  { name: "reports-create", path: "/report/create", as: "CompanyAdmin" },
   // The signed-in frame with its menu open: company switcher, logout, bell.
   { name: "frame-superadmin", path: (server) => firstExisting(server, ["/superadmin", "/", "/forgot"]), as: "SuperAdmin", menuOpen: true },
   { name: "frame-user", path: (server) => firstExisting(server, ["/settings", "/", "/forgot"]), as: "User", menuOpen: true },

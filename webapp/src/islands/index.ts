@@ -22,6 +22,8 @@ const islands: Record<string, () => Promise<IslandModule>> = {
   "gateway-create": () => import("@/features/gateways/mount-gateway-create"),
   "gateway-list": () => import("@/features/gateways/mount-gateway-list"),
   "icon-selector": () => import("@/features/dashboards/mount-icon-selector"),
+  "report-editor": () => import("@/features/reports/mount-report-editor"),
+  "report-export": () => import("@/features/reports/mount-report-export"),
   "tag-chart": () => import("@/features/nodes/mount-tag-chart"),
   "signal-tests": () => import("@/features/signaltests/mount-signal-tests"),
   "signal-test-peek": () => import("@/features/signaltests/mount-signal-test-peek"),
