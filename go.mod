@@ -22,6 +22,11 @@ require (
 )
 
 require (
+	github.com/rogpeppe/go-internal v1.16.0 // indirect
+	gopkg.in/yaml.v3 v3.0.1
+)
+
+require (
 	github.com/coder/websocket v1.8.15
 	github.com/eclipse/paho.golang v0.23.0
 	github.com/gorilla/websocket v1.5.3 // indirect

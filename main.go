@@ -41,6 +41,9 @@ commands:
                                                   send simulated uplinks (serve --demo)
   migrate                                         apply database migrations and exit
   admin create-superadmin --email E --password P  add a SuperAdmin (or promote an account)
+  devices import PATH                             import The Things Network's device repository
+                                                  (a checkout of lorawan-devices, or its vendor folder):
+                                                  vendors, models, codecs verified against their examples
   config                                          list every configuration option
   version                                         print the version
 `
@@ -59,6 +62,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return migrate(ctx, args[1:], stdout, stderr)
 	case "admin":
 		return admin(ctx, args[1:], stdout, stderr)
+	case "devices":
+		return devices(ctx, args[1:], stdout, stderr)
 	case "config":
 		fmt.Fprint(stdout, "| variable | default | meaning |\n| --- | --- | --- |\n"+config.Help(app.ConfigSections()...))
 		return nil
