@@ -159,7 +159,7 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	k.Add(lg) // before the ingest and the network servers, so it stops after them
 	ing := ingestmodule.New(host, ingestmodule.Deps{Nodes: nod, Decoders: dec, TSDB: series, Accounts: acc, UI: env, DecoderPages: dec})
 	k.Add(ing) // before the network servers, so its committers run while they hand messages on
-	ns := netserversmodule.New(host, netserversmodule.Deps{Config: mc.netservers, Nodes: nod, Ingest: ing, UI: env, TagPages: nod})
+	ns := netserversmodule.New(host, netserversmodule.Deps{Config: mc.netservers, Nodes: nod, Ingest: ing, UI: env, TagPages: nod, Encoder: dec})
 	k.Add(ns)
 	k.Add(eventsmodule.New(host, eventsmodule.Deps{Config: mc.events}))
 	k.Add(sitemodule.New(host, sitemodule.Deps{UI: env, Accounts: acc}))
