@@ -140,6 +140,8 @@ func TestTenancy(t *testing.T) {
 				"PUT /api/companies/{companyId}/decoders/limits": map[string]any{"timeMs": 900, "memoryMiB": 60},
 				"POST /api/companies/{companyId}/redecode": map[string]any{"decoder": fdec.key,
 					"from": time.Now().Add(-time.Hour).UTC().Format(time.RFC3339), "to": time.Now().UTC().Format(time.RFC3339)},
+				// The device repository's import (SuperAdmin): an archive's first bytes.
+				"POST /api/devices/import": []byte("PK\x03\x04"),
 			},
 			// The tag data reads that name the node in the query.
 			Queries: map[string]string{
@@ -192,6 +194,9 @@ func TestTenancy(t *testing.T) {
 					dumpRows(tb, bdb, "SELECT v.* FROM decoder_versions v JOIN decoders d ON d.id = v.decoder_id WHERE d.company_id = ? ORDER BY v.id", fid),
 					dumpRows(tb, bdb, "SELECT * FROM decoder_limits WHERE company_id = ?", fid),
 					dumpRows(tb, bdb, "SELECT * FROM redecode_jobs WHERE company_id = ? ORDER BY id", fid),
+					// The device repository is installation-wide: only the SuperAdmin imports.
+					dumpRows(tb, bdb, "SELECT * FROM device_vendors ORDER BY id"),
+					dumpRows(tb, bdb, "SELECT id, key, updated_at FROM device_codecs ORDER BY id"),
 				}, "\n")
 			},
 		}

@@ -241,3 +241,20 @@ func (s *Service) repoEntries(ctx context.Context) ([]decoders.Entry, error) {
 	}
 	return list, nil
 }
+
+// MaxArchive bounds an uploaded archive of the repository (a checkout of
+// lorawan-devices with its photos is about 100 MiB packed).
+const MaxArchive = 256 << 20
+
+// ImportArchive imports the repository in an uploaded .tar.gz or .zip
+// archive (of a checkout, or of its vendor folder); data that is no such
+// archive is an errs.Invalid error with IDRepoArchive.
+func (s *Service) ImportArchive(ctx context.Context, data []byte) (*decoders.ImportReport, error) {
+	fsys, err := devrepo.OpenArchive(data)
+	if err != nil {
+		v := &errs.Validation{}
+		v.Add("archive", decoders.IDRepoArchive)
+		return nil, v.Err()
+	}
+	return s.ImportDevices(ctx, fsys)
+}
