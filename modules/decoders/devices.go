@@ -109,12 +109,14 @@ type RegionProfile struct {
 type DeviceCodec struct {
 	bun.BaseModel `bun:"table:device_codecs,alias:dc" json:"-"`
 
-	ID        int64     `bun:"id,pk,autoincrement" json:"-"`
-	Key       string    `bun:"key" json:"key"`
-	VendorID  string    `bun:"vendor_id" json:"vendorId"`
-	CodecID   string    `bun:"codec_id" json:"codecId"`
-	CreatedAt time.Time `bun:"created_at" json:"createdAt"`
-	UpdatedAt time.Time `bun:"updated_at" json:"updatedAt"`
+	ID       int64  `bun:"id,pk,autoincrement" json:"-"`
+	Key      string `bun:"key" json:"key"`
+	VendorID string `bun:"vendor_id" json:"vendorId"`
+	CodecID  string `bun:"codec_id" json:"codecId"`
+	// VendorName is the vendor's name (as last imported) in lists.
+	VendorName string    `bun:"vendor_name,scanonly" json:"vendorName,omitempty"`
+	CreatedAt  time.Time `bun:"created_at" json:"createdAt"`
+	UpdatedAt  time.Time `bun:"updated_at" json:"updatedAt"`
 
 	// Active is the version that decodes (scanned with it).
 	Active *CodecVersion `bun:"-" json:"active,omitempty"`

@@ -225,7 +225,8 @@ func (s *Service) hasRepoCodec(ctx context.Context, key string) (bool, error) {
 }
 
 // repoEntries lists the imported codecs for the decoder choice, named
-// "<vendor>: <codec id>" and, when failing, marked so.
+// "<vendor name>: <codec id>" (product names, like the built-in ones) and,
+// when failing, marked so.
 func (s *Service) repoEntries(ctx context.Context) ([]decoders.Entry, error) {
 	codecs, err := store.DeviceCodecs(ctx, s.db)
 	if err != nil {
@@ -233,7 +234,11 @@ func (s *Service) repoEntries(ctx context.Context) ([]decoders.Entry, error) {
 	}
 	list := make([]decoders.Entry, 0, len(codecs))
 	for _, c := range codecs {
-		e := decoders.Entry{Key: c.Key, Name: c.VendorID + ": " + c.CodecID, Repo: true}
+		vendor := c.VendorName
+		if vendor == "" {
+			vendor = c.VendorID
+		}
+		e := decoders.Entry{Key: c.Key, Name: vendor + ": " + c.CodecID, Repo: true}
 		if c.Active != nil && c.Active.Failed > 0 {
 			e.Failing = true
 		}

@@ -84,11 +84,14 @@ func DeviceCodec(ctx context.Context, idb bun.IDB, key string) (c *decoders.Devi
 // versions, without source.
 func DeviceCodecs(ctx context.Context, idb bun.IDB) ([]decoders.DeviceCodec, error) {
 	codecs := []decoders.DeviceCodec{}
-	if err := idb.NewSelect().Model(&codecs).OrderExpr("key").Scan(ctx); err != nil {
+	err := idb.NewSelect().Model(&codecs).ColumnExpr("dc.*").
+		ColumnExpr("(SELECT v.name FROM device_vendors v WHERE v.id = dc.vendor_id) AS vendor_name").
+		OrderExpr("dc.key").Scan(ctx)
+	if err != nil {
 		return nil, fmt.Errorf("list codecs: %w", err)
 	}
 	var versions []decoders.CodecVersion
-	err := idb.NewSelect().Model(&versions).ExcludeColumn("source").Where("active").Scan(ctx)
+	err = idb.NewSelect().Model(&versions).ExcludeColumn("source").Where("active").Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("list codec versions: %w", err)
 	}
