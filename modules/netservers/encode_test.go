@@ -48,6 +48,13 @@ func TestJSONDownlinkEncoded(t *testing.T) {
 			t.Errorf("downlink %v", dl)
 		}
 
+		// The node details page shows the bytes beside the object.
+		page := e.c.Page(t, "GET", "/tagdetails/"+e.devEUI, e.admin, nil)
+		if page.Status != http.StatusOK || !strings.Contains(page.Body, `<code class="payload">{"buzzer":true,"seconds":5}</code>`) ||
+			!strings.Contains(page.Body, `<code class="payload">0105</code>`) {
+			t.Errorf("/tagdetails: %d, the object or its bytes missing", page.Status)
+		}
+
 		r := e.c.Call(t, "POST", fmt.Sprintf("/api/downlink/%d", e.tag), e.admin, map[string]any{"port": 3, "payload": map[string]any{"seconds": 900}, "payloadType": "json"})
 		if r.Status != http.StatusBadRequest || !strings.Contains(string(r.Body), "seconds must be a number from 0 to 255") {
 			t.Errorf("refused object: %d %s", r.Status, r.Body)
