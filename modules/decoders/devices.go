@@ -39,6 +39,10 @@ type DeviceImporter interface {
 	// DeviceCatalog lists the imported vendors with their models, and
 	// the imported codecs with their active version's results.
 	DeviceCatalog(ctx context.Context) (*DeviceCatalog, error)
+	// DeviceModel is one imported model, by its vendor's id and its own
+	// (the ids stay across imports), for a device profile made from it;
+	// an unknown one is an errs.NotFound error.
+	DeviceModel(ctx context.Context, vendorID, modelID string) (*DeviceModel, error)
 }
 
 // Encoder encodes a downlink's JSON object into bytes with the encoder of

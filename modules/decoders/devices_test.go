@@ -69,6 +69,12 @@ func TestDeviceRepositoryImport(t *testing.T) {
 			len(th1.FirmwareVersions[0].Profiles) != 2 || th1.FirmwareVersions[0].Profiles[0].DecoderKey != "ttn/acme/th1-codec" {
 			t.Errorf("th1: %+v", th1)
 		}
+		if m, err := e.dec.DeviceModel(ctx, "brightsens", "lux1"); err != nil || m.Name != "BrightSens Lux1" || m.FirmwareVersions[0].Profiles[1].Region != "EU863-870" {
+			t.Errorf("lux1: %+v, %v", m, err)
+		}
+		if _, err := e.dec.DeviceModel(ctx, "brightsens", "nope"); !errs.Is(err, errs.NotFound) {
+			t.Errorf("unknown model: %v", err)
+		}
 		// Every company's nodes may use an imported codec; failing ones are listed, marked.
 		list, err := e.dec.Catalog(ctx, e.ID(t, "{beta}"))
 		if err != nil {

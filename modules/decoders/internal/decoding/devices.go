@@ -181,6 +181,18 @@ func (s *Service) DeviceCatalog(ctx context.Context) (*decoders.DeviceCatalog, e
 	return &decoders.DeviceCatalog{Vendors: vendors, Codecs: codecs}, nil
 }
 
+// DeviceModel loads one imported model; see decoders.DeviceImporter.
+func (s *Service) DeviceModel(ctx context.Context, vendorID, modelID string) (*decoders.DeviceModel, error) {
+	m, found, err := store.DeviceModel(ctx, s.db, vendorID, modelID)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, errs.New(errs.NotFound, errs.IDNotFound)
+	}
+	return m, nil
+}
+
 // repoCodec returns the active version of the imported codec key, from the
 // cache while its check is recent. Imported codecs are every company's.
 func (s *Service) repoCodec(ctx context.Context, key string) (*loaded, error) {

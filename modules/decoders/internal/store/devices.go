@@ -149,3 +149,17 @@ func LatestCodecVersion(ctx context.Context, idb bun.IDB, id int64) (int, error)
 	}
 	return n, nil
 }
+
+// DeviceModel loads model modelID of vendor vendorID; found is false when
+// there is none.
+func DeviceModel(ctx context.Context, idb bun.IDB, vendorID, modelID string) (m *decoders.DeviceModel, found bool, err error) {
+	m = new(decoders.DeviceModel)
+	err = idb.NewSelect().Model(m).Where("vendor_id = ? AND model_id = ?", vendorID, modelID).Scan(ctx)
+	if db.IsNoRows(err) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("load device model %s/%s: %w", vendorID, modelID, err)
+	}
+	return m, true, nil
+}
