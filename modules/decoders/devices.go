@@ -85,8 +85,9 @@ type DeviceModel struct {
 	ModelID     string `bun:"model_id" json:"id"`
 	Name        string `bun:"name" json:"name"`
 	Description string `bun:"description" json:"description"`
-	// Picture is the link to the model's main photo in the repository
-	// (vendor/<vendor>/<file>), empty when it has none.
+	// Picture is the link to the model's main photo in the published
+	// repository (raw.githubusercontent.com/.../vendor/<vendor>/<file>),
+	// empty when it has none.
 	Picture          string            `bun:"picture" json:"picture,omitempty"`
 	FirmwareVersions []FirmwareVersion `bun:"firmware_versions,type:text" json:"firmwareVersions"`
 	ImportedAt       time.Time         `bun:"imported_at" json:"importedAt"`

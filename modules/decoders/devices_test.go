@@ -65,7 +65,7 @@ func TestDeviceRepositoryImport(t *testing.T) {
 			t.Fatalf("catalog: %+v", cat)
 		}
 		th1 := cat.Vendors[0].Models[1] // Acme: Door2, TH1 by name
-		if th1.ModelID != "th1" || th1.Picture != "vendor/acme/th1.png" || len(th1.FirmwareVersions) != 1 ||
+		if th1.ModelID != "th1" || th1.Picture != "https://raw.githubusercontent.com/TheThingsNetwork/lorawan-devices/master/vendor/acme/th1.png" || len(th1.FirmwareVersions) != 1 ||
 			len(th1.FirmwareVersions[0].Profiles) != 2 || th1.FirmwareVersions[0].Profiles[0].DecoderKey != "ttn/acme/th1-codec" {
 			t.Errorf("th1: %+v", th1)
 		}

@@ -81,6 +81,11 @@ type Example struct {
 	HasData     bool // the output gives data (or bytes)
 }
 
+// PictureBase is where a model's photo is linked to: the published
+// repository's files, since an import keeps no photos (an archive's are
+// skipped) and the photo's name in a checkout is the same there.
+const PictureBase = "https://raw.githubusercontent.com/TheThingsNetwork/lorawan-devices/master/"
+
 // idPattern is the repository's spelling of vendor, model and codec ids:
 // lower-case letters, digits and dashes.
 var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)
@@ -206,7 +211,7 @@ func readModel(fsys fs.FS, vendor, id string) (Model, error) {
 		m.Name = id
 	}
 	if f.Photos.Main != "" {
-		m.Picture = "vendor/" + vendor + "/" + f.Photos.Main
+		m.Picture = PictureBase + "vendor/" + vendor + "/" + path.Clean("/" + f.Photos.Main)[1:]
 	}
 	for _, fw := range f.FirmwareVersions {
 		v := Firmware{Version: fw.Version, Profiles: []Profile{}}
