@@ -23,6 +23,8 @@ import (
 // while the portal decodes) neither needs the portal's sandbox nor slows
 // its uplinks' codecs.
 func (s *Service) ImportDevices(ctx context.Context, vendorDir fs.FS) (*decoders.ImportReport, error) {
+	s.importing.Lock()
+	defer s.importing.Unlock()
 	t0 := time.Now()
 	vendorDir, ok := devrepo.Locate(vendorDir)
 	if !ok {
