@@ -65,15 +65,16 @@ describe("device repository page", () => {
     await co2.getByText("data.tvoc: want 7, got 0.07").waitFor();
     assert.equal(await report.getByRole("row").count(), 6, "a header and a row per codec");
 
+    await page.getByText(tf(lang, "devices.codecs.summary", { vendors: 3, models: 5, codecs: 5 }), { exact: true }).waitFor();
     const codecs = page.locator("section", { has: page.getByRole("heading", { name: msg(lang, "devices.codecs.title") }) });
     await codecs.getByRole("row").filter({ hasText: "ttn/brightsens/co2x-codec" }).getByText(msg(lang, "devices.codec.failing")).waitFor();
     await codecs.getByRole("row").filter({ hasText: "ttn/acme/door-codec" }).getByText(msg(lang, "devices.codec.encoder")).waitFor();
 
     await checkA11y(page, "device repository report, light");
-    await page.screenshot({ path: artifactPath("devices-light.png"), fullPage: true });
+    await page.screenshot({ path: artifactPath("devices-report-light.png"), fullPage: true });
     await setTheme(page, true);
     await checkA11y(page, "device repository report, dark");
-    await page.screenshot({ path: artifactPath("devices-dark.png"), fullPage: true });
+    await page.screenshot({ path: artifactPath("devices-report-dark.png"), fullPage: true });
     await setTheme(page, false);
 
     watch.check([/^HTTP 400: POST \/devices\/import$/]); // the refused file
