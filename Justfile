@@ -94,6 +94,10 @@ build: assets plugins
 fmt:
     git ls-files -z --cached --others --exclude-standard -- '*.go' ':!:*_templ.go' | xargs -0 -r gofmt -w
 
+# device repository import benchmark: a synthetic repository of 400 codecs with 1,300 examples (flags go to bench/devrepo)
+bench-devrepo *ARGS: assets
+    go run ./bench/devrepo {{ARGS}}
+
 # load benchmark of GET /api/users/{id} on SQLite and PostgreSQL (extra flags go to bench/loadgen, e.g. -c 32 -d 30s)
 bench *ARGS: assets
     bench/users-get.sh {{ARGS}}

@@ -45,6 +45,9 @@ commands:
   notify --user E --label L --message M [--route R]
                                                   add a notification to the bell of the user of
                                                   e-mail E (R: the portal page it opens, /alarm/7)
+  devices import PATH                             import The Things Network's device repository
+                                                  (a checkout of lorawan-devices, or its vendor folder):
+                                                  vendors, models, codecs verified against their examples
   config                                          list every configuration option
   license verify FILE                             check a license file and print its terms
   version                                         print the version
@@ -66,6 +69,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return admin(ctx, args[1:], stdout, stderr)
 	case "notify":
 		return notify(ctx, args[1:], stdout, stderr)
+	case "devices":
+		return devices(ctx, args[1:], stdout, stderr)
 	case "config":
 		fmt.Fprint(stdout, "| variable | default | meaning |\n| --- | --- | --- |\n"+config.Help(app.ConfigSections()...))
 		return nil

@@ -185,7 +185,7 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	k.Add(signaltestsmodule.New(host, signaltestsmodule.Deps{Nodes: nod, Gateways: gatewayNames{gw}, UI: env, MapTileURL: mc.dashboards.MapTileURL}))
 	ing := ingestmodule.New(host, ingestmodule.Deps{Nodes: nod, Decoders: dec, TSDB: series, Accounts: acc, UI: env, DecoderPages: dec})
 	k.Add(ing) // before the network servers, so its committers run while they hand messages on
-	ns := netserversmodule.New(host, netserversmodule.Deps{Config: mc.netservers, Nodes: nod, Ingest: ing, UI: env, TagPages: nod})
+	ns := netserversmodule.New(host, netserversmodule.Deps{Config: mc.netservers, Nodes: nod, Ingest: ing, UI: env, TagPages: nod, Encoder: dec})
 	k.Add(ns)
 	notify := notificationsmodule.New(host, notificationsmodule.Deps{Accounts: acc})
 	k.Add(notify)

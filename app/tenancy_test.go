@@ -183,6 +183,8 @@ func TestTenancy(t *testing.T) {
 				"PUT /api/report/{reportId}":   reportBody(fn.tagID),
 				"POST /api/report/preview":     exportBody(fn.tagID),
 				"POST /api/report/multiexport": exportBody(fn.tagID),
+				// The device repository's import (SuperAdmin): an archive's first bytes.
+				"POST /api/devices/import": []byte("PK\x03\x04"),
 			},
 			// The tag data reads that name the node in the query.
 			Queries: map[string]string{
@@ -249,6 +251,9 @@ func TestTenancy(t *testing.T) {
 					dumpRows(tb, bdb, "SELECT * FROM alarm_events WHERE company_id = ? ORDER BY id", fid),
 					dumpRows(tb, bdb, "SELECT * FROM reports WHERE company_id = ? ORDER BY id", fid),
 					dumpRows(tb, bdb, "SELECT s.* FROM report_sends s JOIN reports r ON r.id = s.report_id WHERE r.company_id = ? ORDER BY s.id", fid),
+					// The device repository is installation-wide: only the SuperAdmin imports.
+					dumpRows(tb, bdb, "SELECT * FROM device_vendors ORDER BY id"),
+					dumpRows(tb, bdb, "SELECT id, key, updated_at FROM device_codecs ORDER BY id"),
 				}, "\n")
 			},
 		}

@@ -168,4 +168,6 @@ type Module interface {
 	Service
 	Registry
 	Pages
+	DeviceImporter
+	Encoder
 }

@@ -56,3 +56,15 @@ const (
 	AuditLimits      = "audit.decoder.limitsSet"
 	AuditLimitsReset = "audit.decoder.limitsReset"
 )
+
+// Message ids of the device repository import and the downlink encoders.
+const (
+	// IDRepoIndex: the archive or folder holds no vendor/index.yaml.
+	IDRepoIndex = "decoders.repo.index"
+	// IDRepoArchive: the upload is no .tar.gz or .zip archive.
+	IDRepoArchive = "decoders.repo.archive"
+	// IDNoEncoder: the node's decoder has no encodeDownlink.
+	IDNoEncoder = "decoders.encode.none"
+	// IDEncodeFailed: the encoder refused the object ({errors}).
+	IDEncodeFailed = "decoders.encode.failed"
+)

@@ -72,6 +72,10 @@ type Entry struct {
 	Name string `json:"name"`
 	// Custom marks a company's own decoder.
 	Custom bool `json:"custom,omitempty"`
+	// Repo marks a codec imported from the device repository (key
+	// RepoKey), Failing one whose active version fails an example.
+	Repo    bool `json:"repo,omitempty"`
+	Failing bool `json:"failing,omitempty"`
 }
 
 // NodeRef names a node that uses a decoder, for the decoder's answer, its

@@ -34,14 +34,18 @@ type Downlink struct {
 	Port          int    `bun:"port" json:"port"`
 	// Payload is normalised: hex digits in upper case, padded standard
 	// base64, or a compact JSON object, as PayloadType says.
-	Payload     string    `bun:"payload" json:"payload"`
-	PayloadType string    `bun:"payload_type" json:"payloadType"`
-	Confirmed   bool      `bun:"confirmed" json:"confirmed"`
-	Status      string    `bun:"status" json:"status"`
-	Detail      string    `bun:"detail" json:"detail"`
-	CreatedBy   *int64    `bun:"created_by" json:"createdBy"`
-	CreatedAt   time.Time `bun:"created_at" json:"createdAt"`
-	UpdatedAt   time.Time `bun:"updated_at" json:"updatedAt"`
+	Payload     string `bun:"payload" json:"payload"`
+	PayloadType string `bun:"payload_type" json:"payloadType"`
+	// Encoded is what the node's decoder encoded a JSON payload into when
+	// it was queued (its encodeDownlink), in upper-case hex; empty for hex
+	// and base64 payloads and for a decoder without an encoder.
+	Encoded   string    `bun:"encoded" json:"encoded,omitempty"`
+	Confirmed bool      `bun:"confirmed" json:"confirmed"`
+	Status    string    `bun:"status" json:"status"`
+	Detail    string    `bun:"detail" json:"detail"`
+	CreatedBy *int64    `bun:"created_by" json:"createdBy"`
+	CreatedAt time.Time `bun:"created_at" json:"createdAt"`
+	UpdatedAt time.Time `bun:"updated_at" json:"updatedAt"`
 	// Attempts counts the worker's tries to hand the downlink to the
 	// network server; RetryAt, while it is still queued after a failed
 	// try, is when the next may start.
@@ -49,8 +53,9 @@ type Downlink struct {
 	RetryAt  *time.Time `bun:"retry_at" json:"retryAt"`
 }
 
-// Bytes returns the payload of a hex or base64 downlink; a JSON downlink has
-// none (its object is encoded by the device's codec or the network server).
+// Bytes returns the payload of a hex or base64 downlink, or the bytes a
+// JSON downlink was encoded into; nil for a JSON downlink without (whose
+// decoder has no encoder).
 func (d *Downlink) Bytes() []byte {
 	switch d.PayloadType {
 	case "hex":
@@ -58,6 +63,12 @@ func (d *Downlink) Bytes() []byte {
 		return b
 	case "base64":
 		b, _ := base64.StdEncoding.DecodeString(d.Payload)
+		return b
+	case "json":
+		if d.Encoded == "" {
+			return nil
+		}
+		b, _ := hex.DecodeString(d.Encoded)
 		return b
 	}
 	return nil

@@ -31,6 +31,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
 	"github.com/fieldhub/fieldhub/modules/accounts"
+	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/netservers"
 )
 
@@ -204,6 +205,7 @@ type mqttEnv struct {
 	c        *kerneltest.Client
 	store    tsdb.Store
 	metrics  *prometheus.Registry // of the running portal
+	dec      decoders.Module      // of the running portal
 	stop     func()
 
 	super, admin, token string
@@ -248,6 +250,7 @@ func (e *mqttEnv) start(t *testing.T) accounts.Module {
 	}
 	k := a.Kernel()
 	e.store = a.Series()
+	e.dec = a.Decoders()
 	e.metrics = k.Host().Router.Registry()
 	stop, err := k.Start(context.Background())
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/kernel/web"
+	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/netservers"
 	"github.com/fieldhub/fieldhub/modules/netservers/internal/dispatch"
@@ -37,6 +38,11 @@ type Deps struct {
 	// The nodes module satisfies TagPages.
 	UI       *ui.Env
 	TagPages netservers.TagPages
+	// Encoder encodes JSON downlinks with the encodeDownlink of their
+	// node's decoder when they are queued. Optional: without it they are
+	// queued unencoded (and fail: no encoder). The decoders module
+	// satisfies it.
+	Encoder decoders.Encoder
 }
 
 // New builds the module. It panics when a required dependency is missing,
@@ -48,7 +54,7 @@ func New(host *kernel.Host, deps Deps) netservers.Module {
 	if (deps.UI == nil) != (deps.TagPages == nil) {
 		panic("netservers module: Deps.UI and Deps.TagPages go together")
 	}
-	q := queue.New(host, deps.Nodes)
+	q := queue.New(host, deps.Nodes, deps.Encoder)
 	d := dispatch.New(deps.Ingest, q)
 	client := mqtt.New(host, mqtt.Deps{Applications: deps.Nodes, Tags: deps.Nodes, Dispatcher: d, MaxAge: deps.Config.MaxAge()})
 	m := &module{

@@ -65,6 +65,8 @@ export const MENU = [
   { href: "/tag", label: "menu.tag", roles: AdminOrCompanyAdmin },
   // The decoder page of issue 5 (docs/decisions.md "Decoder pages").
   { href: "/decoders", label: "decoders.menu", roles: AdminOrCompanyAdmin },
+  // The device repository import of issue 21 (docs/decisions.md "Device repository import").
+  { href: "/devices", label: "devices.menu", roles: SuperAdmin },
   { href: "/gateways", label: "menu.gateways", roles: AdminOrCompanyAdmin },
   { href: "/script", label: "menu.script", roles: AdminOrCompanyAdmin },
   { href: "/report", label: "menu.report", roles: AdminOrCompanyAdmin },
@@ -126,6 +128,8 @@ export const PAGES = [
   // The report pages (docs/api/reports.md).
   { name: "reports", path: "/report", as: "CompanyAdmin" },
   { name: "reports-create", path: "/report/create", as: "CompanyAdmin" },
+  // The device repository import (empty: nothing imported in this server).
+  { name: "devices", path: "/devices", as: "SuperAdmin" },
   // The signed-in frame with its menu open: company switcher, logout, bell.
   { name: "frame-superadmin", path: (server) => firstExisting(server, ["/superadmin", "/", "/forgot"]), as: "SuperAdmin", menuOpen: true },
   { name: "frame-user", path: (server) => firstExisting(server, ["/settings", "/", "/forgot"]), as: "User", menuOpen: true },

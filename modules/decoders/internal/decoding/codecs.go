@@ -54,11 +54,13 @@ type codecCache struct {
 	mu      sync.Mutex
 	builtin map[string]*loaded
 	custom  map[int64]*loaded
+	repo    map[string]*loaded // imported codecs by key
 }
 
 func (c *codecCache) init() {
 	c.builtin = map[string]*loaded{}
 	c.custom = map[int64]*loaded{}
+	c.repo = map[string]*loaded{}
 }
 
 func (c *codecCache) clear() {
@@ -81,6 +83,18 @@ func (c *codecCache) forget(cutoff time.Time) {
 			delete(c.custom, k)
 		}
 	}
+	for k, l := range c.repo {
+		if time.Unix(0, l.used.Load()).Before(cutoff) {
+			delete(c.repo, k)
+		}
+	}
+}
+
+// dropRepo forgets an imported codec at once (a new version imported).
+func (c *codecCache) dropRepo(key string) {
+	c.mu.Lock()
+	delete(c.repo, key)
+	c.mu.Unlock()
 }
 
 // dropCustom forgets a custom decoder at once (a new active version, a
@@ -106,6 +120,9 @@ func (s *Service) resolve(ctx context.Context, company int64, key string) (*load
 			return nil, errUnknown(key)
 		}
 		return s.customCodec(ctx, company, id)
+	}
+	if decoders.IsRepoKey(key) {
+		return s.repoCodec(ctx, key)
 	}
 	b, ok := s.builtins[key]
 	if !ok || key == decoders.Raw {

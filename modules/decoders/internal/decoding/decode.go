@@ -157,6 +157,9 @@ func (s *Service) Has(ctx context.Context, company int64, key string) (bool, err
 		}
 		return store.IsCompanys(ctx, s.db, id, company)
 	}
+	if decoders.IsRepoKey(key) {
+		return s.hasRepoCodec(ctx, key)
+	}
 	_, ok := s.builtins[key]
 	return ok, nil
 }
@@ -165,6 +168,14 @@ func (s *Service) Has(ctx context.Context, company int64, key string) (bool, err
 // decoders.Service.
 func (s *Service) Catalog(ctx context.Context, company int64) ([]decoders.Entry, error) {
 	list := append(make([]decoders.Entry, 0, len(s.catalog)+8), s.catalog...)
+	repo, err := s.repoEntries(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(repo) > 0 {
+		list = append(list, repo...)
+		catalog.Sort(list)
+	}
 	if company == 0 {
 		return list, nil
 	}

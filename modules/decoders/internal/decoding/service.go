@@ -51,6 +51,10 @@ type Service struct {
 
 	mu    sync.RWMutex
 	users []decoders.Users
+
+	// importing lets one device repository import run at a time on an
+	// instance: two at once would race to add the same codecs' versions.
+	importing sync.Mutex
 }
 
 // New builds the service on the built-in codecs of builtins (as

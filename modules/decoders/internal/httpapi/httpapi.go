@@ -39,6 +39,7 @@ func (a *API) Routes(r *web.ModuleRoutes) {
 	r.API("GET /companies/{companyId}/decoders/limits", auth.AdminOrCompanyAdmin, a.getLimits)
 	r.API("PUT /companies/{companyId}/decoders/limits", auth.SuperAdminOnly, a.putLimits)
 	r.API("DELETE /companies/{companyId}/decoders/limits", auth.SuperAdminOnly, a.deleteLimits)
+	a.deviceRoutes(r)
 }
 
 // prompt is the first entry of the list the client shows: an empty choice.

@@ -52,6 +52,9 @@ func (p *Pages) Routes(r *web.ModuleRoutes) {
 	r.Page("GET /decoders/{decoderId}/delete", auth.AdminOrCompanyAdmin, p.deletePage)
 	r.Page("POST /decoders/{decoderId}/delete", auth.AdminOrCompanyAdmin, p.deleteSubmit)
 	r.Page("POST /decoders/{decoderId}/switch-on", auth.AdminOrCompanyAdmin, p.switchOnSubmit)
+	p.host.Router.AddMenuItem(devicesMenuItem)
+	r.Page("GET /devices", auth.SuperAdminOnly, p.devicesPage)
+	r.Page("POST /devices/import", auth.SuperAdminOnly, p.devicesImport, web.MaxBody(decoding.MaxArchive))
 }
 
 func decoderPath(id int64, rest string) string { return fmt.Sprintf("/decoders/%d%s", id, rest) }

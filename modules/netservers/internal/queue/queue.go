@@ -17,6 +17,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/audit"
 	"github.com/fieldhub/fieldhub/kernel/auth"
 	"github.com/fieldhub/fieldhub/kernel/errs"
+	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/netservers"
 	"github.com/fieldhub/fieldhub/modules/netservers/internal/store"
 	"github.com/fieldhub/fieldhub/modules/nodes"
@@ -31,12 +32,13 @@ type Queue struct {
 	db   *bun.DB
 	log  *slog.Logger
 	tags netservers.Tags
+	enc  decoders.Encoder // nil: JSON payloads are queued unencoded
 }
 
 // New builds the queue on the host's database; tags finds the tags the
 // routes name.
-func New(host *kernel.Host, tags netservers.Tags) *Queue {
-	return &Queue{host: host, db: host.DB, log: host.Logger("netservers"), tags: tags}
+func New(host *kernel.Host, tags netservers.Tags, enc decoders.Encoder) *Queue {
+	return &Queue{host: host, db: host.DB, log: host.Logger("netservers"), tags: tags, enc: enc}
 }
 
 func now() time.Time { return time.Now().UTC() }
@@ -82,6 +84,9 @@ func (q *Queue) OfTag(ctx context.Context, t *nodes.Tag) ([]netservers.Downlink,
 func (q *Queue) Add(ctx context.Context, t *nodes.Tag, in Input) (*netservers.Downlink, error) {
 	d, err := newDownlink(t, in)
 	if err != nil {
+		return nil, err
+	}
+	if err := q.encode(ctx, t, d); err != nil {
 		return nil, err
 	}
 	uid := auth.CallerFrom(ctx).UserID

@@ -174,7 +174,7 @@ func (w *Worker) send(ctx context.Context, d *netservers.Downlink, t *target, r 
 	if t.err != nil {
 		return t.err
 	}
-	if d.PayloadType == "json" {
+	if d.PayloadType == "json" && d.Encoded == "" {
 		return final(netservers.IDFailJSON, errors.New("no encoder for JSON payloads yet"))
 	}
 	var err error

@@ -1,0 +1,121 @@
+package decoders_test
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
+	"io/fs"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"path"
+	"strings"
+	"testing"
+
+	"github.com/fieldhub/fieldhub/app"
+	"github.com/fieldhub/fieldhub/kernel/db"
+	"github.com/fieldhub/fieldhub/kernel/kerneltest"
+)
+
+// fixtureArchive packs the fixture repository under prefix (as GitHub's
+// archives do: lorawan-devices-master/vendor/...), as .tar.gz or .zip.
+func fixtureArchive(t *testing.T, prefix string, zipped bool) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	var add func(name string, b []byte)
+	var finish func()
+	if zipped {
+		zw := zip.NewWriter(&buf)
+		add = func(name string, b []byte) {
+			w, err := zw.Create(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.Write(b)
+		}
+		finish = func() { zw.Close() }
+	} else {
+		gz := gzip.NewWriter(&buf)
+		tw := tar.NewWriter(gz)
+		add = func(name string, b []byte) {
+			tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(b)), Typeflag: tar.TypeReg})
+			tw.Write(b)
+		}
+		finish = func() { tw.Close(); gz.Close() }
+	}
+	root := os.DirFS(fixtureRepo)
+	err := fs.WalkDir(root, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(root, p)
+		if err != nil {
+			return err
+		}
+		add(path.Join(prefix, p), b)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	add(path.Join(prefix, "vendor/acme/th1.png"), []byte("\x89PNG not read")) // photos are skipped
+	finish()
+	return buf.Bytes()
+}
+
+// TestDevicePages: the SuperAdmin's /devices page imports an uploaded
+// archive and shows the report with the failing codec marked; the JSON
+// import takes a .zip; the others may neither import nor see the page,
+// and a file that is no archive is a field error.
+func TestDevicePages(t *testing.T) {
+	t.Parallel()
+	ta := kerneltest.Start(t, db.SQLite, nil, app.Build)
+	root := ta.SuperAdmin(t)
+	acme := ta.EnglishCompany(t, root, "Acme AB", "acme.example")
+
+	if p := ta.Page(t, "GET", "/devices", acme.CompanyAdminToken, nil); p.Status != http.StatusSeeOther {
+		t.Errorf("CompanyAdmin on /devices: %d", p.Status)
+	}
+	empty := ta.Page(t, "GET", "/devices", root, nil)
+	if empty.Status != http.StatusOK || !strings.Contains(empty.Body, "Nothing has been imported yet") {
+		t.Fatalf("empty page: %d", empty.Status)
+	}
+
+	upload := func(name string, data []byte) kerneltest.Page {
+		var body bytes.Buffer
+		mw := multipart.NewWriter(&body)
+		w, _ := mw.CreateFormFile("archive", name)
+		w.Write(data)
+		mw.Close()
+		req, _ := http.NewRequest("POST", ta.URL+"/devices/import", &body)
+		req.Header.Set("Content-Type", mw.FormDataContentType())
+		req.Header.Set("Origin", ta.URL)
+		return ta.SendPage(t, req, root)
+	}
+	p := upload("lorawan-devices.tar.gz", fixtureArchive(t, "lorawan-devices-master", false))
+	if p.Status != http.StatusOK {
+		t.Fatalf("upload: %d %s", p.Status, p.Body)
+	}
+	for _, want := range []string{"Import report", "3 vendors, 5 device models, 5 codecs (1 failing); examples: 8 passed, 1 failed",
+		"ttn/brightsens/co2x-codec", "data.tvoc: want 7, got 0.07", "Failing", "downlink encoder"} {
+		if !strings.Contains(p.Body, want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+	if bad := upload("notes.txt", []byte("hello")); bad.Status != http.StatusBadRequest || !strings.Contains(bad.Body, "Upload a .tar.gz or .zip archive") {
+		t.Errorf("no archive: %d", bad.Status)
+	}
+
+	zipped := fixtureArchive(t, "", true)
+	if r := ta.Call(t, "POST", "/api/devices/import", acme.CompanyAdminToken, zipped); r.Status != http.StatusForbidden {
+		t.Errorf("CompanyAdmin imports: %d", r.Status)
+	}
+	r := ta.Call(t, "POST", "/api/devices/import", root, zipped, "Content-Type", "application/zip")
+	if r.Status != http.StatusOK || r.Num("vendors") != 3 || r.Num("failed") != 1 {
+		t.Fatalf("JSON import: %d %s", r.Status, r.Body)
+	}
+	if c := ta.Call(t, "GET", "/api/devices", acme.CompanyAdminToken, nil); c.Status != http.StatusOK || !strings.Contains(string(c.Body), `"key":"ttn/acme/door-codec"`) {
+		t.Errorf("catalog: %d %s", c.Status, c.Body)
+	}
+}
