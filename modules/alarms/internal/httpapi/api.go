@@ -107,22 +107,9 @@ func (a *API) pathAlarm(r *http.Request, manage bool) (*alarms.Alarm, error) {
 // the caller's own; a SuperAdmin's ?companyId=, else the company chosen in
 // the switcher.
 func (a *API) callerCompany(r *http.Request) (int64, error) {
-	c := auth.CallerFrom(r.Context())
-	id := c.CompanyID
-	if c.Role == auth.SuperAdmin {
-		raw := r.URL.Query().Get("companyId")
-		if raw == "" {
-			if ck, err := r.Cookie(accounts.CompanyCookie); err == nil {
-				raw = ck.Value
-			}
-		}
-		if raw != "" {
-			n, err := strconv.ParseInt(raw, 10, 64)
-			if err != nil || n <= 0 {
-				return 0, errs.New(errs.Invalid, errs.IDBadID).With("id", raw)
-			}
-			id = n
-		}
+	id, err := accounts.RequestedCompany(r)
+	if err != nil {
+		return 0, err
 	}
 	if id == 0 {
 		return 0, errs.New(errs.Invalid, alarms.IDNoCompany)

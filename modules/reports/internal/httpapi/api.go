@@ -57,22 +57,9 @@ func notFound() error { return errs.New(errs.NotFound, errs.IDNotFound) }
 // the caller's own; a SuperAdmin's ?companyId=, else the company chosen in
 // the switcher, else their own.
 func (a *API) CallerCompany(r *http.Request) (*accounts.Company, error) {
-	c := auth.CallerFrom(r.Context())
-	id := c.CompanyID
-	if c.Role == auth.SuperAdmin {
-		raw := r.URL.Query().Get("companyId")
-		if raw == "" {
-			if ck, err := r.Cookie(accounts.CompanyCookie); err == nil {
-				raw = ck.Value
-			}
-		}
-		if raw != "" {
-			n, err := strconv.ParseInt(raw, 10, 64)
-			if err != nil || n <= 0 {
-				return nil, errs.New(errs.Invalid, errs.IDBadID).With("id", raw)
-			}
-			id = n
-		}
+	id, err := accounts.RequestedCompany(r)
+	if err != nil {
+		return nil, err
 	}
 	if id == 0 {
 		return nil, errs.New(errs.Invalid, reports.IDNoCompany)
