@@ -103,7 +103,8 @@ for (const role of [null, "User", "CompanyAdmin", "Admin", "SuperAdmin"]) {
       if (depth >= 3) continue;
       const links = await page.evaluate(() =>
         [...document.querySelectorAll("#side-menu nav:first-of-type a[href], main a[href]")]
-          .filter((a) => a.origin === location.origin && a.target !== "_blank")
+          // A download link (a node's CSV export) leads to a file, not a page.
+          .filter((a) => a.origin === location.origin && a.target !== "_blank" && !a.hasAttribute("download"))
           .map((a) => a.pathname),
       );
       for (const l of links) {
@@ -139,6 +140,10 @@ async function keyboardWalk(page) {
     candidates.forEach((el, i) => {
       el.dataset.e2eKey = String(i);
       if (el.matches('[tabindex^="-"], :disabled') || el.closest("[inert]")) return;
+      // The content of a closed <details> is not seen (Chromium still lays
+      // it out for getBoundingClientRect); its summary is.
+      const closed = el.closest("details:not([open])");
+      if (closed && el.parentElement !== closed) return;
       if (el.type === "radio") {
         if (radios.has(el.name)) return;
         radios.add(el.name);
