@@ -192,6 +192,7 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	alm := alarmsmodule.New(host, alarmsmodule.Deps{Config: mc.alarms, Accounts: acc, Tags: nod, Settings: set,
 		Notifier: alarmNotifier{notify}, AlarmStates: nod, UI: env, TagPages: nod})
 	k.Add(alm)
+	dash.UseAlarmStates(alarmStates{alm}) // the alarm_id of dashboard modules
 	k.Add(eventsmodule.New(host, eventsmodule.Deps{Config: mc.events}))
 	k.Add(sitemodule.New(host, sitemodule.Deps{UI: env, Accounts: acc}))
 	rep := reportsmodule.New(host, reportsmodule.Deps{Accounts: acc, Nodes: nod, Series: series, Logs: lg, UI: env})

@@ -212,6 +212,17 @@ type Service interface {
 	// ScanInactivity mails the inactivity contacts of the nodes silent
 	// since before now minus FIELDHUB_INACTIVITY_AFTER, once per silence.
 	ScanInactivity(ctx context.Context, now time.Time) error
+	// States answers the state of those of ids that are alarms of the
+	// company; the others are left out.
+	States(ctx context.Context, companyID int64, ids []int64) (map[int64]State, error)
+}
+
+// State is what others may show of a rule without showing the rule: whether
+// it is active, and its open (unacknowledged) firing, if any.
+type State struct {
+	Active bool
+	// Open is the open firing, nil when there is none.
+	Open *Event
 }
 
 // Module is the alarms module as the kernel and the application see it.

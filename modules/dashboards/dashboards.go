@@ -35,6 +35,11 @@ type Module interface {
 	kernel.Module
 	kernel.Router
 	Service
+	// UseAlarmStates gives the module the source of the alarm states its
+	// modules show. The alarms module is built after the dashboards, so
+	// the application calls it once both exist; until then (or without
+	// alarms) an alarm_id is a plain number and shows no state.
+	UseAlarmStates(s AlarmStates)
 }
 
 // Accounts is what the module asks of the accounts module: a company's
@@ -71,4 +76,24 @@ type Series interface {
 // powered_by when it is set.
 type GlobalSettings interface {
 	Global(ctx context.Context) (map[string]string, error)
+}
+
+// AlarmState is what a dashboard module naming an alarm (its alarm_id
+// attribute) shows of it: whether the rule is active, and its open
+// (unacknowledged) firing, if any, with the triggering value and time.
+// It reveals nothing else of the rule, because public links show it too.
+type AlarmState struct {
+	AlarmID   int64      `json:"alarmId"`
+	Active    bool       `json:"active"`
+	Firing    bool       `json:"firing"`
+	Value     *float64   `json:"value"`
+	Triggered *time.Time `json:"triggered"`
+}
+
+// AlarmStates is what the module asks of the alarms module, which the
+// application wires in (see Module.UseAlarmStates): the states of the
+// alarms ids names that belong to the company; an id of another company or
+// of no alarm is left out of the answer.
+type AlarmStates interface {
+	AlarmStates(ctx context.Context, companyID int64, ids []int64) (map[int64]AlarmState, error)
 }

@@ -114,6 +114,11 @@ func (m *module) OpenAlarmTags(ctx context.Context, tagIDs []int64) (map[int64]b
 	return store.OpenTags(ctx, m.host.DB, tagIDs)
 }
 
+// States answers the states of the company's alarms among ids.
+func (m *module) States(ctx context.Context, companyID int64, ids []int64) (map[int64]alarms.State, error) {
+	return store.States(ctx, m.host.DB, companyID, ids)
+}
+
 // Sweep fires, re-notifies and escalates what is due by now.
 func (m *module) Sweep(ctx context.Context, now time.Time) error { return m.engine.Sweep(ctx, now) }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/web"
 	"github.com/fieldhub/fieldhub/modules/dashboards"
 	"github.com/fieldhub/fieldhub/modules/dashboards/internal/access"
+	"github.com/fieldhub/fieldhub/modules/dashboards/internal/alarmstate"
 	"github.com/fieldhub/fieldhub/modules/dashboards/internal/httpapi"
 	"github.com/fieldhub/fieldhub/modules/dashboards/internal/pages"
 	"github.com/fieldhub/fieldhub/modules/dashboards/internal/seed"
@@ -53,9 +54,11 @@ func New(host *kernel.Host, deps Deps) dashboards.Module {
 		panic("dashboards module: Deps.Accounts, Deps.Nodes and Deps.Series are required")
 	}
 	guard := access.New(host.DB, deps.Accounts)
-	check := validate.New(host.DB, deps.Nodes)
+	alarms := &alarmstate.Source{}
+	check := validate.New(host.DB, deps.Nodes).WithAlarms(alarms)
 	m := &dashboardsModule{
-		api: httpapi.New(host, httpapi.Deps{Guard: guard, Check: check,
+		alarms: alarms,
+		api: httpapi.New(host, httpapi.Deps{Guard: guard, Check: check, Alarms: alarms,
 			Data:    widgetdata.New(deps.Accounts, deps.Nodes, deps.Series),
 			Weather: weather.New(deps.Config, host.Config.PublicURL, host.Config.ContactEmail, deps.HTTP, host.Logger("dashboards"))}),
 		seeder: seed.New(host.DB, deps.Accounts, check),
@@ -78,7 +81,10 @@ type dashboardsModule struct {
 	api    *httpapi.API
 	pages  *pages.Pages
 	seeder *seed.Seeder
+	alarms *alarmstate.Source
 }
+
+func (m *dashboardsModule) UseAlarmStates(s dashboards.AlarmStates) { m.alarms.Set(s) }
 
 func (m *dashboardsModule) Name() string { return "dashboards" }
 

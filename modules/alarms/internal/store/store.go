@@ -290,3 +290,37 @@ func ActiveTags(ctx context.Context, idb bun.IDB) (map[int64]bool, error) {
 	}
 	return out, nil
 }
+
+// States answers the state of those of ids that are rules of the company:
+// active or not, and the open firing (the newest, should there be several).
+func States(ctx context.Context, idb bun.IDB, companyID int64, ids []int64) (map[int64]alarms.State, error) {
+	out := map[int64]alarms.State{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var rules []*alarms.Alarm
+	err := idb.NewSelect().Model(&rules).Column("id", "active").
+		Where("company_id = ? AND id IN (?)", companyID, bun.In(ids)).Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("alarm states: %w", err)
+	}
+	if len(rules) == 0 {
+		return out, nil
+	}
+	var open []*alarms.Event
+	err = idb.NewSelect().Model(&open).Where("company_id = ? AND reset_at IS NULL AND alarm_id IN (?)", companyID, bun.In(ids)).
+		OrderExpr("triggered_at ASC, id ASC").Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("open firings of alarms: %w", err)
+	}
+	for _, a := range rules {
+		out[a.ID] = alarms.State{Active: a.Active}
+	}
+	for _, ev := range open {
+		if st, ok := out[ev.AlarmID]; ok {
+			st.Open = ev
+			out[ev.AlarmID] = st
+		}
+	}
+	return out, nil
+}

@@ -103,3 +103,20 @@ func (a *API) weatherData(w http.ResponseWriter, r *http.Request, wd *dashboards
 	}
 	return web.OK(w, f)
 }
+
+// alarmAnswer is the answer of GET .../alarm.
+type alarmAnswer struct {
+	Alarm *dashboards.AlarmState `json:"alarm"`
+}
+
+// alarmData answers GET .../alarm: the state of the alarm the module's
+// alarm_id names, null when it names none of the dashboard company's
+// alarms. A public link reads the same state, which tells nothing else of
+// the rule.
+func (a *API) alarmData(w http.ResponseWriter, r *http.Request, wd *dashboards.Widget, d *dashboards.Dashboard) error {
+	st, err := a.alarms.Of(r.Context(), d.CompanyID, wd.Attributes["alarm_id"])
+	if err != nil {
+		return err
+	}
+	return web.OK(w, alarmAnswer{Alarm: st})
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/web"
 	"github.com/fieldhub/fieldhub/modules/dashboards/internal/access"
+	"github.com/fieldhub/fieldhub/modules/dashboards/internal/alarmstate"
 	"github.com/fieldhub/fieldhub/modules/dashboards/internal/validate"
 	"github.com/fieldhub/fieldhub/modules/dashboards/internal/weather"
 	"github.com/fieldhub/fieldhub/modules/dashboards/internal/widgetdata"
@@ -27,6 +28,7 @@ type API struct {
 	check   *validate.Checker
 	data    *widgetdata.Reader
 	weather *weather.Client
+	alarms  *alarmstate.Source
 }
 
 // Deps is what the routes need; every field is required.
@@ -39,11 +41,13 @@ type Deps struct {
 	Data *widgetdata.Reader
 	// Weather fetches the weather modules' forecasts.
 	Weather *weather.Client
+	// Alarms answers the states of the alarms modules name.
+	Alarms *alarmstate.Source
 }
 
 // New returns the API of the module on host.
 func New(host *kernel.Host, deps Deps) *API {
-	return &API{host: host, db: host.DB, guard: deps.Guard, check: deps.Check, data: deps.Data, weather: deps.Weather}
+	return &API{host: host, db: host.DB, guard: deps.Guard, check: deps.Check, data: deps.Data, weather: deps.Weather, alarms: deps.Alarms}
 }
 
 // Routes registers the routes of docs/api/dashboards.md.
@@ -91,6 +95,7 @@ func (a *API) Routes(r *web.ModuleRoutes) {
 	r.API("GET /dashboards/modules/{moduleId}/tagdata/latest", auth.CompanyOrUser, a.widgetData(a.latestData))
 	r.API("GET /dashboards/modules/{moduleId}/info", auth.CompanyOrUser, a.widgetData(a.infoData))
 	r.API("GET /dashboards/modules/{moduleId}/weather", auth.CompanyOrUser, a.widgetData(a.weatherData))
+	r.API("GET /dashboards/modules/{moduleId}/alarm", auth.CompanyOrUser, a.widgetData(a.alarmData))
 
 	r.API("POST /dashboards/public/{companyId}/{dashboardId}/{expiresAt}", auth.AdminOrCompanyAdmin, a.createPublicLink)
 	r.API("GET /dashboards/public/company/{companyId}", auth.AdminOrCompanyAdmin, a.companyPublicLinks)
@@ -100,6 +105,7 @@ func (a *API) Routes(r *web.ModuleRoutes) {
 	r.API("GET /dashboards/public/{token}/modules/{moduleId}/tagdata/latest", auth.Open, a.publicData(a.latestData))
 	r.API("GET /dashboards/public/{token}/modules/{moduleId}/info", auth.Open, a.publicData(a.infoData))
 	r.API("GET /dashboards/public/{token}/modules/{moduleId}/weather", auth.Open, a.publicData(a.weatherData))
+	r.API("GET /dashboards/public/{token}/modules/{moduleId}/alarm", auth.Open, a.publicData(a.alarmData))
 	r.API("GET /dashboards/public/{token}/modules/{moduleId}/image", auth.Open, a.publicImage)
 }
 

@@ -35,6 +35,7 @@ const (
 	attrFontStyle                  // JSON {"type","size","weight"}
 	attrDashboard                  // a dashboard of the same company
 	attrIcon                       // an mdi- icon name
+	attrAlarm                      // an alarm of the same company
 )
 
 // attributes are the attributes a module may have, each with the kind of
@@ -62,7 +63,7 @@ var attributes = map[string]attrKind{
 	"sync_y":                  attrBool,
 	"zoom_slider":             attrBool,
 	"digital":                 attrBool,
-	"alarm_id":                attrInt,
+	"alarm_id":                attrAlarm,
 	"so_chart_type":           attrChartType,
 	"so_ignore_body":          attrBool,
 	"min_value":               attrNumber,
@@ -210,6 +211,16 @@ func (c *Checker) attribute(ctx context.Context, kind attrKind, s string, compan
 			}
 		}
 		return s, true, nil
+	case attrAlarm:
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n <= 0 {
+			return s, false, nil
+		}
+		if c.alarms == nil || !c.alarms.Known() {
+			return s, true, nil // without the alarms module, a plain number
+		}
+		st, err := c.alarms.Of(ctx, companyID, s)
+		return s, st != nil, err
 	case attrNode:
 		eui, ok, err := isNode(s)
 		return eui, ok, err

@@ -17,18 +17,27 @@ import (
 
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/modules/dashboards"
+	"github.com/fieldhub/fieldhub/modules/dashboards/internal/alarmstate"
 )
 
 // Checker checks modules. It asks the nodes module whether a node belongs
 // to a company, and reads the dashboards a module links to.
 type Checker struct {
-	db    *bun.DB
-	nodes dashboards.NodeLookup
+	db     *bun.DB
+	nodes  dashboards.NodeLookup
+	alarms *alarmstate.Source
 }
 
 // New returns a Checker that reads db and asks nodes.
 func New(db *bun.DB, nodes dashboards.NodeLookup) *Checker {
 	return &Checker{db: db, nodes: nodes}
+}
+
+// WithAlarms makes the Checker accept an alarm_id only when it names an
+// alarm of the dashboard's company, once src knows the alarms.
+func (c *Checker) WithAlarms(src *alarmstate.Source) *Checker {
+	c.alarms = src
+	return c
 }
 
 // WidgetInput is a module as the API takes it: the whole module, as

@@ -4,12 +4,14 @@
 import { ApiError, api } from "@/lib/api";
 import {
   readDashboard,
+  readAlarmState,
   readInfo,
   readLatest,
   readModule,
   readModules,
   readTagData,
   readWeather,
+  type AlarmState,
   type DashModule,
   type Dashboard,
   type Info,
@@ -94,6 +96,12 @@ export class Source {
 
   async latest(m: DashModule): Promise<Latest[]> {
     return readLatest(await api<unknown>("GET", `${this.moduleBase(m.dashboardModuleId)}/tagdata/latest`));
+  }
+
+  // alarm reads the state of the alarm the module names (alarm_id), null
+  // when it names none of the company's alarms.
+  async alarm(m: DashModule): Promise<AlarmState | null> {
+    return readAlarmState(await api<unknown>("GET", `${this.moduleBase(m.dashboardModuleId)}/alarm`));
   }
 
   async info(m: DashModule): Promise<Info> {
@@ -205,6 +213,24 @@ export async function loadNodes(companyId: number): Promise<NodeOption[]> {
     });
   }
   return out.sort((a, b) => a.name.localeCompare(b.name) || a.deveui.localeCompare(b.deveui));
+}
+
+export interface AlarmOption {
+  id: number;
+  name: string;
+}
+
+// loadAlarms lists the company's alarms (GET /api/companies/{id}/alarm),
+// which a module may name.
+export async function loadAlarms(companyId: number): Promise<AlarmOption[]> {
+  const raw = await api<unknown>("GET", `/api/companies/${companyId}/alarm`);
+  if (!Array.isArray(raw)) return [];
+  const out: AlarmOption[] = [];
+  for (const a of raw as Record<string, unknown>[]) {
+    if (typeof a?.id !== "number") continue;
+    out.push({ id: a.id, name: typeof a.name === "string" ? a.name : "" });
+  }
+  return out;
 }
 
 // loadKeys lists a node's keys with labels and units (GET /api/tag/{id}/keys).

@@ -13,8 +13,9 @@ import { rangeOfOffset, type Range } from "@/features/dashboards/hooks/use-modul
 import { midSpan, smallSpan } from "@/features/dashboards/utils/layout";
 import { SelectField } from "@/features/dashboards/components/fields";
 import { msg, sizeNames } from "@/features/dashboards/utils/messages";
-import { attrOn, rangedTypes, rangeSeconds, sizes, T, type DashModule, type Size } from "@/features/dashboards/utils/dashboard-model";
+import { alarmTypes, attrOn, rangedTypes, rangeSeconds, sizes, T, type DashModule, type Size } from "@/features/dashboards/utils/dashboard-model";
 import { WidgetBoundary } from "@/features/dashboards/components/widgets/states";
+import { AlarmBadge } from "@/features/dashboards/components/widgets/alarm-badge";
 import { Widget } from "@/features/dashboards/components/widgets/widget";
 
 export type CardAction = "configure" | "copy" | "earlier" | "later" | "delete";
@@ -165,6 +166,11 @@ export function ModuleCard(props: ModuleCardProps): ReactNode {
         </div>
       ) : null}
       <div className="fh-dash-card__body" style={{ color: safeColor(m.valueColor) || undefined }}>
+        {alarmTypes.has(m.type) && m.attributes.alarm_id ? (
+          <WidgetBoundary>
+            <AlarmBadge module={m} />
+          </WidgetBoundary>
+        ) : null}
         <WidgetBoundary>
           <Widget module={m} range={range} editing={editing} save={save} />
         </WidgetBoundary>

@@ -17,6 +17,7 @@ import { parseValueMatch, safeHttpUrl } from "@/features/dashboards/utils/format
 import { ColorInput, ComboField, SelectField, SwitchField, TextInput, type Option } from "@/features/dashboards/components/fields";
 import { defineMessages, msg, sizeNames, typeHints, typeNames } from "@/features/dashboards/utils/messages";
 import {
+  alarmTypes,
   attr,
   chartKinds,
   defaultSettings,
@@ -33,7 +34,7 @@ import {
   type SeriesRef,
   type Size,
 } from "@/features/dashboards/utils/dashboard-model";
-import { dashboardErrorIds, loadKeys, loadNodes, type KeyOption, type NodeOption, type Source } from "@/features/dashboards/api/source";
+import { dashboardErrorIds, loadAlarms, loadKeys, loadNodes, type AlarmOption, type KeyOption, type NodeOption, type Source } from "@/features/dashboards/api/source";
 import { withPositions } from "@/features/dashboards/components/widgets/image-map";
 
 const ed = defineMessages({
@@ -76,6 +77,9 @@ const ed = defineMessages({
   hideTrend: { id: "dashboards.edit.hideTrend", defaultMessage: "Hide the trend icon" },
   horizontalTitle: { id: "dashboards.edit.horizontalTitle", defaultMessage: "Value beside the node name" },
   hideNodeInfo: { id: "dashboards.edit.hideNodeInfo", defaultMessage: "Hide the node's name" },
+  alarm: { id: "dashboards.edit.alarm", defaultMessage: "Alarm" },
+  alarmNone: { id: "dashboards.edit.alarmNone", defaultMessage: "No alarm" },
+  alarmHint: { id: "dashboards.edit.alarmHint", defaultMessage: "The module shows whether this alarm is triggered" },
   sparkline: { id: "dashboards.edit.sparkline", defaultMessage: "Sparkline of the range below the value" },
   fontSize: { id: "dashboards.edit.fontSize", defaultMessage: "Font size (px)" },
   fontType: { id: "dashboards.edit.fontType", defaultMessage: "Font" },
@@ -226,9 +230,11 @@ export function ModuleEditor(props: ModuleEditorProps): ReactNode {
   const [saving, setSaving] = useState(false);
   const [nodes, setNodes] = useState<NodeOption[] | null>(null);
   const [nodesFailed, setNodesFailed] = useState(false);
+  const [alarms, setAlarms] = useState<AlarmOption[] | null>(null);
 
   useEffect(() => {
     loadNodes(companyId).then(setNodes, () => setNodesFailed(true));
+    loadAlarms(companyId).then(setAlarms, () => setAlarms(null));
   }, [companyId]);
 
   function start(): void {
@@ -319,6 +325,7 @@ export function ModuleEditor(props: ModuleEditorProps): ReactNode {
                   errors={errors}
                   nodes={nodes}
                   nodesFailed={nodesFailed}
+                  alarms={alarms}
                   file={file}
                   setFile={setFile}
                   dropImage={dropImage}
@@ -431,6 +438,7 @@ interface FieldsProps {
   errors: Errors;
   nodes: NodeOption[] | null;
   nodesFailed: boolean;
+  alarms: AlarmOption[] | null;
   file: File | null;
   setFile: (f: File | null) => void;
   dropImage: boolean;
@@ -670,6 +678,21 @@ function Fields(props: FieldsProps): ReactNode {
             </>
           ) : null}
           {t === T.nodeInfo ? flag("so_hide_node_info", f(ed.hideNodeInfo)) : null}
+          {alarmTypes.has(t) ? (
+            <SelectField
+              label={f(ed.alarm)}
+              value={a.alarm_id ?? "none"}
+              options={[
+                { id: "none", label: f(ed.alarmNone) },
+                ...(props.alarms ?? []).map((al) => ({ id: String(al.id), label: al.name })),
+                // An alarm no longer listed (deleted) stays choosable until changed.
+                ...(a.alarm_id && props.alarms && !props.alarms.some((al) => String(al.id) === a.alarm_id) ? [{ id: a.alarm_id, label: `#${a.alarm_id}` }] : []),
+              ]}
+              onChange={(v) => setAttr("alarm_id", v === "none" ? "" : v)}
+              hint={f(ed.alarmHint)}
+              error={errors.alarm_id}
+            />
+          ) : null}
           {t === T.latest || t === T.text ? <FontFields draft={d} setAttr={setAttr} errors={errors} /> : null}
           {[T.chart, T.multiChart, T.trend, T.table, T.text].includes(t as 0) ? text("maxheight", f(ed.maxHeight), undefined, "numeric") : null}
         </fieldset>

@@ -8,6 +8,7 @@ import { presetDurations, type Preset } from "@/components/date-range-picker/ran
 import { useLive, useLiveNodes } from "@/features/dashboards/hooks/use-live";
 import {
   refsOf,
+  type AlarmState,
   type DashModule,
   type Info,
   type Latest,
@@ -214,4 +215,29 @@ export function useNow(interval = 30_000): number {
     return () => clearInterval(t);
   }, [interval]);
   return now;
+}
+
+// alarmPollMs is how often a module re-reads its alarm's state: an
+// acknowledgement comes with no uplink.
+export const alarmPollMs = 30_000;
+
+// useAlarmState loads the state of the alarm the module names, and reads it
+// again a little after each uplink of its node (the alarm is evaluated
+// then) and every alarmPollMs.
+export function useAlarmState(m: DashModule): Load<AlarmState | null> {
+  const source = useSource();
+  const [load, , retry] = useLoad(() => source.alarm(m), [source, moduleKey(m), m.attributes.alarm_id]);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useLiveNodes(m.tag ? [m.tag] : [], () => {
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(retry, 2_000);
+  });
+  useEffect(() => {
+    const every = setInterval(retry, alarmPollMs);
+    return () => {
+      clearInterval(every);
+      if (timer.current) clearTimeout(timer.current);
+    };
+  }, [retry]);
+  return load;
 }

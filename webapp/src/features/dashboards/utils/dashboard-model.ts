@@ -478,3 +478,24 @@ export const infoTypes: ReadonlySet<number> = new Set([T.companyInfo, T.nodeInfo
 // rangeSeconds is a module's range length: its timeOffset, or 24 h.
 export const defaultRangeSeconds = 24 * 3600;
 export const rangeSeconds = (m: DashModule): number => (m.settings.timeOffset > 0 ? m.settings.timeOffset : defaultRangeSeconds);
+
+// AlarmState is what a module naming an alarm (alarm_id) shows of it: the
+// rule's status and its open (unacknowledged) firing, if any.
+export interface AlarmState {
+  active: boolean;
+  firing: boolean;
+  value: number | null;
+  triggered: number | null;
+}
+
+// alarmTypes are the module types that may name an alarm.
+export const alarmTypes: ReadonlySet<number> = new Set([T.chart, T.gauge, T.latest, T.nodeInfo, T.trend, T.tilt, T.fillLevel]);
+
+// readAlarmState reads GET .../alarm; null when the module names no alarm
+// of the company.
+export function readAlarmState(raw: unknown): AlarmState | null {
+  const a = isObj(raw) ? raw.alarm : null;
+  if (!isObj(a)) return null;
+  const t = typeof a.triggered === "string" ? Date.parse(a.triggered) : NaN;
+  return { active: a.active === true, firing: a.firing === true, value: num(a.value), triggered: Number.isNaN(t) ? null : t };
+}
