@@ -102,7 +102,7 @@ func (e *Engine) ScanInactivity(ctx context.Context, now time.Time) error {
 		for _, c := range order {
 			mails = append(mails, silenceMails(byCompany[c], contacts[c], e.zone(ctx, c, zones), now)...)
 		}
-		err = e.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		err = e.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 			// The claim first: a second instance waits here, not after
 			// writing mails it would roll back.
 			ok, err := store.AdvanceMark(ctx, tx, after, afterID, last.LatestTime, last.ID)
@@ -112,6 +112,7 @@ func (e *Engine) ScanInactivity(ctx context.Context, now time.Time) error {
 			if !ok {
 				return errClaimed
 			}
+			e.queued.Add(1)
 			for _, m := range mails {
 				if err := e.mail.Enqueue(ctx, tx, m); err != nil {
 					return err
