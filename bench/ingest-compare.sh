@@ -7,13 +7,17 @@
 #
 #   bench/ingest-compare.sh A.bin B.bin [rounds] [bench/ingest flags...]
 #
+# A_FLAGS and B_FLAGS add bench/ingest flags to one side only: one binary
+# with and without alarm rules is
+#   B_FLAGS="-alarm-rules 1000" bench/ingest-compare.sh X.bin X.bin 5 -c 256
+#
 # A binary of a commit: git worktree add /tmp/at-REV REV, copy webapp/dist and
 # kernel/sandbox/wasm/*.wasm from a checkout where `just assets` ran, then
 # go build -o /tmp/REV.bin . in the worktree.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 if [ $# -lt 2 ]; then
-	sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 fi
 a=$(realpath "$1") b=$(realpath "$2")
@@ -27,14 +31,15 @@ scripts/ensure-services.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/ingest" ./bench/ingest
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'); A=$a B=$b"
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'); A=$a ${A_FLAGS:-} B=$b ${B_FLAGS:-}"
 for ((i = 1; i <= rounds; i++)); do
 	for side in A B; do
-		bin=$a
-		[ "$side" = B ] && bin=$b
+		bin=$a side_flags=${A_FLAGS:-}
+		[ "$side" = B ] && bin=$b side_flags=${B_FLAGS:-}
 		# The last table row bench/ingest prints: | db | c | nodes | uplinks/s | p50 | p90 | p99 | errors |
 		# server CPU | loadgen CPU | PostgreSQL CPU | machine CPU | ...
-		row=$("$tmp/ingest" -bin "$bin" -store-d 0 -copy-runs 1 "$@" | grep '^  |' | tail -1)
+		# shellcheck disable=SC2086 # side_flags are words
+		row=$("$tmp/ingest" -bin "$bin" -store-d 0 -copy-runs 1 "$@" $side_flags | grep '^  |' | tail -1)
 		echo "$side $row"
 		echo "$row" | awk -F'|' -v side="$side" '{ printf "%s %s %.1f\n", side, $5, ($10 + $12) / $5 * 1e6 }' >>"$tmp/runs"
 	done

@@ -118,6 +118,8 @@ type options struct {
 	window      int
 	backlog     int
 	broker      string
+	alarmRules  int
+	alarmFiring int
 }
 
 // brokerSettings are the lines of the benchmark's own Mosquitto beyond its
@@ -152,7 +154,12 @@ func main() {
 	flag.IntVar(&o.window, "window", 500, "publishes each MQTT publisher keeps unacknowledged by the broker")
 	flag.IntVar(&o.backlog, "backlog", 20000, "uplinks the MQTT publishers keep published and not yet acknowledged by the portal")
 	flag.StringVar(&o.broker, "broker", "", "MQTT broker to use, mqtt://host:port (default: start a Mosquitto of the benchmark's own)")
+	flag.IntVar(&o.alarmRules, "alarm-rules", 0, "alarm rules to create over the company's nodes and keys before the run (round robin), each evaluated on its node's uplinks")
+	flag.IntVar(&o.alarmFiring, "alarm-firing", 0, "of the -alarm-rules, how many have a limit inside the values, so that they fire and clear again as the temperature drifts (the rest never fire)")
 	flag.Parse()
+	if o.alarmRules < 0 || o.alarmFiring < 0 || o.alarmFiring > o.alarmRules {
+		fatal(errors.New("-alarm-rules and -alarm-firing must not be negative, -alarm-firing at most -alarm-rules"))
+	}
 	if o.db != "sqlite" && o.db != "postgres" {
 		fatal(fmt.Errorf("-db: want sqlite or postgres, got %q", o.db))
 	}
@@ -267,11 +274,18 @@ func run(o options) (err error) {
 	if o.via != "http" {
 		csApp = uuid.NewString()
 	}
-	company, token, euis, err := setup(server.Base, o.nodes, csApp)
+	company, token, euis, tagIDs, err := setup(server.Base, o.nodes, csApp)
 	if err != nil {
 		return server.Fail(err)
 	}
 	fmt.Printf("ingest: set up a company with %d nodes and an integration token in %.1f s\n", o.nodes, time.Since(setupStart).Seconds())
+	if o.alarmRules > 0 {
+		rulesStart := time.Now()
+		if err := createAlarmRules(server.Base, company, tagIDs, o.alarmRules, o.alarmFiring); err != nil {
+			return server.Fail(err)
+		}
+		fmt.Printf("ingest: created %d alarm rules (%d of them firing) over the nodes' keys in %.1f s\n", o.alarmRules, o.alarmFiring, time.Since(rulesStart).Seconds())
+	}
 
 	kind := generic
 	if o.via != "http" {
@@ -329,6 +343,11 @@ func run(o options) (err error) {
 		broker.Stop()
 	}
 	last := len(rows) - 1
+	if o.db == "postgres" && o.alarmRules > 0 {
+		if err := reportFirings(ctx, dbURL); err != nil {
+			return err
+		}
+	}
 	if o.db == "postgres" {
 		cp, err := measureCopy(ctx, dbURL, points.Load(), o.copyRuns)
 		if err != nil {
@@ -701,10 +720,10 @@ func procsLabel(n int) string {
 // nodes and an integration token, and returns the token and the nodes'
 // DevEUIs. With csApp the application is of ChirpStack, under that
 // ChirpStack application id.
-func setup(base string, n int, csApp string) (int64, string, []string, error) {
+func setup(base string, n int, csApp string) (int64, string, []string, []int64, error) {
 	super, _, err := loadkit.Login(base, benchEmail, benchPassword)
 	if err != nil {
-		return 0, "", nil, err
+		return 0, "", nil, nil, err
 	}
 	var created struct {
 		Company struct {
@@ -717,7 +736,7 @@ func setup(base string, n int, csApp string) (int64, string, []string, error) {
 			"phoneNumber": "46701234567", "password": benchPassword},
 	}, 201, &created)
 	if err != nil {
-		return 0, "", nil, err
+		return 0, "", nil, nil, err
 	}
 	company := created.Company.ID
 	var app struct {
@@ -728,16 +747,17 @@ func setup(base string, n int, csApp string) (int64, string, []string, error) {
 		fields["networkServer"], fields["chirpstackApplicationId"] = "chirpstack", csApp
 	}
 	if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/applications/%d", company), super, fields, 201, &app); err != nil {
-		return 0, "", nil, err
+		return 0, "", nil, nil, err
 	}
 	var tok struct {
 		Token string `json:"token"`
 	}
 	if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/integration/tokens/%d", company), super,
 		map[string]any{"label": "bench", "isCompany": true}, 201, &tok); err != nil {
-		return 0, "", nil, err
+		return 0, "", nil, nil, err
 	}
 	euis := make([]string, n)
+	ids := make([]int64, n)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var firstErr error
@@ -752,8 +772,12 @@ func setup(base string, n int, csApp string) (int64, string, []string, error) {
 					return
 				}
 				euis[i] = fmt.Sprintf("70b3d57ed1%06x", i)
+				var tag struct {
+					ID int64 `json:"id"`
+				}
 				err := loadkit.Call(base, "POST", fmt.Sprintf("/api/applications/%d/tag", app.ID), super,
-					map[string]any{"name": fmt.Sprintf("Bench node %d", i), "deveui": euis[i]}, 201, nil)
+					map[string]any{"name": fmt.Sprintf("Bench node %d", i), "deveui": euis[i]}, 201, &tag)
+				ids[i] = tag.ID
 				if err != nil {
 					mu.Lock()
 					firstErr = cmpOr(firstErr, err)
@@ -764,7 +788,69 @@ func setup(base string, n int, csApp string) (int64, string, []string, error) {
 		}()
 	}
 	wg.Wait()
-	return company, tok.Token, euis, firstErr
+	return company, tok.Token, euis, ids, firstErr
+}
+
+// reportFirings prints how often the alarm rules fired during the run
+// (their history) and how many mails those firings queued.
+func reportFirings(ctx context.Context, dbURL string) error {
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		return fmt.Errorf("firings: connect: %w", err)
+	}
+	defer conn.Close(ctx)
+	var events, mails int64
+	if err := conn.QueryRow(ctx, `SELECT (SELECT count(*) FROM alarm_events), (SELECT count(*) FROM mail_outbox)`).Scan(&events, &mails); err != nil {
+		return fmt.Errorf("firings: %w", err)
+	}
+	fmt.Printf("  alarms:      %d firings in the alarms' history, %d mails queued\n", events, mails)
+	return nil
+}
+
+// createAlarmRules creates n alarm rules as the SuperAdmin, round robin
+// over the nodes and their keys (rule i on node i mod N, key i div N mod 5),
+// so that every uplink of a node is evaluated against the rules on it. The
+// first firing of them are HIGH rules on the temperature at 20, the middle
+// of its drift (17 to 23): they fire and clear again as it drifts, and
+// each firing queues an e-mail (priority C, e-mail contact; no SMTP server,
+// so the outbox keeps retrying it, as with an unreachable one). The rest
+// have limits outside every value the generator sends and never fire.
+func createAlarmRules(base string, company int64, tagIDs []int64, n, firing int) error {
+	super, _, err := loadkit.Login(base, benchEmail, benchPassword)
+	if err != nil {
+		return err
+	}
+	next := atomic.Int64{}
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					errs <- nil
+					return
+				}
+				node := i % len(tagIDs)
+				key := valueKeys[(i/len(tagIDs))%valuesPerUplink]
+				rule := map[string]any{"name": fmt.Sprintf("Bench rule %d", i), "tag": tagIDs[node], "tagDataKey": key,
+					"limitHigh": 1e6, "limitLow": -1e6, "priority": 2, "contactType": 1,
+					"alarmContacts": []string{"alarms@bench.example"}, "alarmDelay": 0, "message": "{node}: {key} = {value}"}
+				if i < firing {
+					rule["tagDataKey"], rule["limitHigh"] = "temperature", 20.0
+					delete(rule, "limitLow")
+				}
+				if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/companies/%d/alarm", company), super, rule, 201, nil); err != nil {
+					errs <- fmt.Errorf("alarm rule %d: %w", i, err)
+					return
+				}
+			}
+		}()
+	}
+	var first error
+	for range 8 {
+		first = cmpOr(first, <-errs)
+	}
+	return first
 }
 
 func cmpOr(a, b error) error {

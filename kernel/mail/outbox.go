@@ -69,6 +69,17 @@ func (o *Outbox) Enqueue(ctx context.Context, idb bun.IDB, m Message) error {
 // (outbox.Attempt).
 func (o *Outbox) SetBus(bus events.Bus) { o.bus = bus }
 
+// Wake makes Run look for due messages now. Enqueue wakes it too, but
+// inside the caller's transaction that wake may come before the commit, so
+// that Run finds nothing and the message waits for the next tick (5 s): a
+// caller that enqueues in a transaction calls Wake after the commit.
+func (o *Outbox) Wake() {
+	select {
+	case o.wake <- struct{}{}:
+	default:
+	}
+}
+
 // Run delivers due mail until ctx is done.
 func (o *Outbox) Run(ctx context.Context) error {
 	tick := time.NewTicker(5 * time.Second)

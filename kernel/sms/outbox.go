@@ -122,6 +122,17 @@ func (o *Outbox) SendNow(ctx context.Context, m Message) (string, error) {
 	return id, err
 }
 
+// Wake makes Run look for due messages now. Enqueue wakes it too, but
+// inside the caller's transaction that wake may come before the commit, so
+// that Run finds nothing and the message waits for the next tick (5 s): a
+// caller that enqueues in a transaction calls Wake after the commit.
+func (o *Outbox) Wake() {
+	select {
+	case o.wake <- struct{}{}:
+	default:
+	}
+}
+
 // Run delivers due messages until ctx is done. Several instances may run it
 // on one database: each message is claimed by one.
 func (o *Outbox) Run(ctx context.Context) error {

@@ -2,6 +2,7 @@ package alarms_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"sync"
 	"testing"
@@ -131,6 +132,41 @@ func inactivity(t *testing.T, c *cluster) {
 	if n := mails(); n != 4 {
 		t.Errorf("%d mails after one node spoke and fell silent again, want 4", n)
 	}
+}
+
+// TestInactivitySummary checks that a company with more than 10 newly
+// silent nodes gets one mail listing them, once, with two instances
+// scanning (docs/decisions.md, "Inactivity mails").
+func TestInactivitySummary(t *testing.T) {
+	t.Parallel()
+	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
+		t.Parallel()
+		c := newCluster(t, d)
+		c.Must(t, "acmeAdmin", "PUT", "/api/settings/company/{acme}", map[string]any{"INACTIVITY_EMAIL": "night@acme.se"}, http.StatusOK)
+		euis := []string{c.eui["acmeNode"]}
+		for i := range 11 {
+			eui := fmt.Sprintf("70B3D57ED00000B%X", i)
+			c.Must(t, "acmeAdmin", "POST", "/api/applications/{acmeApp}/tag", map[string]any{"name": fmt.Sprintf("Field %d", i), "deveui": eui}, http.StatusCreated)
+			euis = append(euis, eui)
+		}
+		now := time.Now().UTC()
+		for _, eui := range euis {
+			c.Must(t, "acmeIngest", "POST", "/api/ingest/generic", map[string]any{"devEui": eui, "time": now.Add(-time.Hour).Format(time.RFC3339Nano),
+				"values": map[string]any{"temperature": 1.0}}, http.StatusOK)
+		}
+		for range 2 {
+			c.both(t, func(p *kerneltest.Portal[*app.App]) error {
+				return p.App.Alarms().ScanInactivity(context.Background(), now.Add(6*time.Hour))
+			})
+		}
+		if n := c.count(t, "mail_outbox", "subject LIKE ?", "Inactive node%"); n != 1 {
+			t.Fatalf("%d inactivity mails for 12 silent nodes, want one listing them", n)
+		}
+		if n := c.count(t, "mail_outbox", "subject = ?", "Inactive nodes: 12"); n != 1 {
+			t.Errorf("the mail is not the summary of 12 nodes")
+		}
+		c.inbox.Wait(t, "night@acme.se", 10*time.Second)
+	})
 }
 
 // TestCatchUpAfterRestart checks that an uplink stored just before a crash,

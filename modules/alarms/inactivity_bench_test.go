@@ -2,6 +2,7 @@ package alarms_test
 
 import (
 	"context"
+	"net/http"
 	"os"
 	"strconv"
 	"testing"
@@ -19,7 +20,8 @@ import (
 //	FIELDHUB_BENCH_INACTIVITY=100000 go test -count=1 -run TestInactivityScale -v ./modules/alarms/
 //
 // It reports the scan that meets every node silent at once (a notice per
-// node) and the steady scan after it, when no node fell silent since.
+// node, written set-based, and one mail to the company listing them) and
+// the steady scan after it, when no node fell silent since.
 func TestInactivityScale(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("FIELDHUB_BENCH_INACTIVITY"))
 	if n <= 0 {
@@ -27,6 +29,9 @@ func TestInactivityScale(t *testing.T) {
 	}
 	p := kerneltest.Start(t, db.Postgres, quiet, app.Build)
 	dev := kerneltest.NewDevices(t, p.Client, p.App, p.App.Series())
+	// The company has an inactivity contact, so that the first scan also
+	// writes the mail (one listing its 100,000 newly silent nodes).
+	dev.Must(t, "acmeAdmin", "PUT", "/api/settings/company/{acme}", map[string]any{"INACTIVITY_EMAIL": "night@acme.se"}, http.StatusOK)
 	ctx := context.Background()
 	now := time.Now().UTC()
 	_, err := p.Host().DB.NewRaw(`INSERT INTO tags (company_id, application_id, name, deveui, decoder, latest_time, created_at, updated_at)
@@ -44,5 +49,12 @@ func TestInactivityScale(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("%d nodes, %s: %s", n, run, time.Since(start).Round(time.Millisecond))
+	}
+	var mails int
+	if err := p.Host().DB.NewRaw("SELECT count(*) FROM mail_outbox WHERE subject LIKE 'Inactive node%'").Scan(ctx, &mails); err != nil {
+		t.Fatal(err)
+	}
+	if n > 10 && mails != 1 {
+		t.Errorf("%d inactivity mails for %d nodes of one company, want one listing them", mails, n)
 	}
 }

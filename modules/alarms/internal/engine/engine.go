@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -41,6 +42,8 @@ type Engine struct {
 	log  *slog.Logger
 	// ruleTags are the nodes with active rules (ruletags.go).
 	ruleTags ruleTags
+	// queued counts the sends into the outboxes, for inTx's wake.
+	queued atomic.Int64
 }
 
 // New returns the engine on the host's database and outboxes.
@@ -96,7 +99,7 @@ func number(v any) (float64, bool) {
 // held for its delay on one of its days. A value older than the last one
 // evaluated is ignored, so that a catch-up never undoes a newer state.
 func (e *Engine) Evaluate(ctx context.Context, id int64, v float64, at time.Time, n node) error {
-	return e.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	return e.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		a, err := store.Lock(ctx, tx, id)
 		if err != nil || !a.Active {
 			return err
@@ -186,12 +189,30 @@ func (e *Engine) fire(ctx context.Context, tx bun.Tx, a *alarms.Alarm, v float64
 	return nil
 }
 
+// inTx runs fn in a transaction and, when fn queued mail or SMS (send)
+// and the transaction committed, wakes the outboxes: their own wake in
+// Enqueue comes before the commit, and the message would wait for their
+// next tick (docs/performance.md, "Firing to provider request"). A
+// concurrent transaction's send may cause a spare wake, never a missed one.
+func (e *Engine) inTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
+	before := e.queued.Load()
+	if err := e.db.RunInTx(ctx, nil, fn); err != nil {
+		return err
+	}
+	if e.queued.Load() != before {
+		e.mail.Wake()
+		e.sms.Wake()
+	}
+	return nil
+}
+
 // send queues text to contacts on the channels of a's priority and contact
 // type, in tx, and names the channels used ("email,sms").
 func (e *Engine) send(ctx context.Context, tx bun.IDB, a *alarms.Alarm, contacts []string, subject, text string) (string, error) {
 	wantMail, wantSMS := alarms.Channels(a.Priority, a.ContactType)
 	emails, phones := alarms.SplitContacts(contacts)
 	var used []string
+	e.queued.Add(1)
 	if wantMail && len(emails) > 0 {
 		if err := e.mail.Enqueue(ctx, tx, mail.Message{To: emails, Subject: subject, Text: text}); err != nil {
 			return "", err

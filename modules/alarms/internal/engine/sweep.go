@@ -46,7 +46,7 @@ func (e *Engine) Sweep(ctx context.Context, now time.Time) error {
 // for its delay by now.
 func (e *Engine) firePending(ctx context.Context, id int64, now time.Time) error {
 	var n *node
-	return e.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	return e.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		a, err := store.Lock(ctx, tx, id)
 		if err != nil {
 			return err
@@ -81,7 +81,7 @@ func (e *Engine) followUp(ctx context.Context, ev *alarms.Event, now time.Time) 
 		return err
 	}
 	if a.RenotifyInterval > 0 && !now.Before(ev.NotifiedAt.Add(e.delay(a.RenotifyInterval))) {
-		err := e.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		err := e.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 			ok, err := store.Renotified(ctx, tx, ev.ID, ev.NotifiedAt, now)
 			if err != nil || !ok {
 				return err
@@ -95,7 +95,7 @@ func (e *Engine) followUp(ctx context.Context, ev *alarms.Event, now time.Time) 
 	}
 	if a.EscalateAfter > 0 && len(a.EscalationContacts) > 0 && ev.EscalatedAt == nil &&
 		!now.Before(ev.TriggeredAt.Add(e.delay(a.EscalateAfter))) {
-		return e.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		return e.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 			ok, err := store.Escalated(ctx, tx, ev.ID, now)
 			if err != nil || !ok {
 				return err

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -30,45 +29,27 @@ func Mark(ctx context.Context, idb bun.IDB) (time.Time, int64, error) {
 	return m.At.UTC(), m.TagID, nil
 }
 
-// SetMark moves the inactivity job's mark forward (never back, should two
-// runs overlap).
-func SetMark(ctx context.Context, idb bun.IDB, at time.Time, tagID int64) error {
-	_, err := idb.NewUpdate().Model((*ScanMark)(nil)).Set("at = ?", at.UTC()).Set("tag_id = ?", tagID).
-		Where("id = 1 AND (at IS NULL OR at < ? OR (at = ? AND tag_id < ?))", at.UTC(), at.UTC(), tagID).Exec(ctx)
+// AdvanceMark moves the inactivity job's mark from (fromAt, fromID), as
+// the run read it, to (toAt, toID), in the transaction that queues the
+// mails about the nodes in between. It answers false, changing nothing,
+// when the mark is no longer where the run read it: another instance (on
+// PostgreSQL its UPDATE waits for the other's to commit and then finds the
+// row changed) or an earlier run has claimed those nodes, and the caller
+// rolls back. This compare-and-swap is what makes a silence mailed once.
+func AdvanceMark(ctx context.Context, idb bun.IDB, fromAt time.Time, fromID int64, toAt time.Time, toID int64) (bool, error) {
+	q := idb.NewUpdate().Model((*ScanMark)(nil)).Set("at = ?", toAt.UTC()).Set("tag_id = ?", toID).Where("id = 1 AND tag_id = ?", fromID)
+	if fromAt.IsZero() {
+		q = q.Where("at IS NULL")
+	} else {
+		q = q.Where("at = ?", fromAt.UTC())
+	}
+	res, err := q.Exec(ctx)
 	if err != nil {
-		return fmt.Errorf("move inactivity mark: %w", err)
+		return false, fmt.Errorf("move inactivity mark: %w", err)
 	}
-	return nil
-}
-
-// Silence is a node's silence since a time, for Notices.
-type Silence struct {
-	TagID int64
-	Since time.Time
-}
-
-// Notices is Notice for many nodes in one statement: it answers the tags
-// whose silence it was the first to record.
-func Notices(ctx context.Context, idb bun.IDB, list []Silence, now time.Time) (map[int64]bool, error) {
-	first := map[int64]bool{}
-	if len(list) == 0 {
-		return first, nil
-	}
-	values := make([]string, len(list))
-	args := make([]any, 0, 3*len(list))
-	for i, s := range list {
-		values[i] = "(?, ?, ?)"
-		args = append(args, s.TagID, s.Since.UTC(), now.UTC())
-	}
-	var ids []int64
-	err := idb.NewRaw(`INSERT INTO alarm_inactivity (tag_id, silent_since, notified_at) VALUES `+strings.Join(values, ", ")+`
-		ON CONFLICT (tag_id) DO UPDATE SET silent_since = excluded.silent_since, notified_at = excluded.notified_at
-		WHERE alarm_inactivity.silent_since < excluded.silent_since RETURNING tag_id`, args...).Scan(ctx, &ids)
+	n, err := res.RowsAffected()
 	if err != nil {
-		return nil, fmt.Errorf("note silences: %w", err)
+		return false, fmt.Errorf("move inactivity mark: %w", err)
 	}
-	for _, id := range ids {
-		first[id] = true
-	}
-	return first, nil
+	return n == 1, nil
 }
