@@ -122,6 +122,7 @@ func (d *Deliverer) send(ctx context.Context, r *reports.Report, companyName str
 		return false, fmt.Errorf("queue report %d: %w", r.ID, err)
 	}
 	if queued {
+		d.Mail.Wake() // the wake of Enqueue came before the commit
 		args["to"] = strings.Join(r.ReportContacts, ", ")
 		args["values"] = values
 		id := reports.IDEntrySent
