@@ -2,7 +2,7 @@
 // delay (a minute is a second here: FIELDHUB_ALARM_DELAY_UNIT=1s) on
 // /alarm/create, with its 24-hour preview; uplinks above the limit, two
 // "minutes" apart in their own times, fire it once; a User sees it on
-// /alarm/active and acknowledges it; the history says who and when; the
+// /alarm/active (from the notification in the bell) and acknowledges it; the history says who and when; the
 // e-mail reaches the test's SMTP server. axe-core in light and dark.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
@@ -94,7 +94,15 @@ test("a HIGH alarm fires once after its delay, a User acknowledges it, and the h
   await signIn(user, server.accounts.byRole.User);
   const upage = await user.newPage();
   const uwatch = watchPage(upage);
-  await upage.goto("/alarm/active");
+  // The firing is in the User's bell; clicking it opens the open alarms.
+  await upage.goto("/settings");
+  const bell = upage.locator("details.notifications");
+  await bell.locator("summary").click();
+  const note = bell.locator(".notifications-list .notification").filter({ hasText: alarmName });
+  await note.waitFor();
+  assert.match(await note.innerText(), new RegExp(`${node.name}: temperature is 14`));
+  await note.click();
+  await upage.waitForURL((url) => url.pathname === "/alarm/active");
   const ulang = await pageLang(upage);
   const open = upage.getByRole("row").filter({ hasText: alarmName });
   await open.waitFor();
