@@ -55,6 +55,10 @@ func TestTenancy(t *testing.T) {
 		ownToken := publicLink(t, ta, own.CompanyAdminToken, own.CompanyID, "Own Widgets board")
 		// The installation's news, which only a SuperAdmin changes.
 		newsID := ta.Must(t, "POST", "/api/news", root, map[string]any{"title": "Installation news", "body": "For everyone."}, 201).Num("id")
+		// The audit trail is written after the bus hands it on, in order:
+		// once the last fixture's entry is there, so are the others, and
+		// the snapshots see none arrive during the walk.
+		awaitForeignAudit(t, ta, foreign.CompanyID, "audit.report.created")
 
 		bdb := ta.Host().DB
 		fid := foreign.CompanyID
@@ -530,6 +534,17 @@ func foreignGateway(t *testing.T, ta *kerneltest.Portal[*app.App], root string, 
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// awaitForeignAudit waits until the foreign company's audit trail has an
+// entry of messageID.
+func awaitForeignAudit(t *testing.T, ta *kerneltest.Portal[*app.App], companyID int64, messageID string) {
+	t.Helper()
+	kerneltest.WaitFor(t, 15*time.Second, func() bool {
+		var n int
+		err := ta.Host().DB.NewRaw("SELECT count(*) FROM log_entries WHERE company_id = ? AND message_id = ?", companyID, messageID).Scan(context.Background(), &n)
+		return err == nil && n > 0
+	}, func() string { return "the foreign company's audit entry " + messageID + " was never written" })
 }
 
 // awaitForeignLog waits until the log entries of the foreign company's
