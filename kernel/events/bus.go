@@ -18,6 +18,10 @@ type Event interface {
 // Handler reacts to one event.
 type Handler func(ctx context.Context, e Event)
 
+// BatchHandler reacts to the events of a topic that were waiting, in the
+// order they were published (at least one).
+type BatchHandler func(ctx context.Context, batch []Event)
+
 // Bus delivers events to the subscribers of their topic.
 //
 // Subscribe is called while modules are wired, before Start; Publish may be
@@ -25,6 +29,11 @@ type Handler func(ctx context.Context, e Event)
 type Bus interface {
 	Publish(ctx context.Context, e Event)
 	Subscribe(topic string, h Handler)
+	// SubscribeBatch registers h for topic with the events that queued
+	// while it handled the previous ones, at most size at a time: a
+	// subscriber whose work has a cost per call rather than per event
+	// (a query, a transaction) keeps up with the publishers that way.
+	SubscribeBatch(topic string, size int, h BatchHandler)
 }
 
 // Local is the in-process Bus: each subscriber has its own queue and
@@ -38,7 +47,8 @@ type Local struct {
 }
 
 type subscriber struct {
-	h     Handler
+	h     BatchHandler
+	max   int
 	queue chan Event
 }
 
@@ -49,26 +59,51 @@ func NewLocal(log *slog.Logger) *Local {
 
 // Subscribe registers h for topic.
 func (b *Local) Subscribe(topic string, h Handler) {
-	s := &subscriber{h: h, queue: make(chan Event, 1024)}
+	b.SubscribeBatch(topic, 1, func(ctx context.Context, batch []Event) { h(ctx, batch[0]) })
+}
+
+// SubscribeBatch registers h for topic, with up to max events at a time.
+func (b *Local) SubscribeBatch(topic string, size int, h BatchHandler) {
+	s := &subscriber{h: h, max: max(size, 1), queue: make(chan Event, 1024)}
 	b.mu.Lock()
 	b.subs[topic] = append(b.subs[topic], s)
 	b.mu.Unlock()
 	b.wg.Add(1)
 	go func() {
 		defer b.wg.Done()
+		batch := make([]Event, 0, s.max)
 		for e := range s.queue {
-			b.deliver(s, e)
+			batch = append(batch[:0], e)
+			batch = s.drain(batch)
+			b.deliver(s, batch)
 		}
 	}()
 }
 
-func (b *Local) deliver(s *subscriber, e Event) {
+// drain adds the events already queued to batch, up to the subscriber's
+// max, without waiting for more.
+func (s *subscriber) drain(batch []Event) []Event {
+	for len(batch) < s.max {
+		select {
+		case e, ok := <-s.queue:
+			if !ok {
+				return batch
+			}
+			batch = append(batch, e)
+		default:
+			return batch
+		}
+	}
+	return batch
+}
+
+func (b *Local) deliver(s *subscriber, batch []Event) {
 	defer func() {
 		if r := recover(); r != nil {
-			b.log.Error("event handler panicked", "topic", e.Topic(), "panic", r)
+			b.log.Error("event handler panicked", "topic", batch[0].Topic(), "panic", r)
 		}
 	}()
-	s.h(context.Background(), e)
+	s.h(context.Background(), batch)
 }
 
 // Publish queues e for every subscriber of its topic.

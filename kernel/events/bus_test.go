@@ -39,3 +39,36 @@ func TestLocalDeliversInOrderAndSurvivesPanics(t *testing.T) {
 		}
 	}
 }
+
+// TestLocalBatchesWhatQueued checks that a batch subscriber gets every
+// event once, in order, in batches no larger than its size, and more than
+// one at a time when events queue while it works.
+func TestLocalBatchesWhatQueued(t *testing.T) {
+	b := NewLocal(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	release := make(chan struct{})
+	var got []int
+	largest := 0
+	b.SubscribeBatch("test.pinged", 100, func(_ context.Context, batch []Event) {
+		<-release // the first call waits, so that the rest queue
+		largest = max(largest, len(batch))
+		for _, e := range batch {
+			got = append(got, e.(pinged).n)
+		}
+	})
+	for i := 0; i < 1000; i++ {
+		b.Publish(context.Background(), pinged{i})
+	}
+	close(release)
+	b.Close()
+	if len(got) != 1000 {
+		t.Fatalf("delivered %d of 1000", len(got))
+	}
+	for i, n := range got {
+		if n != i {
+			t.Fatalf("event %d arrived as %d", i, n)
+		}
+	}
+	if largest != 100 {
+		t.Errorf("the largest batch held %d events, want the size, 100, since 999 queued", largest)
+	}
+}

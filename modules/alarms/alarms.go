@@ -98,6 +98,9 @@ type Alarm struct {
 	DigitalState *int       `bun:"digital_state" json:"-"`
 	EvaluatedAt  *time.Time `bun:"evaluated_at" json:"-"`
 	LastValue    *float64   `bun:"last_value" json:"-"`
+	// StateVersion counts the writes of the state above (not of
+	// EvaluatedAt and LastValue alone); see the engine's batches.
+	StateVersion int64 `bun:"state_version" json:"-"`
 
 	CreatedAt time.Time `bun:"created_at" json:"createdAt"`
 	UpdatedAt time.Time `bun:"updated_at" json:"updatedAt"`

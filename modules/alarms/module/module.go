@@ -53,10 +53,14 @@ func New(host *kernel.Host, deps Deps) alarms.Module {
 	}
 	eng := engine.New(host, engine.Deps{Config: deps.Config, Accounts: deps.Accounts, Tags: deps.Tags, Settings: deps.Settings, Notifier: deps.Notifier})
 	m := &module{host: host, cfg: deps.Config, engine: eng, api: httpapi.New(host, deps.Accounts, deps.Tags, eng)}
-	host.Bus.Subscribe(ingest.UplinkReceived{}.Topic(), func(ctx context.Context, e events.Event) {
-		if u, ok := e.(ingest.UplinkReceived); ok {
-			eng.OnUplink(ctx, u)
+	host.Bus.SubscribeBatch(ingest.UplinkReceived{}.Topic(), engine.BatchSize, func(ctx context.Context, batch []events.Event) {
+		uplinks := make([]ingest.UplinkReceived, 0, len(batch))
+		for _, e := range batch {
+			if u, ok := e.(ingest.UplinkReceived); ok {
+				uplinks = append(uplinks, u)
+			}
 		}
+		eng.OnUplinks(ctx, uplinks)
 	})
 	if deps.UI != nil {
 		m.pages = pages.New(host, deps.UI, deps.Accounts, deps.Tags, eng)

@@ -21,7 +21,6 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/sms"
 	"github.com/fieldhub/fieldhub/modules/alarms"
 	"github.com/fieldhub/fieldhub/modules/alarms/internal/store"
-	"github.com/fieldhub/fieldhub/modules/ingest"
 )
 
 // Deps is what the engine works with.
@@ -53,28 +52,6 @@ func New(host *kernel.Host, deps Deps) *Engine {
 
 // node names a rule's node in its messages.
 type node struct{ name, deveui string }
-
-// OnUplink evaluates the active rules of the uplink's node on its values.
-func (e *Engine) OnUplink(ctx context.Context, u ingest.UplinkReceived) {
-	if !e.hasRules(ctx, u.TagID) {
-		return
-	}
-	list, err := store.ActiveOfTag(ctx, e.db, u.TagID)
-	if err != nil {
-		e.log.Error("alarms of an uplink", "tag", u.TagID, "err", err)
-		return
-	}
-	n := node{name: u.Name, deveui: strings.ToUpper(u.DevEUI)}
-	for _, a := range list {
-		v, ok := number(u.Data[a.TagDataKey])
-		if !ok {
-			continue
-		}
-		if err := e.Evaluate(ctx, a.ID, v, u.Time, n); err != nil {
-			e.log.Error("evaluate alarm", "alarm", a.ID, "err", err)
-		}
-	}
-}
 
 // number reads a stored value: float64 for numbers and booleans.
 func number(v any) (float64, bool) {

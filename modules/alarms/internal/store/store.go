@@ -30,6 +30,10 @@ var ruleColumns = []string{"name", "priority", "alarm_delay", "active", "tag_dat
 	"contact_type", "alarm_contacts", "active_days", "signal_type", "digital_trigger", "trigger_high", "trigger_low", "advanced",
 	"hysteresis", "renotify_interval", "escalate_after", "escalation_contacts", "pending_since", "armed", "digital_state", "updated_at"}
 
+// bumpVersion counts a write of a rule's evaluation state (the migration
+// 20270111000000 says why).
+const bumpVersion = "state_version = state_version + 1"
+
 // Insert stores a new rule.
 func Insert(ctx context.Context, idb bun.IDB, a *alarms.Alarm) error {
 	if _, err := idb.NewInsert().Model(a).Returning("id").Exec(ctx); err != nil {
@@ -42,7 +46,7 @@ func Insert(ctx context.Context, idb bun.IDB, a *alarms.Alarm) error {
 // open firing stays open).
 func Update(ctx context.Context, idb bun.IDB, a *alarms.Alarm) error {
 	a.PendingSince, a.Armed, a.DigitalState = nil, true, nil
-	if _, err := idb.NewUpdate().Model(a).Column(ruleColumns...).WherePK().Exec(ctx); err != nil {
+	if _, err := idb.NewUpdate().Model(a).Column(ruleColumns...).Set(bumpVersion).WherePK().Exec(ctx); err != nil {
 		return fmt.Errorf("update alarm %d: %w", a.ID, err)
 	}
 	return nil
@@ -52,7 +56,7 @@ func Update(ctx context.Context, idb bun.IDB, a *alarms.Alarm) error {
 // evaluation afresh.
 func SetActive(ctx context.Context, idb bun.IDB, id int64, active bool, now time.Time) error {
 	_, err := idb.NewUpdate().Model((*alarms.Alarm)(nil)).Set("active = ?", active).Set("updated_at = ?", now).
-		Set("pending_since = NULL").Set("armed = ?", true).Set("digital_state = NULL").Where("id = ?", id).Exec(ctx)
+		Set("pending_since = NULL").Set("armed = ?", true).Set("digital_state = NULL").Set(bumpVersion).Where("id = ?", id).Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("set alarm %d active: %w", id, err)
 	}
@@ -93,7 +97,8 @@ func Lock(ctx context.Context, tx bun.Tx, id int64) (*alarms.Alarm, error) {
 
 // SaveState writes a rule's evaluation state.
 func SaveState(ctx context.Context, idb bun.IDB, a *alarms.Alarm) error {
-	_, err := idb.NewUpdate().Model(a).Column("pending_since", "armed", "open_event_id", "digital_state", "evaluated_at", "last_value").
+	a.StateVersion++
+	_, err := idb.NewUpdate().Model(a).Column("pending_since", "armed", "open_event_id", "digital_state", "evaluated_at", "last_value", "state_version").
 		WherePK().Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("save state of alarm %d: %w", a.ID, err)
@@ -115,6 +120,18 @@ func ActiveOfTag(ctx context.Context, idb bun.IDB, tagID int64) ([]*alarms.Alarm
 	list := []*alarms.Alarm{}
 	if err := idb.NewSelect().Model(&list).Where("tag_id = ? AND active", tagID).OrderExpr("id").Scan(ctx); err != nil {
 		return nil, fmt.Errorf("list alarms of tag %d: %w", tagID, err)
+	}
+	return list, nil
+}
+
+// ActiveOfTags lists the active rules on the nodes tagIDs, by id.
+func ActiveOfTags(ctx context.Context, idb bun.IDB, tagIDs []int64) ([]*alarms.Alarm, error) {
+	list := []*alarms.Alarm{}
+	if len(tagIDs) == 0 {
+		return list, nil
+	}
+	if err := idb.NewSelect().Model(&list).Where("tag_id IN (?) AND active", bun.In(tagIDs)).OrderExpr("id").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("list alarms of %d tags: %w", len(tagIDs), err)
 	}
 	return list, nil
 }
@@ -209,7 +226,7 @@ func Reset(ctx context.Context, tx bun.Tx, ev *alarms.Event, userID int64, userN
 	if n, _ := res.RowsAffected(); n == 0 {
 		return false, nil
 	}
-	_, err = tx.NewUpdate().Model((*alarms.Alarm)(nil)).Set("open_event_id = NULL").
+	_, err = tx.NewUpdate().Model((*alarms.Alarm)(nil)).Set("open_event_id = NULL").Set(bumpVersion).
 		Where("id = ? AND open_event_id = ?", ev.AlarmID, ev.ID).Exec(ctx)
 	if err != nil {
 		return false, fmt.Errorf("free alarm %d: %w", ev.AlarmID, err)
