@@ -3,6 +3,7 @@ package app_test
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -113,5 +114,57 @@ func TestSMSThroughTheSettingsProvider(t *testing.T) {
 	en = find(wrong.CompanyAdminToken, wrong.CompanyID, logs.TypeError, logs.IDEntrySMSRetry)
 	if msg, _ := en["message"].(string); !strings.Contains(msg, "20003") || strings.Contains(msg, "not-the-token") {
 		t.Errorf("refusal entry %v", en)
+	}
+}
+
+// TestSMSThroughAThirdPartyPlugin checks that a plugin other than the
+// bundled two, copied into the plugin directory, is offered by the
+// settings, is chosen with the generic sender and credentials (sealed), and
+// sends: the example plugin of examples/sms-plugin, which writes each
+// message into the folder its credentials name.
+func TestSMSThroughAThirdPartyPlugin(t *testing.T) {
+	dir, out := t.TempDir(), t.TempDir()
+	if err := os.Rename(smstest.Build(t, "../examples/sms-plugin"), filepath.Join(dir, "sms-folder")); err != nil {
+		t.Fatal(err)
+	}
+	ta := kerneltest.Start(t, db.SQLite, map[string]string{"FIELDHUB_PLUGIN_DIR": dir}, app.Build)
+	root := ta.SuperAdmin(t)
+	c := ta.Company(t, root, "Plugin AB", "plugin.example")
+	path := fmt.Sprintf("/api/settings/company/%d", c.CompanyID)
+
+	fields := ta.Call(t, "GET", "/api/settings/company/fields", c.CompanyAdminToken, nil)
+	if !strings.Contains(string(fields.Body), `"options":["","46elks","twilio","folder"]`) {
+		t.Errorf("the provider's options do not offer the plugin: %s", fields.Body)
+	}
+	for _, bad := range []map[string]any{
+		{"SMS_PROVIDER": "missing"},
+		{"SMS_PROVIDER": "folder", "SMS_PLUGIN_CREDENTIALS": "folder=%zz"},
+	} {
+		if r := ta.Call(t, "PUT", path, c.CompanyAdminToken, bad); r.Status != 400 {
+			t.Errorf("settings %v: %d %s, want 400", bad, r.Status, r.Body)
+		}
+	}
+	if r := ta.Call(t, "PUT", path, c.CompanyAdminToken, map[string]any{
+		"SMS_PROVIDER": "folder", "SMS_PLUGIN_SENDER": "Fieldhub", "SMS_PLUGIN_CREDENTIALS": "folder=" + url.QueryEscape(out)}); r.Status != 200 {
+		t.Fatalf("company settings: %d %s", r.Status, r.Body)
+	}
+	host := ta.Host()
+	if err := host.SMS.Enqueue(context.Background(), host.DB, sms.Message{CompanyID: c.CompanyID, To: []string{"46700000009"}, Text: "Tank full"}); err != nil {
+		t.Fatal(err)
+	}
+	host.SMS.Wake()
+	var files []string
+	kerneltest.WaitFor(t, 30*time.Second, func() bool {
+		files, _ = filepath.Glob(filepath.Join(out, "*.json"))
+		return len(files) == 1
+	}, func() string { return fmt.Sprintf("the plugin's folder holds %v", files) })
+	body, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"to": "+46700000009"`, `"from": "Fieldhub"`, `"text": "Tank full"`} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("message file %s lacks %s", body, want)
+		}
 	}
 }

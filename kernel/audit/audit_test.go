@@ -43,8 +43,9 @@ func TestMask(t *testing.T) {
 // recorder is a bus that keeps what is published.
 type recorder struct{ got []events.Event }
 
-func (r *recorder) Publish(_ context.Context, e events.Event) { r.got = append(r.got, e) }
-func (r *recorder) Subscribe(string, events.Handler)          {}
+func (r *recorder) Publish(_ context.Context, e events.Event)       { r.got = append(r.got, e) }
+func (r *recorder) Subscribe(string, events.Handler)                {}
+func (r *recorder) SubscribeBatch(string, int, events.BatchHandler) {}
 
 func TestAnnounce(t *testing.T) {
 	t.Parallel()

@@ -35,7 +35,8 @@ type announced struct{ got []outbox.Attempt }
 func (a *announced) Publish(_ context.Context, e events.Event) {
 	a.got = append(a.got, e.(outbox.Attempt))
 }
-func (a *announced) Subscribe(string, events.Handler) {}
+func (a *announced) Subscribe(string, events.Handler)                {}
+func (a *announced) SubscribeBatch(string, int, events.BatchHandler) {}
 
 // TestOutboxRetriesUntilSent checks that a mail the server refuses stays in
 // the outbox and goes out on a later attempt.

@@ -69,7 +69,8 @@ func (a *attempts) Publish(_ context.Context, e events.Event) {
 	a.got = append(a.got, e.(outbox.Attempt))
 	a.mu.Unlock()
 }
-func (a *attempts) Subscribe(string, events.Handler) {}
+func (a *attempts) Subscribe(string, events.Handler)                {}
+func (a *attempts) SubscribeBatch(string, int, events.BatchHandler) {}
 
 func (a *attempts) outcomes() []outbox.Outcome {
 	a.mu.Lock()

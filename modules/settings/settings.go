@@ -21,6 +21,9 @@ const (
 	IDUnknown = "settings.unknown"
 	// IDBadValue: a value the setting cannot hold.
 	IDBadValue = "settings.badValue"
+	// IDPluginCredentials: SMS_PLUGIN_CREDENTIALS is not name=value pairs
+	// joined by &.
+	IDPluginCredentials = "settings.pluginCredentials"
 	// IDWhiteLabel: the branding may change only under a white-label
 	// license.
 	IDWhiteLabel = "settings.whiteLabel"

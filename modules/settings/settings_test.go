@@ -116,7 +116,7 @@ func TestGlobalSettings(t *testing.T) {
 		}
 	}
 	empty := map[string]any{"branding": "", "powered_by": "", "brand_icon": "mdi-access-point-network", "SMS_PROVIDER": "", "ELKS_USERNAME": "", "ELKS_PASSWORD": "",
-		"ELKS_SENDER": "", "TWILIO_NUMBER": "", "TWILIO_ACCOUNT_SID": "", "TWILIO_AUTH_TOKEN": ""}
+		"ELKS_SENDER": "", "TWILIO_NUMBER": "", "TWILIO_ACCOUNT_SID": "", "TWILIO_AUTH_TOKEN": "", "SMS_PLUGIN_SENDER": "", "SMS_PLUGIN_CREDENTIALS": ""}
 	run(t, []step{
 		{Name: "SuperAdmin sees every setting", As: "super", Method: "GET", Path: "/api/settings/global", Status: 200, Want: empty, Exact: true},
 		{Name: "store credentials", As: "super", Method: "POST", Path: "/api/settings/global",
@@ -179,6 +179,8 @@ func TestCompanySettings(t *testing.T) {
 			field("TWILIO_NUMBER", "Twilio phone number", 0),
 			field("TWILIO_ACCOUNT_SID", "Twilio account SID", 0),
 			field("TWILIO_AUTH_TOKEN", "Twilio access token", 5),
+			field("SMS_PLUGIN_SENDER", "Other plugin: sender", 0),
+			field("SMS_PLUGIN_CREDENTIALS", "Other plugin: credentials", 5),
 		}},
 		{Name: "fields in Swedish", As: "acmeAdmin", Method: "GET", Path: "/api/settings/company/fields", Lang: "sv", Status: 200, Whole: []any{
 			field("SMS_PROVIDER", "SMS-leverantör", 3, providers...),
@@ -189,11 +191,13 @@ func TestCompanySettings(t *testing.T) {
 			field("TWILIO_NUMBER", "Twilio telefonnummer", 0),
 			field("TWILIO_ACCOUNT_SID", "Twilio konto-SID", 0),
 			field("TWILIO_AUTH_TOKEN", "Twilio åtkomsttoken", 5),
+			field("SMS_PLUGIN_SENDER", "Annat tillägg: avsändare", 0),
+			field("SMS_PLUGIN_CREDENTIALS", "Annat tillägg: inloggningsuppgifter", 5),
 		}},
 		{Name: "fields are not for Users", As: "acmeUser", Method: "GET", Path: "/api/settings/company/fields", Status: 403},
 		{Name: "empty at first", As: "acmeAdmin", Method: "GET", Path: "/api/settings/company/{acme}", Status: 200, Exact: true,
 			Want: map[string]any{"SMS_PROVIDER": "", "INACTIVITY_EMAIL": "", "ELKS_USERNAME": "", "ELKS_PASSWORD": "", "ELKS_SENDER": "",
-				"TWILIO_NUMBER": "", "TWILIO_ACCOUNT_SID": "", "TWILIO_AUTH_TOKEN": ""}},
+				"TWILIO_NUMBER": "", "TWILIO_ACCOUNT_SID": "", "TWILIO_AUTH_TOKEN": "", "SMS_PLUGIN_SENDER": "", "SMS_PLUGIN_CREDENTIALS": ""}},
 		{Name: "store", As: "acmeAdmin", Method: "PUT", Path: "/api/settings/company/{acme}",
 			Body:   `{"SMS_PROVIDER":"twilio","INACTIVITY_EMAIL":" ops@acme.se ","TWILIO_NUMBER":"+46 70 123 45 67","TWILIO_ACCOUNT_SID":"AC1","TWILIO_AUTH_TOKEN":"tok"}`,
 			Status: 200, Want: map[string]any{"SMS_PROVIDER": "twilio", "INACTIVITY_EMAIL": "ops@acme.se", "TWILIO_NUMBER": "46701234567",

@@ -6,7 +6,6 @@ import (
 
 	"github.com/fieldhub/fieldhub/kernel/auth"
 	"github.com/fieldhub/fieldhub/kernel/web"
-	"github.com/fieldhub/fieldhub/modules/settings/internal/schema"
 	"github.com/fieldhub/fieldhub/modules/settings/internal/store"
 )
 
@@ -22,8 +21,9 @@ type field struct {
 // caller's language.
 func (a *API) companyFields(w http.ResponseWriter, r *http.Request) error {
 	lang := a.host.Router.Lang(r)
-	out := make([]field, 0, len(schema.Company))
-	for _, s := range schema.Company {
+	sc := a.values.CompanySchema()
+	out := make([]field, 0, len(sc))
+	for _, s := range sc {
 		options := s.Options
 		if options == nil {
 			options = []string{}
@@ -44,7 +44,7 @@ func (a *API) getCompany(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return web.OK(w, schema.Company.Render(stored, nil))
+	return web.OK(w, a.values.CompanySchema().Render(stored, nil))
 }
 
 // putCompany answers PUT /settings/company/{companyId}.
@@ -58,11 +58,11 @@ func (a *API) putCompany(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	stored, err := a.values.Save(ctx, schema.Company, store.CompanyScope(id), body, nil)
+	stored, err := a.values.Save(ctx, a.values.CompanySchema(), store.CompanyScope(id), body, nil)
 	if err != nil {
 		return err
 	}
-	return web.OK(w, schema.Company.Render(stored, nil))
+	return web.OK(w, a.values.CompanySchema().Render(stored, nil))
 }
 
 // managedCompany returns the path's company id if the caller may manage that

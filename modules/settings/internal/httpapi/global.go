@@ -22,7 +22,7 @@ func (a *API) getGlobal(w http.ResponseWriter, r *http.Request) error {
 	if auth.CallerFrom(ctx).Role != auth.SuperAdmin {
 		keep = func(s *schema.Setting) bool { return slices.Contains(schema.BrandingNames, s.Name) }
 	}
-	return web.OK(w, schema.Global.Render(stored, keep))
+	return web.OK(w, a.values.GlobalSchema().Render(stored, keep))
 }
 
 // postGlobal answers POST /settings/global.
@@ -35,5 +35,5 @@ func (a *API) postGlobal(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return web.OK(w, schema.Global.Render(stored, nil))
+	return web.OK(w, a.values.GlobalSchema().Render(stored, nil))
 }

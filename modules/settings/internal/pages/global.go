@@ -29,8 +29,8 @@ const (
 // globalTexts are the global settings the form shows as text or a select;
 // the secrets are never shown, only whether one is stored.
 var (
-	globalTexts   = []string{"branding", "powered_by", "brand_icon", "SMS_PROVIDER", "ELKS_USERNAME", "ELKS_SENDER", "TWILIO_NUMBER", "TWILIO_ACCOUNT_SID"}
-	globalSecrets = []string{"ELKS_PASSWORD", "TWILIO_AUTH_TOKEN"}
+	globalTexts   = []string{"branding", "powered_by", "brand_icon", "SMS_PROVIDER", "ELKS_USERNAME", "ELKS_SENDER", "TWILIO_NUMBER", "TWILIO_ACCOUNT_SID", "SMS_PLUGIN_SENDER"}
+	globalSecrets = []string{"ELKS_PASSWORD", "TWILIO_AUTH_TOKEN", "SMS_PLUGIN_CREDENTIALS"}
 )
 
 // clearPrefix names the check box that removes a stored secret.
@@ -42,6 +42,23 @@ type globalForm struct {
 	Values     map[string]string // by setting name
 	Stored     map[string]bool   // secrets: whether one is stored
 	Clear      map[string]bool   // secrets: the remove check box
+	// Providers are the SMS providers the plugin host offers.
+	Providers []string
+}
+
+// providerOptions are the choices of SMS_PROVIDER: none, the bundled
+// providers by their names, then third parties' plugins by theirs.
+func (f globalForm) providerOptions() []ui.Option {
+	names := map[string]string{"46elks": "46elks", "twilio": "Twilio"}
+	out := []ui.Option{{Value: "", LabelID: "page.globalSettings.sms.none"}}
+	for _, p := range f.Providers {
+		label := names[p]
+		if label == "" {
+			label = p
+		}
+		out = append(out, ui.Option{Value: p, Label: label})
+	}
+	return out
 }
 
 // iconProps are the brand icon selector island's props.
@@ -56,8 +73,10 @@ func (f globalForm) iconProps(label string) string {
 
 // formFromStored fills the form with what is stored, defaults for the rest.
 func (p *Pages) formFromStored(stored map[string]string) globalForm {
-	f := globalForm{WhiteLabel: p.values.WhiteLabel(), Values: map[string]string{}, Stored: map[string]bool{}, Clear: map[string]bool{}}
-	shown := schema.Global.Render(stored, nil)
+	sc := p.values.GlobalSchema()
+	f := globalForm{WhiteLabel: p.values.WhiteLabel(), Values: map[string]string{}, Stored: map[string]bool{}, Clear: map[string]bool{},
+		Providers: sc.Get("SMS_PROVIDER").Options[1:]}
+	shown := sc.Render(stored, nil)
 	for _, name := range globalTexts {
 		f.Values[name], _ = shown[name].(string)
 	}

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"net/mail"
+	"net/url"
 	"regexp"
 	"strings"
 
@@ -9,16 +10,45 @@ import (
 	"github.com/fieldhub/fieldhub/modules/settings"
 )
 
-// The SMS settings exist both globally and per company.
+// The SMS settings exist both globally and per company. SMS_PLUGIN_* are
+// the sender and credentials of a provider other than the bundled two (a
+// third party's plugin), the credentials in the form of a URL query:
+// name=value&name=value, by the names its plugin reads.
 var (
-	smsProvider = Setting{Name: "SMS_PROVIDER", Options: []string{"", "46elks", "twilio"}, Label: "settings.field.smsProvider"}
 	elksUser    = Setting{Name: "ELKS_USERNAME", Normalise: strings.TrimSpace, Label: "settings.field.provider1Username"}
 	elksPass    = Setting{Name: "ELKS_PASSWORD", Kind: Secret, Label: "settings.field.provider1Password"}
 	elksSender  = Setting{Name: "ELKS_SENDER", Normalise: strings.TrimSpace, Valid: senderName.MatchString, Label: "settings.field.provider1Sender"}
 	twilioNum   = Setting{Name: "TWILIO_NUMBER", Normalise: normalisePhone, Valid: validPhone, Label: "settings.field.provider2Number"}
 	twilioSID   = Setting{Name: "TWILIO_ACCOUNT_SID", Normalise: strings.TrimSpace, Label: "settings.field.provider2AccountSid"}
 	twilioToken = Setting{Name: "TWILIO_AUTH_TOKEN", Kind: Secret, Label: "settings.field.provider2AuthToken"}
+	pluginSend  = Setting{Name: "SMS_PLUGIN_SENDER", Normalise: strings.TrimSpace, Label: "settings.field.pluginSender"}
+	pluginCreds = Setting{Name: "SMS_PLUGIN_CREDENTIALS", Kind: Secret, Normalise: strings.TrimSpace, Valid: validCredentials,
+		Label: "settings.field.pluginCredentials", Invalid: settings.IDPluginCredentials}
 )
+
+// smsProvider is the choice among providers: none, or one of those the
+// plugin host offers.
+func smsProvider(providers []string) Setting {
+	return Setting{Name: "SMS_PROVIDER", Options: append([]string{""}, providers...), Label: "settings.field.smsProvider"}
+}
+
+// validCredentials accepts name=value pairs joined by &, escaped as in a
+// URL query.
+func validCredentials(s string) bool {
+	if s == "" {
+		return true
+	}
+	q, err := url.ParseQuery(s)
+	if err != nil {
+		return false
+	}
+	for name := range q {
+		if name == "" {
+			return false
+		}
+	}
+	return true
+}
 
 // BrandingNames are the global settings that white-label gates and that
 // every signed-in user may read.
@@ -31,19 +61,23 @@ const DefaultBrandIcon = "mdi-access-point-network"
 var IconName = regexp.MustCompile(`^mdi-[a-z0-9-]+$`)
 
 // Global is the installation's settings: the branding and the SMS
-// provider every company without its own uses.
-var Global = Schema{
-	{Name: "branding"}, {Name: "powered_by"},
-	{Name: "brand_icon", Default: DefaultBrandIcon, Normalise: strings.TrimSpace, Valid: IconName.MatchString},
-	smsProvider, elksUser, elksPass, elksSender, twilioNum, twilioSID, twilioToken,
+// provider every company without its own uses, one of providers.
+func Global(providers []string) Schema {
+	return Schema{
+		{Name: "branding"}, {Name: "powered_by"},
+		{Name: "brand_icon", Default: DefaultBrandIcon, Normalise: strings.TrimSpace, Valid: IconName.MatchString},
+		smsProvider(providers), elksUser, elksPass, elksSender, twilioNum, twilioSID, twilioToken, pluginSend, pluginCreds,
+	}
 }
 
-// Company is a company's settings: its own SMS provider and the address
-// that hears of its inactive nodes.
-var Company = Schema{
-	smsProvider,
-	{Name: "INACTIVITY_EMAIL", Normalise: strings.TrimSpace, Valid: validEmail, Label: "settings.field.inactivityEmail"},
-	elksUser, elksPass, elksSender, twilioNum, twilioSID, twilioToken,
+// Company is a company's settings: its own SMS provider (one of
+// providers) and the address that hears of its inactive nodes.
+func Company(providers []string) Schema {
+	return Schema{
+		smsProvider(providers),
+		{Name: "INACTIVITY_EMAIL", Normalise: strings.TrimSpace, Valid: validEmail, Label: "settings.field.inactivityEmail"},
+		elksUser, elksPass, elksSender, twilioNum, twilioSID, twilioToken, pluginSend, pluginCreds,
+	}
 }
 
 // User lists a user's settings; languages are those with a catalog. The

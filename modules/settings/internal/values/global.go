@@ -15,6 +15,7 @@ import (
 // white-label license; sending its current value (or, never set, its
 // default) back is not a change.
 func (s *Service) SaveGlobal(ctx context.Context, body map[string]json.RawMessage) (map[string]string, error) {
+	sc := s.GlobalSchema()
 	check := func(stored, values map[string]string) error {
 		if s.whiteLabel() {
 			return nil
@@ -22,7 +23,7 @@ func (s *Service) SaveGlobal(ctx context.Context, body map[string]json.RawMessag
 		for _, name := range schema.BrandingNames {
 			current, ok := stored[name]
 			if !ok {
-				current = schema.Global.Get(name).Default
+				current = sc.Get(name).Default
 			}
 			if value, ok := values[name]; ok && value != current {
 				return errs.New(errs.Forbidden, settings.IDWhiteLabel)
@@ -30,5 +31,5 @@ func (s *Service) SaveGlobal(ctx context.Context, body map[string]json.RawMessag
 		}
 		return nil
 	}
-	return s.Save(ctx, schema.Global, store.GlobalScope, body, check)
+	return s.Save(ctx, sc, store.GlobalScope, body, check)
 }

@@ -41,14 +41,22 @@ func (s *Service) Users() schema.Schema { return s.users }
 // WhiteLabel reports whether the license allows white-label branding.
 func (s *Service) WhiteLabel() bool { return s.whiteLabel() }
 
+// GlobalSchema is the global settings' schema, with the SMS providers the
+// plugin host offers now.
+func (s *Service) GlobalSchema() schema.Schema { return schema.Global(s.host.SMSPlugins.Providers()) }
+
+// CompanySchema is a company's settings' schema, with the SMS providers
+// the plugin host offers now.
+func (s *Service) CompanySchema() schema.Schema { return schema.Company(s.host.SMSPlugins.Providers()) }
+
 // Global returns the global settings with secrets opened.
 func (s *Service) Global(ctx context.Context) (map[string]string, error) {
-	return s.opened(ctx, schema.Global, store.GlobalScope)
+	return s.opened(ctx, s.GlobalSchema(), store.GlobalScope)
 }
 
 // Company returns a company's settings with secrets opened.
 func (s *Service) Company(ctx context.Context, companyID int64) (map[string]string, error) {
-	return s.opened(ctx, schema.Company, store.CompanyScope(companyID))
+	return s.opened(ctx, s.CompanySchema(), store.CompanyScope(companyID))
 }
 
 func (s *Service) opened(ctx context.Context, sc schema.Schema, scope store.Scope) (map[string]string, error) {
