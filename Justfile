@@ -34,6 +34,10 @@ plugins:
 templ:
     go tool templ generate -log-level warn
 
+# regenerate the partner API's Go code (sdk/partner, committed) from proto/
+proto:
+    go run ./scripts/protogen
+
 # run the portal on the embedded default (SQLite under ./data) at http://127.0.0.1:8080
 run *ARGS: assets plugins
     go run . serve {{ARGS}}
@@ -52,6 +56,14 @@ test: assets plugins
     after=$(git ls-files -z --cached --others --exclude-standard -- '*_templ.go' | xargs -0 -r sha256sum)
     if [ "$before" != "$after" ]; then
         echo "templ: generated *_templ.go files were stale; they are regenerated now, commit them" >&2
+        exit 1
+    fi
+    # So must the partner API's code generated from proto/ (sdk/partner).
+    before=$(git ls-files -z --cached --others --exclude-standard -- sdk/partner | xargs -0 -r sha256sum)
+    go run ./scripts/protogen
+    after=$(git ls-files -z --cached --others --exclude-standard -- sdk/partner | xargs -0 -r sha256sum)
+    if [ "$before" != "$after" ]; then
+        echo "proto: generated sdk/partner files were stale; they are regenerated now, commit them" >&2
         exit 1
     fi
     # Every Go file that git tracks or would track, but generated templ output.

@@ -7,6 +7,7 @@ go 1.26.8
 ignore ./webapp/node_modules
 
 require (
+	github.com/bufbuild/protocompile v0.14.1
 	github.com/go-co-op/gocron/v2 v2.21.2
 	github.com/google/uuid v1.6.0
 	github.com/hashicorp/go-hclog v1.6.3
@@ -23,6 +24,8 @@ require (
 	golang.org/x/text v0.43.0
 	modernc.org/sqlite v1.46.1
 )
+
+require connectrpc.com/connect v1.21.1 // indirect
 
 require (
 	github.com/golang/protobuf v1.5.4 // indirect
@@ -85,12 +88,16 @@ require (
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/tools v0.51.0 // indirect
-	google.golang.org/protobuf v1.36.12 // indirect
+	google.golang.org/protobuf v1.36.12
 	modernc.org/libc v1.68.0 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.11.0 // indirect
 )
 
-tool github.com/a-h/templ/cmd/templ
+tool (
+	connectrpc.com/connect/cmd/protoc-gen-connect-go
+	github.com/a-h/templ/cmd/templ
+	google.golang.org/protobuf/cmd/protoc-gen-go
+)
 
 replace github.com/fieldhub/fieldhub/sdk => ./sdk
