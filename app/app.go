@@ -42,6 +42,7 @@ import (
 	netserversmodule "github.com/fieldhub/fieldhub/modules/netservers/module"
 	"github.com/fieldhub/fieldhub/modules/news"
 	newsmodule "github.com/fieldhub/fieldhub/modules/news/module"
+	partnerapimodule "github.com/fieldhub/fieldhub/modules/partnerapi/module"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 	nodesmodule "github.com/fieldhub/fieldhub/modules/nodes/module"
 	"github.com/fieldhub/fieldhub/modules/notifications"
@@ -198,6 +199,8 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	rep := reportsmodule.New(host, reportsmodule.Deps{Accounts: acc, Nodes: nod, Series: series, Logs: lg, UI: env})
 	k.Add(rep)
 	k.Add(newsmodule.New(host, newsmodule.Deps{Config: mc.news, UI: env}))
+	// The partner API answers its calls through the routes above.
+	k.Add(partnerapimodule.New(host, partnerapimodule.Deps{Portal: host.Router}))
 	return &App{kernel: k, accounts: acc, decoders: dec, dashboards: dash, settings: set, logs: lg, nodes: nod, netservers: ns, alarms: alm, reports: rep, series: series, notify: notify}, nil
 }
 
