@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
@@ -192,5 +191,3 @@ func uplink(deveui string, t time.Time, temperature float64) *fieldhubv1.Uplink 
 	v, _ := structpb.NewStruct(map[string]any{"temperature": temperature})
 	return &fieldhubv1.Uplink{DevEui: deveui, Time: timestamppb.New(t), Values: v, Rssi: proto.Float64(-80)}
 }
-
-var _ = strings.Contains
