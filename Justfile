@@ -138,3 +138,8 @@ bench-soak *ARGS: assets
     scripts/ensure-services.sh
     scripts/ensure-mosquitto.sh
     go run ./bench/soak {{ARGS}}
+
+# partner API ingest benchmark: Connect client-streaming (IngestService/PushStream) against the HTTP ingest in one run on PostgreSQL (extra flags go to bench/partneringest, e.g. -c 16 -d 30s -stream 200)
+bench-partner-ingest *ARGS:
+    scripts/ensure-services.sh
+    go run ./bench/partneringest {{ARGS}}
