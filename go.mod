@@ -25,7 +25,7 @@ require (
 	modernc.org/sqlite v1.46.1
 )
 
-require connectrpc.com/connect v1.21.1 // indirect
+require connectrpc.com/connect v1.21.1
 
 require (
 	github.com/golang/protobuf v1.5.4 // indirect
@@ -38,7 +38,7 @@ require (
 	github.com/xuri/efp v0.0.1 // indirect
 	github.com/xuri/nfp v0.0.2-0.20250530014748-2ddeb826f9a9 // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260817212433-ac3dfec99bb1 // indirect
-	google.golang.org/grpc v1.85.0 // indirect
+	google.golang.org/grpc v1.85.0
 	gopkg.in/yaml.v3 v3.0.1
 )
 
