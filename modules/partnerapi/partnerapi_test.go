@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -124,6 +125,16 @@ func TestPartnerAPI(t *testing.T) {
 		list, err := worker.Nodes.ListNodes(ctx, req(&fieldhubv1.ListNodesRequest{}))
 		if err != nil || len(list.Msg.GetNodes()) != 2 {
 			t.Fatalf("list nodes: %v %v", list, err)
+		}
+
+		// Connect's JSON form, as curl sends it (README.md).
+		plain := p.ta.Call(t, "POST", "/fieldhub.v1.NodesService/ListNodes", p.own.UserToken, "{}")
+		if plain.Status != http.StatusOK || !strings.Contains(string(plain.Body), `"devEui":"70B3D57ED0000001"`) {
+			t.Fatalf("ListNodes in JSON: %d %s", plain.Status, plain.Body)
+		}
+		refused := p.ta.Call(t, "POST", "/fieldhub.v1.NodesService/GetNode", p.own.UserToken, fmt.Sprintf(`{"id":"%d"}`, tagID+1000))
+		if refused.Status != http.StatusNotFound || refused.Str("code") != "not_found" || refused.Str("message") != "The requested item was not found" {
+			t.Fatalf("GetNode of no node in JSON: %d %s", refused.Status, refused.Body)
 		}
 
 		// Ingest, unary and client-streaming, by the integration token.
