@@ -34,6 +34,10 @@ plugins:
 templ:
     go tool templ generate -log-level warn
 
+# regenerate the partner API's Go code (sdk/partner, committed) from proto/
+proto:
+    go run ./scripts/protogen
+
 # run the portal on the embedded default (SQLite under ./data) at http://127.0.0.1:8080
 run *ARGS: assets plugins
     go run . serve {{ARGS}}
@@ -52,6 +56,14 @@ test: assets plugins
     after=$(git ls-files -z --cached --others --exclude-standard -- '*_templ.go' | xargs -0 -r sha256sum)
     if [ "$before" != "$after" ]; then
         echo "templ: generated *_templ.go files were stale; they are regenerated now, commit them" >&2
+        exit 1
+    fi
+    # So must the partner API's code generated from proto/ (sdk/partner).
+    before=$(git ls-files -z --cached --others --exclude-standard -- sdk/partner | xargs -0 -r sha256sum)
+    go run ./scripts/protogen
+    after=$(git ls-files -z --cached --others --exclude-standard -- sdk/partner | xargs -0 -r sha256sum)
+    if [ "$before" != "$after" ]; then
+        echo "proto: generated sdk/partner files were stale; they are regenerated now, commit them" >&2
         exit 1
     fi
     # Every Go file that git tracks or would track, but generated templ output.
@@ -126,3 +138,8 @@ bench-soak *ARGS: assets
     scripts/ensure-services.sh
     scripts/ensure-mosquitto.sh
     go run ./bench/soak {{ARGS}}
+
+# partner API ingest benchmark: Connect client-streaming (IngestService/PushStream) against the HTTP ingest in one run on PostgreSQL (extra flags go to bench/partneringest, e.g. -c 16 -d 30s -stream 200)
+bench-partner-ingest *ARGS:
+    scripts/ensure-services.sh
+    go run ./bench/partneringest {{ARGS}}

@@ -7,6 +7,7 @@ go 1.26.8
 ignore ./webapp/node_modules
 
 require (
+	github.com/bufbuild/protocompile v0.14.1
 	github.com/go-co-op/gocron/v2 v2.21.2
 	github.com/google/uuid v1.6.0
 	github.com/hashicorp/go-hclog v1.6.3
@@ -24,6 +25,8 @@ require (
 	modernc.org/sqlite v1.46.1
 )
 
+require connectrpc.com/connect v1.21.1
+
 require (
 	github.com/golang/protobuf v1.5.4 // indirect
 	github.com/hashicorp/yamux v0.1.2 // indirect
@@ -35,7 +38,7 @@ require (
 	github.com/xuri/efp v0.0.1 // indirect
 	github.com/xuri/nfp v0.0.2-0.20250530014748-2ddeb826f9a9 // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260817212433-ac3dfec99bb1 // indirect
-	google.golang.org/grpc v1.85.0 // indirect
+	google.golang.org/grpc v1.85.0
 	gopkg.in/yaml.v3 v3.0.1
 )
 
@@ -85,12 +88,16 @@ require (
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/tools v0.51.0 // indirect
-	google.golang.org/protobuf v1.36.12 // indirect
+	google.golang.org/protobuf v1.36.12
 	modernc.org/libc v1.68.0 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.11.0 // indirect
 )
 
-tool github.com/a-h/templ/cmd/templ
+tool (
+	connectrpc.com/connect/cmd/protoc-gen-connect-go
+	github.com/a-h/templ/cmd/templ
+	google.golang.org/protobuf/cmd/protoc-gen-go
+)
 
 replace github.com/fieldhub/fieldhub/sdk => ./sdk

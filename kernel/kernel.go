@@ -277,6 +277,7 @@ func (k *Kernel) Serve(ctx context.Context, ln net.Listener) error {
 func (k *Kernel) httpServer(h http.Handler) *http.Server {
 	return &http.Server{
 		Handler:           h,
+		Protocols:         ServerProtocols(),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(k.host.log.Handler(), slog.LevelWarn),
@@ -329,4 +330,14 @@ func loadLicense(cfg *config.Config) (*license.License, error) {
 		return nil, fmt.Errorf("license public key: %w", err)
 	}
 	return license.Load(cfg.LicenseFile, pub)
+}
+
+// ServerProtocols are what the portal's server speaks: HTTP/1.1, and HTTP/2
+// without TLS (h2c with prior knowledge), which gRPC clients of the partner
+// API use when TLS ends at a proxy in front of the portal or there is none.
+func ServerProtocols() *http.Protocols {
+	p := new(http.Protocols)
+	p.SetHTTP1(true)
+	p.SetUnencryptedHTTP2(true)
+	return p
 }

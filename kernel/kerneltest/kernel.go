@@ -82,7 +82,9 @@ func serve(tb testing.TB, k *kernel.Kernel) (url string, stop func()) {
 	if err != nil {
 		tb.Fatalf("start kernel: %v", err)
 	}
-	srv := httptest.NewServer(k.Handler())
+	srv := httptest.NewUnstartedServer(k.Handler())
+	srv.Config.Protocols = kernel.ServerProtocols() // HTTP/2 without TLS too, as the portal serves it
+	srv.Start()
 	stop = sync.OnceFunc(func() { srv.Close(); stopModules() })
 	tb.Cleanup(stop)
 	return srv.URL, stop
