@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"mime/multipart"
 	"net/http"
+	"net/url"
 	"os"
 	"path"
 	"strings"
@@ -66,19 +67,24 @@ func fixtureArchive(t *testing.T, prefix string, zipped bool) []byte {
 
 // TestDevicePages: the SuperAdmin's /devices page imports an uploaded
 // archive and shows the report with the failing codec marked; the JSON
-// import takes a .zip; the others may neither import nor see the page,
-// and a file that is no archive is a field error.
+// import takes a .zip; the others who create nodes see the catalog (with its
+// search, model pages and JSON API) but may not import; a User sees none of
+// it; a file that is no archive is a field error.
 func TestDevicePages(t *testing.T) {
 	t.Parallel()
 	ta := kerneltest.Start(t, db.SQLite, nil, app.Build)
 	root := ta.SuperAdmin(t)
 	acme := ta.EnglishCompany(t, root, "Acme AB", "acme.example")
 
-	if p := ta.Page(t, "GET", "/devices", acme.CompanyAdminToken, nil); p.Status != http.StatusSeeOther {
-		t.Errorf("CompanyAdmin on /devices: %d", p.Status)
+	if p := ta.Page(t, "GET", "/devices", acme.UserToken, nil); p.Status != http.StatusSeeOther {
+		t.Errorf("User on /devices: %d", p.Status)
+	}
+	if p := ta.Page(t, "GET", "/devices", acme.CompanyAdminToken, nil); p.Status != http.StatusOK ||
+		!strings.Contains(p.Body, "No device repository has been imported yet") || !strings.Contains(p.Body, "ask yours") || strings.Contains(p.Body, `name="archive"`) {
+		t.Errorf("CompanyAdmin on the empty catalog: %d", p.Status)
 	}
 	empty := ta.Page(t, "GET", "/devices", root, nil)
-	if empty.Status != http.StatusOK || !strings.Contains(empty.Body, "Nothing has been imported yet") {
+	if empty.Status != http.StatusOK || !strings.Contains(empty.Body, "No device repository has been imported yet") || !strings.Contains(empty.Body, "fieldhub devices import PATH") {
 		t.Fatalf("empty page: %d", empty.Status)
 	}
 
@@ -117,5 +123,65 @@ func TestDevicePages(t *testing.T) {
 	}
 	if c := ta.Call(t, "GET", "/api/devices", acme.CompanyAdminToken, nil); c.Status != http.StatusOK || !strings.Contains(string(c.Body), `"key":"ttn/acme/door-codec"`) {
 		t.Errorf("catalog: %d %s", c.Status, c.Body)
+	}
+	testCatalogSearch(t, ta.Client, acme.CompanyAdminToken)
+}
+
+// testCatalogSearch searches the imported fixture as a CompanyAdmin: by
+// page (whole and as the htmx fragment), by API, and opens a model.
+func testCatalogSearch(t *testing.T, ta *kerneltest.Client, token string) {
+	t.Helper()
+	all := ta.Page(t, "GET", "/devices", token, nil)
+	for _, want := range []string{"3 vendors, 5 device models, 5 codecs", `id="model-acme-th1"`, `data-model-actions`,
+		"https://raw.githubusercontent.com/TheThingsNetwork/lorawan-devices/master/vendor/acme/th1.png", "EU863-870, US902-928",
+		"Failing: 1 passed, 1 failed", "TVOC reading: data.tvoc: want 7, got 0.07"} {
+		if !strings.Contains(all.Body, want) {
+			t.Errorf("the catalog lacks %q", want)
+		}
+	}
+	cases := []struct {
+		q          string
+		want, lack []string
+	}{
+		{"buzzer", []string{`id="model-acme-door2"`, "1 of 5 device models match"}, []string{`id="model-acme-th1"`, "ttn/brightsens"}},
+		{"brightsens", []string{`id="model-brightsens-co2x"`, `id="model-brightsens-lux1"`}, []string{`id="model-acme-th1"`}},
+		{"acme humidity", []string{`id="model-acme-th1"`}, []string{`id="model-acme-door2"`}},
+		{"nothing-like-this", []string{"No device model matches"}, []string{`id="model-`}},
+	}
+	for _, c := range cases {
+		p := ta.Page(t, "GET", "/devices?q="+url.QueryEscape(c.q), token, nil, "HX-Request", "true", "HX-Target", "device-results")
+		if p.Status != http.StatusOK || !strings.HasPrefix(strings.TrimSpace(p.Body), `<div id="device-results">`) {
+			t.Errorf("search %q: %d %.80s", c.q, p.Status, p.Body)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(p.Body, w) {
+				t.Errorf("search %q lacks %q", c.q, w)
+			}
+		}
+		for _, l := range c.lack {
+			if strings.Contains(p.Body, l) {
+				t.Errorf("search %q shows %q", c.q, l)
+			}
+		}
+	}
+	if r := ta.Call(t, "GET", "/api/devices?q=buzzer", token, nil); r.Status != http.StatusOK ||
+		!strings.Contains(string(r.Body), `"id":"door2"`) || strings.Contains(string(r.Body), `"id":"th1"`) || strings.Contains(string(r.Body), "co2x-codec") {
+		t.Errorf("API search: %d %s", r.Status, r.Body)
+	}
+	model := ta.Page(t, "GET", "/devices/brightsens/co2x", token, nil)
+	for _, want := range []string{"BrightSens CO2X", "co2x-eu868", `id="codec-ttn/brightsens/co2x-codec"`, "CO2 reading", "data.tvoc: want 7, got 0.07", "Failed"} {
+		if !strings.Contains(model.Body, want) {
+			t.Errorf("the model page lacks %q", want)
+		}
+	}
+	if p := ta.Page(t, "GET", "/devices/brightsens/nope", token, nil); p.Status != http.StatusNotFound {
+		t.Errorf("unknown model page: %d", p.Status)
+	}
+	if r := ta.Call(t, "GET", "/api/devices/acme/door2", token, nil); r.Status != http.StatusOK || !strings.Contains(string(r.Body), `"key":"ttn/acme/door-codec"`) ||
+		!strings.Contains(string(r.Body), `"description":"Buzzer on for 5 seconds"`) {
+		t.Errorf("API model: %d %s", r.Status, r.Body)
+	}
+	if r := ta.Call(t, "GET", "/api/devices/acme/nope", token, nil); r.Status != http.StatusNotFound {
+		t.Errorf("API unknown model: %d", r.Status)
 	}
 }
