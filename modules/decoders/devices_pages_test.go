@@ -5,12 +5,15 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
+	"context"
+	"fmt"
 	"io/fs"
 	"mime/multipart"
 	"net/http"
 	"net/url"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -183,5 +186,64 @@ func testCatalogSearch(t *testing.T, ta *kerneltest.Client, token string) {
 	}
 	if r := ta.Call(t, "GET", "/api/devices/acme/nope", token, nil); r.Status != http.StatusNotFound {
 		t.Errorf("API unknown model: %d", r.Status)
+	}
+}
+
+// TestDeviceCatalogPaging imports a repository of 120 models (written
+// here, in the published layout) and pages through it as an Admin: 50
+// models a page under their vendors' headings, the paging keeps the query,
+// and a page past the end shows the last.
+func TestDeviceCatalogPaging(t *testing.T) {
+	t.Parallel()
+	ta := kerneltest.Start(t, db.SQLite, nil, app.Build)
+	root := ta.SuperAdmin(t)
+	acme := ta.EnglishCompany(t, root, "Acme AB", "acme.example")
+	dir := t.TempDir()
+	write := func(name, text string) {
+		p := filepath.Join(dir, "vendor", name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	index := "vendors:\n"
+	for v := range 3 {
+		vendor := fmt.Sprintf("vendor%d", v)
+		index += fmt.Sprintf("  - id: %s\n    name: Vendor %d\n", vendor, v)
+		devices := "endDevices:\n"
+		for m := range 40 {
+			model := fmt.Sprintf("m%02d", m)
+			devices += "  - " + model + "\n"
+			write(vendor+"/"+model+".yaml", fmt.Sprintf("name: Model %d-%02d\ndescription: Sensor number %d.\nfirmwareVersions:\n  - version: \"1.0\"\n    profiles:\n      EU863-870:\n        id: p\n        codec: c\n", v, m, m))
+		}
+		write(vendor+"/index.yaml", devices)
+		write(vendor+"/c.yaml", "uplinkDecoder:\n  fileName: c.js\n")
+		write(vendor+"/c.js", "function decodeUplink(input) { return { data: { n: input.bytes[0] } }; }\n")
+	}
+	write("index.yaml", index)
+	if _, err := ta.App.Decoders().ImportDevices(context.Background(), os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	rows := func(body string) int { return strings.Count(body, "data-model-actions") }
+	first := ta.Page(t, "GET", "/devices", acme.AdminToken, nil)
+	if rows(first.Body) != 50 || !strings.Contains(first.Body, "Page 1 of 3") || !strings.Contains(first.Body, `href="/devices?page=2"`) ||
+		!strings.Contains(first.Body, `id="vendor-vendor0"`) || !strings.Contains(first.Body, `id="vendor-vendor1"`) || strings.Contains(first.Body, `id="vendor-vendor2"`) {
+		t.Errorf("page 1: %d rows", rows(first.Body))
+	}
+	last := ta.Page(t, "GET", "/devices?page=9", acme.AdminToken, nil)
+	if rows(last.Body) != 20 || !strings.Contains(last.Body, "Page 3 of 3") || !strings.Contains(last.Body, `rel="prev"`) || strings.Contains(last.Body, `rel="next"`) {
+		t.Errorf("last page: %d rows", rows(last.Body))
+	}
+	// "number 3" matches models 03, 13, 23 and 30-39 of each vendor: 39, one page.
+	found := ta.Page(t, "GET", "/devices?q=number+3", acme.AdminToken, nil)
+	if rows(found.Body) != 39 || strings.Contains(found.Body, "Page 1 of") {
+		t.Errorf("search: %d rows", rows(found.Body))
+	}
+	// "vendor" matches every vendor: the paging keeps the query.
+	if all := ta.Page(t, "GET", "/devices?q=vendor", acme.AdminToken, nil); !strings.Contains(all.Body, `href="/devices?page=2&q=vendor"`) {
+		i := strings.Index(all.Body, `rel="next"`)
+		t.Errorf("the paging drops the query: %s", all.Body[max(0, i-120):i])
 	}
 }
