@@ -153,40 +153,53 @@ type explained struct {
 	key, path, quote string
 }
 
+// The sentences of docs/decoders.md that explain differences shared by
+// several keys or paths.
+const (
+	whyNetvoxIDs     = "Every Netvox key also gives the frame's `device_type` and `report_type` numbers"
+	whyNetvoxBattery = "The battery byte becomes `battery_voltage` (V) and `low_battery` (boolean)"
+	whyLDSCut        = "reports `LAST_DOOR_OPEN_DURATION` 65536 and `ALARM` 0 for them; we do not make values up"
+	whyLWL02         = "the same 7-byte example of TTN lwl02-codec.yaml gives the same fields and error"
+	whyComfortNewest = "is `temperature` (the newest value) and `temperature_history` (all of them) here, likewise humidity and CO2"
+	whyComfortTexts  = "Left out: Adeunis' `type` and `decodingInfo` texts"
+	whyComfortUnits  = "the `unit` beside each list of values (the key's units are fixed: °C, %, ppm)"
+	whyComfortFlags  = "and the status flags `hardwareError`, `configurationInconsistency` and `timestamp`"
+)
+
 var explanations = []explained{
 	{key: "milesight_am300", path: "activity", quote: "which ends TTN am308-codec.yaml example 1 (Milesight's `am308.js` stops there)"},
 	{key: "milesight_uc300", path: "errors", quote: "and an error for the frame's last byte, which belongs to no channel"},
-	{key: "netvox_ra0715", path: "device_type", quote: "Every Netvox key also gives the frame's `device_type` and `report_type` numbers"},
-	{key: "netvox_ra0715", path: "report_type", quote: "Every Netvox key also gives the frame's `device_type` and `report_type` numbers"},
-	{key: "netvox_ra0715", path: "low_battery", quote: "The battery byte becomes `battery_voltage` (V) and `low_battery` (boolean)"},
-	{key: "netvox_r718h", path: "device_type", quote: "Every Netvox key also gives the frame's `device_type` and `report_type` numbers"},
-	{key: "netvox_r718h", path: "report_type", quote: "Every Netvox key also gives the frame's `device_type` and `report_type` numbers"},
-	{key: "netvox_r718h", path: "low_battery", quote: "The battery byte becomes `battery_voltage` (V) and `low_battery` (boolean)"},
-	{key: "netvox_r718x", path: "device_type", quote: "Every Netvox key also gives the frame's `device_type` and `report_type` numbers"},
-	{key: "netvox_r718x", path: "report_type", quote: "Every Netvox key also gives the frame's `device_type` and `report_type` numbers"},
-	{key: "netvox_r718x", path: "low_battery", quote: "The battery byte becomes `battery_voltage` (V) and `low_battery` (boolean)"},
-	{key: "netvox_rp02", path: "device_type", quote: "Every Netvox key also gives the frame's `device_type` and `report_type` numbers"},
-	{key: "netvox_rp02", path: "report_type", quote: "Every Netvox key also gives the frame's `device_type` and `report_type` numbers"},
+	{key: "netvox_ra0715", path: "device_type", quote: whyNetvoxIDs},
+	{key: "netvox_ra0715", path: "report_type", quote: whyNetvoxIDs},
+	{key: "netvox_ra0715", path: "low_battery", quote: whyNetvoxBattery},
+	{key: "netvox_r718h", path: "device_type", quote: whyNetvoxIDs},
+	{key: "netvox_r718h", path: "report_type", quote: whyNetvoxIDs},
+	{key: "netvox_r718h", path: "low_battery", quote: whyNetvoxBattery},
+	{key: "netvox_r718x", path: "device_type", quote: whyNetvoxIDs},
+	{key: "netvox_r718x", path: "report_type", quote: whyNetvoxIDs},
+	{key: "netvox_r718x", path: "low_battery", quote: whyNetvoxBattery},
+	{key: "netvox_rp02", path: "device_type", quote: whyNetvoxIDs},
+	{key: "netvox_rp02", path: "report_type", quote: whyNetvoxIDs},
 	{key: "dragino_ldds75", path: "battery_voltage", quote: "ldds75-codec.yaml gives `battery_voltage` 3.612"},
 	{key: "dragino_ldds75", path: "warnings", quote: `and the warning "no ultrasonic sensor detected" where Dragino's codec gives ` + "`distance: \"No Sensor\"`"},
 	{key: "dragino_ldds75", path: "distance", quote: "where Dragino's codec gives `distance: \"No Sensor\"`"},
-	{key: "dragino_lds02", path: "last_door_open_duration_min", quote: "reports `LAST_DOOR_OPEN_DURATION` 65536 and `ALARM` 0 for them; we do not make values up"},
-	{key: "dragino_lds02", path: "alarm", quote: "reports `LAST_DOOR_OPEN_DURATION` 65536 and `ALARM` 0 for them; we do not make values up"},
+	{key: "dragino_lds02", path: "last_door_open_duration_min", quote: whyLDSCut},
+	{key: "dragino_lds02", path: "alarm", quote: whyLDSCut},
 	{key: "dragino_lds02", path: "errors", quote: "and an error naming the fields it cuts"},
-	{key: "dragino_lwl02", path: "last_door_open_duration_min", quote: "the same 7-byte example of TTN lwl02-codec.yaml gives the same fields and error"},
-	{key: "dragino_lwl02", path: "alarm", quote: "the same 7-byte example of TTN lwl02-codec.yaml gives the same fields and error"},
-	{key: "dragino_lwl02", path: "errors", quote: "the same 7-byte example of TTN lwl02-codec.yaml gives the same fields and error"},
-	{key: "adeunis_comfort", path: "temperature", quote: "is `temperature` (the newest value) and `temperature_history` (all of them) here, likewise humidity and CO2"},
-	{key: "adeunis_comfort", path: "humidity", quote: "is `temperature` (the newest value) and `temperature_history` (all of them) here, likewise humidity and CO2"},
-	{key: "adeunis_comfort", path: "co2", quote: "is `temperature` (the newest value) and `temperature_history` (all of them) here, likewise humidity and CO2"},
-	{key: "adeunis_comfort", path: "bytes.type", quote: "Left out: Adeunis' `type` and `decodingInfo` texts"},
-	{key: "adeunis_comfort", path: "bytes.decodingInfo", quote: "Left out: Adeunis' `type` and `decodingInfo` texts"},
-	{key: "adeunis_comfort", path: "bytes.temperature.unit", quote: "the `unit` beside each list of values (the key's units are fixed: °C, %, ppm)"},
-	{key: "adeunis_comfort", path: "bytes.humidity.unit", quote: "the `unit` beside each list of values (the key's units are fixed: °C, %, ppm)"},
-	{key: "adeunis_comfort", path: "bytes.co2.unit", quote: "the `unit` beside each list of values (the key's units are fixed: °C, %, ppm)"},
-	{key: "adeunis_comfort", path: "bytes.status.hardwareError", quote: "and the status flags `hardwareError`, `configurationInconsistency` and `timestamp`"},
-	{key: "adeunis_comfort", path: "bytes.status.configurationInconsistency", quote: "and the status flags `hardwareError`, `configurationInconsistency` and `timestamp`"},
-	{key: "adeunis_comfort", path: "bytes.status.timestamp", quote: "and the status flags `hardwareError`, `configurationInconsistency` and `timestamp`"},
+	{key: "dragino_lwl02", path: "last_door_open_duration_min", quote: whyLWL02},
+	{key: "dragino_lwl02", path: "alarm", quote: whyLWL02},
+	{key: "dragino_lwl02", path: "errors", quote: whyLWL02},
+	{key: "adeunis_comfort", path: "temperature", quote: whyComfortNewest},
+	{key: "adeunis_comfort", path: "humidity", quote: whyComfortNewest},
+	{key: "adeunis_comfort", path: "co2", quote: whyComfortNewest},
+	{key: "adeunis_comfort", path: "bytes.type", quote: whyComfortTexts},
+	{key: "adeunis_comfort", path: "bytes.decodingInfo", quote: whyComfortTexts},
+	{key: "adeunis_comfort", path: "bytes.temperature.unit", quote: whyComfortUnits},
+	{key: "adeunis_comfort", path: "bytes.humidity.unit", quote: whyComfortUnits},
+	{key: "adeunis_comfort", path: "bytes.co2.unit", quote: whyComfortUnits},
+	{key: "adeunis_comfort", path: "bytes.status.hardwareError", quote: whyComfortFlags},
+	{key: "adeunis_comfort", path: "bytes.status.configurationInconsistency", quote: whyComfortFlags},
+	{key: "adeunis_comfort", path: "bytes.status.timestamp", quote: whyComfortFlags},
 }
 
 // TestBuiltinsAgreeWithVendorCodecs imports the vendor codecs, runs each of
