@@ -116,6 +116,10 @@ func TestTenancy(t *testing.T) {
 				"eventId": fmt.Sprint(fal.eventID),
 				// The reports module's id.
 				"reportId": fmt.Sprint(foreignReport),
+				// The device catalog's model (installation-wide, not a
+				// company's: the walk checks it shows nothing of the other).
+				"vendorId": "acme",
+				"modelId":  "th1",
 			},
 			Bodies: map[string]any{
 				"PUT /api/companies/{companyId}":        map[string]any{"name": "Hijacked"},

@@ -45,6 +45,7 @@ export const GUARDED_ROUTES = [
   { path: "/tag", roles: CompanyOrUser },
   { path: "/tag/create", roles: AdminOrCompanyAdmin },
   { path: "/tag/pool", roles: SuperAdmin },
+  { path: "/devices", roles: AdminOrCompanyAdmin },
   { path: "/register", roles: SuperAdmin },
 ];
 
@@ -65,8 +66,8 @@ export const MENU = [
   { href: "/tag", label: "menu.tag", roles: AdminOrCompanyAdmin },
   // The decoder page of issue 5 (docs/decisions.md "Decoder pages").
   { href: "/decoders", label: "decoders.menu", roles: AdminOrCompanyAdmin },
-  // The device repository import of issue 21 (docs/decisions.md "Device repository import").
-  { href: "/devices", label: "devices.menu", roles: SuperAdmin },
+  // The device catalog of issue 21 (docs/decisions.md "Device repository import").
+  { href: "/devices", label: "devices.menu", roles: AdminOrCompanyAdmin },
   { href: "/gateways", label: "menu.gateways", roles: AdminOrCompanyAdmin },
   { href: "/script", label: "menu.script", roles: AdminOrCompanyAdmin },
   { href: "/report", label: "menu.report", roles: AdminOrCompanyAdmin },
@@ -128,8 +129,10 @@ export const PAGES = [
   // The report pages (docs/api/reports.md).
   { name: "reports", path: "/report", as: "CompanyAdmin" },
   { name: "reports-create", path: "/report/create", as: "CompanyAdmin" },
-  // The device repository import (empty: nothing imported in this server).
+  // The device catalog (empty: nothing imported in this server), with the
+  // SuperAdmin's upload and without it.
   { name: "devices", path: "/devices", as: "SuperAdmin" },
+  { name: "devices-companyadmin", path: "/devices", as: "CompanyAdmin" },
   // The signed-in frame with its menu open: company switcher, logout, bell.
   { name: "frame-superadmin", path: (server) => firstExisting(server, ["/superadmin", "/", "/forgot"]), as: "SuperAdmin", menuOpen: true },
   { name: "frame-user", path: (server) => firstExisting(server, ["/settings", "/", "/forgot"]), as: "User", menuOpen: true },

@@ -195,6 +195,34 @@ func (s *Service) DeviceModel(ctx context.Context, vendorID, modelID string) (*d
 	return m, nil
 }
 
+// DeviceDetails is one model of the catalog with its vendor and the codecs
+// its profiles name; an unknown model is an errs.NotFound error.
+func (s *Service) DeviceDetails(ctx context.Context, vendorID, modelID string) (*decoders.DeviceDetails, error) {
+	cat, err := s.DeviceCatalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range cat.Vendors {
+		if v.ID != vendorID {
+			continue
+		}
+		for _, m := range v.Models {
+			if m.ModelID != modelID {
+				continue
+			}
+			d := &decoders.DeviceDetails{Vendor: v, Model: m, Codecs: []decoders.DeviceCodec{}}
+			d.Vendor.Models = nil
+			for _, k := range m.DecoderKeys() {
+				if c := cat.Codec(k); c != nil {
+					d.Codecs = append(d.Codecs, *c)
+				}
+			}
+			return d, nil
+		}
+	}
+	return nil, errs.New(errs.NotFound, errs.IDNotFound)
+}
+
 // repoCodec returns the active version of the imported codec key, from the
 // cache while its check is recent. Imported codecs are every company's.
 func (s *Service) repoCodec(ctx context.Context, key string) (*loaded, error) {

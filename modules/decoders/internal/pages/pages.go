@@ -53,7 +53,8 @@ func (p *Pages) Routes(r *web.ModuleRoutes) {
 	r.Page("POST /decoders/{decoderId}/delete", auth.AdminOrCompanyAdmin, p.deleteSubmit)
 	r.Page("POST /decoders/{decoderId}/switch-on", auth.AdminOrCompanyAdmin, p.switchOnSubmit)
 	p.host.Router.AddMenuItem(devicesMenuItem)
-	r.Page("GET /devices", auth.SuperAdminOnly, p.devicesPage)
+	r.Page("GET /devices", auth.AdminOrCompanyAdmin, p.devicesPage)
+	r.Page("GET /devices/{vendorId}/{modelId}", auth.AdminOrCompanyAdmin, p.devicePage)
 	r.Page("POST /devices/import", auth.SuperAdminOnly, p.devicesImport, web.MaxBody(decoding.MaxArchive))
 }
 

@@ -1,0 +1,78 @@
+// Netvox R718PA uplink decoder in the style of Netvox's codec
+// (lorawan-devices vendor/netvox/payload/r718pa.js): the common version
+// report, the status reports on fPort 6 named as Netvox names them, and the
+// configuration responses on fPort 7. Reduced to the reports the examples use.
+function getCfgCmd(cfgcmd) {
+  var cfgcmdlist = {
+    129: "ConfigReportRsp",
+    130: "ReadConfigReportRsp",
+  };
+  return cfgcmdlist[cfgcmd];
+}
+
+function getDeviceName(dev) {
+  var deviceName = {
+    0x57: "R718PA",
+  };
+  return deviceName[dev];
+}
+
+function padLeft(str, len) {
+  str = "" + str;
+  return str.length >= len ? str : new Array(len - str.length + 1).join("0") + str;
+}
+
+function u16(bytes, at) {
+  return (bytes[at] << 8) | bytes[at + 1];
+}
+
+function decodeUplink(input) {
+  var bytes = input.bytes;
+  var data = {};
+  switch (input.fPort) {
+    case 6:
+      data.Device = getDeviceName(bytes[1]);
+      if (bytes[2] === 0x00) {
+        data.SWver = bytes[3] / 10;
+        data.HWver = bytes[4];
+        data.Datecode = padLeft(bytes[5].toString(16), 2) + padLeft(bytes[6].toString(16), 2) + padLeft(bytes[7].toString(16), 2) + padLeft(bytes[8].toString(16), 2);
+        return { data: data };
+      }
+      if (bytes[3] & 0x80) {
+        data.Volt = ((bytes[3] & 0x7f) / 10).toString() + "(low battery)";
+      } else {
+        data.Volt = bytes[3] / 10;
+      }
+      switch (bytes[2]) {
+        case 0x01:
+          data.PM1_0_CF = u16(bytes, 4);
+          data.PM2_5_CF = u16(bytes, 6);
+          data.PM10_CF = u16(bytes, 8);
+          break;
+        case 0x03:
+          data.PM0_3UM = (bytes[4] << 16) | (bytes[5] << 8) | bytes[6];
+          data.PM0_5UM = u16(bytes, 7);
+          data.PM1_0UM = u16(bytes, 9);
+          break;
+        case 0x06:
+          data.NO2 = u16(bytes, 4) / 10;
+          data.SO2 = u16(bytes, 6);
+          data.H2S = u16(bytes, 8) / 10;
+          break;
+      }
+      break;
+    case 7:
+      data.Cmd = getCfgCmd(bytes[0]);
+      data.Device = getDeviceName(bytes[1]);
+      if (bytes[0] === 0x81) {
+        data.Status = bytes[2] === 0x00 ? "Success" : "Failure";
+      } else if (bytes[0] === 0x82) {
+        data.MinTime = u16(bytes, 2);
+        data.MaxTime = u16(bytes, 4);
+      }
+      break;
+    default:
+      return { errors: ["unknown FPort"] };
+  }
+  return { data: data };
+}

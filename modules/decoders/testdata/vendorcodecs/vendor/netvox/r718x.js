@@ -1,0 +1,70 @@
+// Netvox R718X uplink decoder in the style of Netvox's codec
+// (lorawan-devices vendor/netvox/payload/r718x.js): the version report, the
+// status report and the configuration responses that carry readings, named
+// as Netvox names them. Reduced to what the examples use.
+function getCfgCmd(cfgcmd) {
+  var cfgcmdlist = {
+    130: "ReadConfigReportRsp",
+    132: "GetOnDistanceThresholdRsp",
+  };
+  return cfgcmdlist[cfgcmd];
+}
+
+function getDeviceName(dev) {
+  var deviceName = {
+    0x34: "R718X",
+  };
+  return deviceName[dev];
+}
+
+function padLeft(str, len) {
+  str = "" + str;
+  return str.length >= len ? str : new Array(len - str.length + 1).join("0") + str;
+}
+
+function u16(bytes, at) {
+  return (bytes[at] << 8) | bytes[at + 1];
+}
+
+function decodeUplink(input) {
+  var bytes = input.bytes;
+  var data = {};
+  switch (input.fPort) {
+    case 6:
+      data.Device = getDeviceName(bytes[1]);
+      if (bytes[2] === 0x00) {
+        data.SWver = bytes[3] / 10;
+        data.HWver = bytes[4];
+        data.Datecode = padLeft(bytes[5].toString(16), 2) + padLeft(bytes[6].toString(16), 2) + padLeft(bytes[7].toString(16), 2) + padLeft(bytes[8].toString(16), 2);
+        return { data: data };
+      }
+      if (bytes[3] & 0x80) {
+        data.Volt = ((bytes[3] & 0x7f) / 10).toString() + "(low battery)";
+      } else {
+        data.Volt = bytes[3] / 10;
+      }
+      data.Status = bytes[4] === 0x01 ? "ON" : "OFF";
+      data.Distance = u16(bytes, 5);
+      var temp = u16(bytes, 7);
+      data.Temp = (temp & 0x8000 ? temp - 0x10000 : temp) / 10;
+      data.FillLevel = bytes[9];
+      data.AngleOfInclination = bytes[10];
+      break;
+    case 7:
+      data.Cmd = getCfgCmd(bytes[0]);
+      data.Device = getDeviceName(bytes[1]);
+      if (bytes[0] === 0x82) {
+        data.MinTime = u16(bytes, 2);
+        data.MaxTime = u16(bytes, 4);
+        data.BatteryChange = bytes[6] / 10;
+        data.DistanceChange = u16(bytes, 7);
+        data.TempChange = u16(bytes, 9) / 10;
+      } else if (bytes[0] === 0x84) {
+        data.OnDistanceThreshold = u16(bytes, 2);
+      }
+      break;
+    default:
+      return { errors: ["unknown FPort"] };
+  }
+  return { data: data };
+}
