@@ -58,7 +58,7 @@ func TestScriptValidationAndTenancy(t *testing.T) {
 		e := newEnv(t, d)
 		for _, c := range []struct {
 			name, field, want string
-			body             map[string]any
+			body              map[string]any
 		}{
 			{"no name", "name", "This field must be filled in", map[string]any{"type": 1, "content": "return 1"}},
 			{"no interval", "interval", "This field must be filled", map[string]any{"name": "Loop", "type": 0}},

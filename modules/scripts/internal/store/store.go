@@ -148,7 +148,7 @@ func Finish(ctx context.Context, idb bun.IDB, r *scripts.Run, off int) (switched
 		}
 		var oldest []int64
 		err = tx.NewSelect().Model((*scripts.Run)(nil)).Column("id").Where("script_id = ?", r.ScriptID).
-			Order("id DESC").Offset(scripts.MaxRuns - 1).Limit(1).Scan(ctx, &oldest)
+			Order("id DESC").Offset(scripts.MaxRuns-1).Limit(1).Scan(ctx, &oldest)
 		if err != nil || len(oldest) == 0 {
 			return err
 		}
