@@ -10,6 +10,7 @@ import (
 	"github.com/fieldhub/fieldhub/app"
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
+	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/scripts"
 )
 
@@ -177,6 +178,7 @@ func TestTriggeredDewPoint(t *testing.T) {
 	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
 		t.Parallel()
 		e := newEnv(t, d)
+		rec := kerneltest.Record(e.p.Host().Bus, ingest.UplinkReceived{}.Topic())
 		id := e.create(t, "acme", map[string]any{"name": "Dew point", "type": scripts.TypeTriggered, "interval": 0,
 			"boundTag": e.ID(t, "{acmeNode}"), "enabled": true, "content": dewPoint})
 		at := time.Now().UTC().Add(-time.Minute).Truncate(time.Second)
@@ -187,6 +189,15 @@ func TestTriggeredDewPoint(t *testing.T) {
 		}, func() string {
 			return fmt.Sprint(e.Must(t, "acmeAdmin", "GET", fmt.Sprintf("/api/script/%d", id), nil, http.StatusOK).Obj())
 		})
+		// The live feed and the alarms hear of it as of an uplink.
+		kerneltest.WaitFor(t, 5*time.Second, func() bool {
+			for _, ev := range rec.Events() {
+				if u := ev.(ingest.UplinkReceived); u.Source == ingest.SourceScript && u.Data["dew_point"] == wantDewPoint {
+					return true
+				}
+			}
+			return false
+		}, func() string { return fmt.Sprintf("events: %v", rec.Events()) })
 		// The key is registered in the step after the point's commit.
 		kerneltest.WaitFor(t, 5*time.Second, func() bool {
 			return e.Client.TagData(t, e.Tokens["acmeAdmin"], e.ID(t, "{acmeNode}"))["dew_point"] != nil
