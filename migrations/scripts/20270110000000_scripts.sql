@@ -11,6 +11,8 @@ CREATE TABLE scripts (
     enabled     {{BOOL}} NOT NULL DEFAULT FALSE,
     bound_tag   {{BIGINT}} REFERENCES tags (id) ON DELETE SET NULL,
     content     TEXT NOT NULL DEFAULT '',
+    -- A compiled script (sdk/script), run instead of content when set.
+    module      {{BLOB}},
     last_result TEXT NOT NULL DEFAULT '',
     last_error  TEXT NOT NULL DEFAULT '',
     failures    INTEGER NOT NULL DEFAULT 0,

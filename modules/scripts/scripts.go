@@ -72,6 +72,10 @@ type Script struct {
 	// BoundTag is the node whose uplinks trigger a triggered script.
 	BoundTag *int64 `bun:"bound_tag" json:"boundTag"`
 	Content  string `bun:"content" json:"content"`
+	// Module is a compiled script (WebAssembly, the ABI of package
+	// github.com/fieldhub/fieldhub/sdk/script), run instead of Content when
+	// set; base64 in JSON.
+	Module []byte `bun:"module" json:"module,omitempty"`
 	// LastResult is what the last run returned (JSON), LastError what it
 	// failed with ("" when it did not).
 	LastResult string `bun:"last_result" json:"lastResult"`
@@ -117,12 +121,15 @@ type Input struct {
 	Enabled  *bool   `json:"enabled"`
 	BoundTag *int64  `json:"boundTag"`
 	Content  *string `json:"content"`
+	// Module replaces the compiled script; an empty one removes it.
+	Module *[]byte `json:"module"`
 }
 
 // TestInput is the body of POST /script/test/{cid}: the content to run and,
 // for a triggered script, the node whose latest uplink is the trigger.
 type TestInput struct {
 	Content  string `json:"content"`
+	Module   []byte `json:"module"`
 	BoundTag *int64 `json:"boundTag"`
 }
 
@@ -173,6 +180,8 @@ const (
 const (
 	// MaxContent is the longest script, in bytes.
 	MaxContent = 64 << 10
+	// MaxModule is the largest compiled script, in bytes.
+	MaxModule = 8 << 20
 	// MaxName is the longest name, in characters.
 	MaxName = 255
 	// RunTime and RunMemory bound each pass of a run in the sandbox.
@@ -210,6 +219,7 @@ const (
 	IDBoundTagRequired = "scripts.boundTag.required"
 	IDBoundTagUnknown  = "scripts.boundTag.unknown"
 	IDContentTooLong   = "scripts.content.tooLong"
+	IDModuleTooLarge   = "scripts.module.tooLarge"
 	IDNotInvoked       = "scripts.notInvoked"
 	// IDSwitchedOff is the log entry and notification of a script switched
 	// off for failing again and again ({name}, {failures}, {error}).

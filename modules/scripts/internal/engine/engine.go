@@ -62,6 +62,9 @@ type Trigger struct {
 type Request struct {
 	Company int64
 	Content string
+	// Module is a compiled script (sdk/script), run instead of Content
+	// when set.
+	Module  []byte
 	Trigger *Trigger
 }
 
@@ -127,7 +130,14 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 	}
 	start := time.Now()
 	lines := strings.Count(req.Content, "\n") + 1
-	codec, err := sb.Codec(ctx, Source(req.Content))
+	var codec *sandbox.Codec
+	var err error
+	if len(req.Module) > 0 {
+		lines = 0 // the engine's lines are not the source's
+		codec, err = sb.WASMCodec(ctx, req.Module)
+	} else {
+		codec, err = sb.Codec(ctx, Source(req.Content))
+	}
 	if err != nil {
 		return failed(err, lines, start)
 	}
@@ -143,6 +153,9 @@ func (e *Engine) Run(ctx context.Context, req Request) (Result, error) {
 			r, ferr := failed(err, lines, start)
 			r.Log = tail(out.Log)
 			return r, ferr
+		}
+		if len(out.Errors) > 0 { // a compiled script's error
+			return Result{Error: strings.Join(out.Errors, "; "), Log: tail(out.Log), Duration: time.Since(start)}, nil
 		}
 		needs, _ := out.Data["needs"].([]any)
 		if len(needs) == 0 {

@@ -14,6 +14,9 @@ import (
 	"github.com/fieldhub/fieldhub/modules/scripts/internal/runner"
 )
 
+// bodyLimit takes a compiled script of scripts.MaxModule bytes in base64.
+const bodyLimit = scripts.MaxModule/3*4 + 2*scripts.MaxContent
+
 // API answers the routes.
 type API struct {
 	lib *library.Library
@@ -26,12 +29,12 @@ func New(lib *library.Library, run *runner.Runner) *API { return &API{lib: lib, 
 // Routes registers the routes, for those who manage the company.
 func (a *API) Routes(r *web.ModuleRoutes) {
 	r.API("GET /script/company/{companyId}", auth.AdminOrCompanyAdmin, a.list)
-	r.API("POST /script/{companyId}", auth.AdminOrCompanyAdmin, a.create)
-	r.API("POST /script/test/{companyId}", auth.AdminOrCompanyAdmin, a.test)
+	r.API("POST /script/{companyId}", auth.AdminOrCompanyAdmin, a.create, web.MaxBody(bodyLimit))
+	r.API("POST /script/test/{companyId}", auth.AdminOrCompanyAdmin, a.test, web.MaxBody(bodyLimit))
 	r.API("GET /script/run/{scriptId}", auth.AdminOrCompanyAdmin, a.runNow)
 	r.API("GET /script/history/{scriptId}", auth.AdminOrCompanyAdmin, a.history)
 	r.API("GET /script/{scriptId}", auth.AdminOrCompanyAdmin, a.get)
-	r.API("PUT /script/{scriptId}", auth.AdminOrCompanyAdmin, a.update)
+	r.API("PUT /script/{scriptId}", auth.AdminOrCompanyAdmin, a.update, web.MaxBody(bodyLimit))
 	r.API("DELETE /script/{scriptId}", auth.AdminOrCompanyAdmin, a.remove)
 }
 
@@ -135,10 +138,15 @@ func (a *API) test(w http.ResponseWriter, r *http.Request) error {
 	if err := web.Decode(r, &in); err != nil {
 		return err
 	}
+	v := errs.Validation{}
 	if len(in.Content) > scripts.MaxContent {
-		v := errs.Validation{}
 		v.AddArgs("content", scripts.IDContentTooLong, map[string]any{"max": scripts.MaxContent})
-		return v.Err()
+	}
+	if len(in.Module) > scripts.MaxModule {
+		v.AddArgs("module", scripts.IDModuleTooLarge, map[string]any{"max": scripts.MaxModule})
+	}
+	if err := v.Err(); err != nil {
+		return err
 	}
 	var trig *engine.Trigger
 	if in.BoundTag != nil && *in.BoundTag != 0 {
@@ -151,7 +159,7 @@ func (a *API) test(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	out, err := a.run.Test(r.Context(), company, in.Content, trig)
+	out, err := a.run.Test(r.Context(), company, in.Content, in.Module, trig)
 	if err != nil {
 		return err
 	}

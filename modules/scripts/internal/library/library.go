@@ -182,6 +182,15 @@ func (l *Library) apply(ctx context.Context, s *scripts.Script, in scripts.Input
 		}
 		s.Content = *in.Content
 	}
+	if in.Module != nil {
+		if len(*in.Module) > scripts.MaxModule {
+			v.AddArgs("module", scripts.IDModuleTooLarge, map[string]any{"max": scripts.MaxModule})
+		}
+		s.Module = *in.Module
+		if len(s.Module) == 0 {
+			s.Module = nil
+		}
+	}
 	if err := v.Err(); err != nil {
 		return err
 	}

@@ -61,7 +61,7 @@ func New(host *kernel.Host, deps Deps) *Runner {
 // script's; the returned error is the portal's.
 func (r *Runner) Run(ctx context.Context, s *scripts.Script, cause string, trig *engine.Trigger) (scripts.Outcome, error) {
 	started := time.Now().UTC()
-	res, err := r.Engine.Run(ctx, engine.Request{Company: s.CompanyID, Content: s.Content, Trigger: trig})
+	res, err := r.Engine.Run(ctx, engine.Request{Company: s.CompanyID, Content: s.Content, Module: s.Module, Trigger: trig})
 	if err != nil {
 		return scripts.Outcome{}, err
 	}
@@ -93,8 +93,8 @@ func (r *Runner) Run(ctx context.Context, s *scripts.Script, cause string, trig 
 
 // Test runs content once against the company's real data without side
 // effects: the actions are answered, not done.
-func (r *Runner) Test(ctx context.Context, company int64, content string, trig *engine.Trigger) (scripts.Outcome, error) {
-	res, err := r.Engine.Run(ctx, engine.Request{Company: company, Content: content, Trigger: trig})
+func (r *Runner) Test(ctx context.Context, company int64, content string, module []byte, trig *engine.Trigger) (scripts.Outcome, error) {
+	res, err := r.Engine.Run(ctx, engine.Request{Company: company, Content: content, Module: module, Trigger: trig})
 	if err != nil {
 		return scripts.Outcome{}, err
 	}

@@ -49,7 +49,7 @@ func Insert(ctx context.Context, idb bun.IDB, s *scripts.Script) error {
 // starts over.
 func Update(ctx context.Context, idb bun.IDB, s *scripts.Script) error {
 	s.UpdatedAt = time.Now().UTC()
-	_, err := idb.NewUpdate().Model(s).Column("name", "type", "interval_s", "enabled", "bound_tag", "content", "failures", "next_run", "updated_at").
+	_, err := idb.NewUpdate().Model(s).Column("name", "type", "interval_s", "enabled", "bound_tag", "content", "module", "failures", "next_run", "updated_at").
 		WherePK().Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("update script %d: %w", s.ID, err)
