@@ -129,6 +129,9 @@ export const PAGES = [
   // The report pages (docs/api/reports.md).
   { name: "reports", path: "/report", as: "CompanyAdmin" },
   { name: "reports-create", path: "/report/create", as: "CompanyAdmin" },
+  // The script pages (docs/decisions.md "Scripts").
+  { name: "scripts", path: "/script", as: "CompanyAdmin" },
+  { name: "scripts-create", path: "/script/create", as: "CompanyAdmin" },
   // The device catalog (empty: nothing imported in this server), with the
   // SuperAdmin's upload and without it.
   { name: "devices", path: "/devices", as: "SuperAdmin" },

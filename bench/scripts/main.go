@@ -1,0 +1,368 @@
+// Command scripts measures the script engine through the API of a running
+// portal: it builds the fieldhub binary, starts `fieldhub serve` on a fresh
+// PostgreSQL database, makes a company with nodes and scripts through the
+// API, and then measures:
+//
+//   - "trigger": the time from an uplink's commit (its POST answered) to
+//     the end of the triggered dew point script's run that writes its
+//     value (the run's start and duration from the run history), p50 and
+//     p99, at -rate uplinks a second spread over -nodes nodes, each with
+//     its own triggered script.
+//   - "loop": -scripts looping scripts at a -interval interval, each reading
+//     one range of a key and writing one value; the server's CPU share of
+//     one core over -window.
+//   - "ingest": the ingest's rate with -conns connections posting uplinks
+//     of -nodes nodes, without triggered scripts and then with -triggered
+//     of them, and the ratio.
+//
+// Run it as:
+//
+//	go run ./bench/scripts                        # all three, as in docs/performance.md, "Scripts"
+//	go run ./bench/scripts -only trigger -rate 1000
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/fieldhub/fieldhub/bench/internal/loadkit"
+)
+
+const (
+	benchEmail    = "bench@fieldhub.test"
+	benchPassword = "bench-password-1"
+)
+
+// dewPoint is the triggered script: the dew point of the uplink's
+// temperature and humidity, written to its node.
+const dewPoint = `var t = trigger.values.temperature, h = trigger.values.humidity;
+var g = Math.log(h / 100) + 17.62 * t / (243.12 + t);
+write(trigger.tagId, {dew_point: Math.round(243.12 * g / (17.62 - g) * 100) / 100}, trigger.time);`
+
+type options struct {
+	only, bin, pg               string
+	nodes, rate, scripts, conns int
+	triggered                   int
+	interval                    int
+	duration, window, warmup    time.Duration
+}
+
+func main() {
+	var o options
+	flag.StringVar(&o.only, "only", "", `"trigger", "loop" or "ingest": run one of them`)
+	flag.IntVar(&o.nodes, "nodes", 100, "nodes (each with a triggered script for trigger)")
+	flag.IntVar(&o.rate, "rate", 1000, "uplinks a second for trigger")
+	flag.DurationVar(&o.duration, "duration", 30*time.Second, "how long trigger and each ingest run post uplinks")
+	flag.IntVar(&o.scripts, "scripts", 1000, "looping scripts for loop")
+	flag.IntVar(&o.interval, "interval", 60, "the looping scripts' interval in seconds")
+	flag.DurationVar(&o.window, "window", 3*time.Minute, "how long loop measures the server's CPU")
+	flag.IntVar(&o.conns, "conns", 256, "connections for ingest")
+	flag.IntVar(&o.triggered, "triggered", 100, "triggered scripts for the second ingest run")
+	flag.DurationVar(&o.warmup, "warmup", 5*time.Second, "warm-up of each ingest run")
+	flag.StringVar(&o.bin, "bin", "", "a fieldhub binary to test (default: build one)")
+	flag.StringVar(&o.pg, "pg", loadkit.DefaultPostgres(), "PostgreSQL admin URL, used to create and drop the benchmark database")
+	flag.Parse()
+	if err := run(o); err != nil {
+		fmt.Fprintln(os.Stderr, "scripts:", err)
+		os.Exit(1)
+	}
+}
+
+// portal is a started server with its company.
+type portal struct {
+	server  *loadkit.Server
+	company int64
+	token   string // the CompanyAdmin's
+	ingest  string // an integration token
+	app     int64
+}
+
+func run(o options) (err error) {
+	ctx := context.Background()
+	tmp, err := os.MkdirTemp("", "fieldhub-bench-scripts-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	bin := o.bin
+	if bin == "" {
+		bin = filepath.Join(tmp, "fieldhub")
+		if err := loadkit.BuildBinary(bin); err != nil {
+			return err
+		}
+	}
+	dbURL, drop, err := loadkit.CreatePostgres(ctx, o.pg, "fieldhub_bench_scripts")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if derr := drop(); derr != nil && err == nil {
+			err = derr
+		}
+	}()
+	env := append(loadkit.CleanEnv(), "FIELDHUB_DATA="+filepath.Join(tmp, "data"), "FIELDHUB_ACCESS_LOG=false", "DATABASE_URL="+dbURL)
+	admin := exec.Command(bin, "admin", "create-superadmin", "--email", benchEmail, "--password", benchPassword)
+	admin.Env = env
+	if out, err := admin.CombinedOutput(); err != nil {
+		return fmt.Errorf("fieldhub admin create-superadmin: %v\n%s", err, out)
+	}
+	server, err := loadkit.StartServer(bin, env, filepath.Join(tmp, "server.log"))
+	if err != nil {
+		return err
+	}
+	defer server.Stop()
+	p, err := setUp(server)
+	if err != nil {
+		return server.Fail(err)
+	}
+	steps := []struct {
+		name string
+		fn   func(*portal, options) error
+	}{{"ingest", benchIngest}, {"trigger", benchTrigger}, {"loop", benchLoop}}
+	for _, s := range steps {
+		if o.only == "" || o.only == s.name {
+			if err := s.fn(p, o); err != nil {
+				return server.Fail(fmt.Errorf("%s: %w", s.name, err))
+			}
+		}
+	}
+	return nil
+}
+
+// setUp makes a company with an application and an integration token.
+func setUp(server *loadkit.Server) (*portal, error) {
+	base := server.Base
+	root, _, err := loadkit.Login(base, benchEmail, benchPassword)
+	if err != nil {
+		return nil, err
+	}
+	var co struct {
+		Company struct {
+			ID int64 `json:"companyId"`
+		} `json:"company"`
+	}
+	if err := loadkit.Call(base, "POST", "/api/users/create/company", root, map[string]any{
+		"company": map[string]any{"name": "Bench AB", "orgNumber": "556677-8899", "invoiceAdress": "bench@bench.example", "country": "SE"},
+		"user": map[string]any{"firstName": "Bench", "lastName": "Admin", "email": "admin@bench.example", "phoneNumber": "46701234567",
+			"password": benchPassword}}, http.StatusCreated, &co); err != nil {
+		return nil, err
+	}
+	p := &portal{server: server, company: co.Company.ID}
+	if p.token, _, err = loadkit.Login(base, "admin@bench.example", benchPassword); err != nil {
+		return nil, err
+	}
+	var app struct {
+		ID int64 `json:"id"`
+	}
+	if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/applications/%d", p.company), p.token, map[string]any{"name": "Bench"}, http.StatusCreated, &app); err != nil {
+		return nil, err
+	}
+	p.app = app.ID
+	var tok struct {
+		Token string `json:"token"`
+	}
+	if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/integration/tokens/%d", p.company), p.token, map[string]any{"label": "bench", "isCompany": true},
+		http.StatusCreated, &tok); err != nil {
+		return nil, err
+	}
+	p.ingest = tok.Token
+	return p, nil
+}
+
+// node is a node of the benchmark.
+type node struct {
+	id  int64
+	eui string
+}
+
+// nodes makes n nodes whose DevEUIs start at first.
+func (p *portal) nodes(n, first int) ([]node, error) {
+	out := make([]node, 0, n)
+	for i := range n {
+		eui := fmt.Sprintf("70B3D57ED0%06X", first+i)
+		var t struct {
+			ID int64 `json:"id"`
+		}
+		if err := loadkit.Call(p.server.Base, "POST", fmt.Sprintf("/api/applications/%d/tag", p.app), p.token,
+			map[string]any{"name": "Meter " + eui, "deveui": eui}, http.StatusCreated, &t); err != nil {
+			return nil, err
+		}
+		out = append(out, node{id: t.ID, eui: eui})
+	}
+	return out, nil
+}
+
+// script makes a script and returns its id.
+func (p *portal) script(body map[string]any) (int64, error) {
+	var s struct {
+		ID int64 `json:"id"`
+	}
+	err := loadkit.Call(p.server.Base, "POST", fmt.Sprintf("/api/script/%d", p.company), p.token, body, http.StatusCreated, &s)
+	return s.ID, err
+}
+
+// uplink is the generic body of an uplink of n at.
+func uplink(n node, at time.Time, i int) map[string]any {
+	return map[string]any{"devEui": n.eui, "time": at.UTC().Format(time.RFC3339Nano),
+		"values": map[string]any{"temperature": 15 + float64(i%100)/10, "humidity": 40 + i%50}}
+}
+
+// benchTrigger measures uplink commit to the triggered script's written
+// value.
+func benchTrigger(p *portal, o options) error {
+	list, err := p.nodes(o.nodes, 0x100000)
+	if err != nil {
+		return err
+	}
+	scripts := map[int64]int64{} // node id → script id
+	for _, n := range list {
+		id, err := p.script(map[string]any{"name": "Dew point " + n.eui, "type": 2, "boundTag": n.id, "enabled": true, "content": dewPoint})
+		if err != nil {
+			return err
+		}
+		scripts[n.id] = id
+	}
+	// Each script's history keeps its last 50 runs: the run posts at most
+	// that many uplinks per node.
+	total := min(int(o.duration.Seconds())*o.rate, 50*len(list))
+	committed := make([]time.Time, total)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	tick := time.Second / time.Duration(max(o.rate, 1))
+	start := time.Now()
+	errc := make(chan error, 64)
+	for range min(64, total) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= total {
+					return
+				}
+				time.Sleep(time.Until(start.Add(time.Duration(i) * tick)))
+				n := list[i%len(list)]
+				at := start.Add(time.Duration(i) * time.Millisecond)
+				if err := loadkit.Call(p.server.Base, "POST", "/api/ingest/generic", p.ingest, uplink(n, at, i), http.StatusOK, nil); err != nil {
+					errc <- err
+					return
+				}
+				committed[i] = time.Now()
+			}
+		})
+	}
+	wg.Wait()
+	close(errc)
+	if err := <-errc; err != nil {
+		return err
+	}
+	time.Sleep(2 * time.Second) // the last runs finish
+	var lat []time.Duration
+	for i, n := range list {
+		var runs []struct {
+			StartedAt  time.Time `json:"startedAt"`
+			DurationMS int64     `json:"durationMs"`
+			Error      string    `json:"error"`
+		}
+		if err := loadkit.Call(p.server.Base, "GET", fmt.Sprintf("/api/script/history/%d", scripts[n.id]), p.token, nil, http.StatusOK, &runs); err != nil {
+			return err
+		}
+		// Runs are newest first; the node's uplinks were i, i+len(list), ...
+		slices.Reverse(runs)
+		for k, r := range runs {
+			j := i + k*len(list)
+			if j >= total || r.Error != "" {
+				continue
+			}
+			lat = append(lat, r.StartedAt.Add(time.Duration(r.DurationMS)*time.Millisecond).Sub(committed[j]))
+		}
+	}
+	if len(lat) == 0 {
+		return fmt.Errorf("no runs recorded")
+	}
+	slices.Sort(lat)
+	pct := func(p float64) time.Duration { return lat[min(len(lat)-1, int(p*float64(len(lat))))] }
+	fmt.Printf("trigger: %d uplinks at %d/s over %d nodes: commit to written value p50 %s, p99 %s (%d runs)\n",
+		total, o.rate, len(list), loadkit.Ms(pct(0.5)), loadkit.Ms(pct(0.99)), len(lat))
+	return nil
+}
+
+// benchLoop measures the server's CPU with many looping scripts.
+func benchLoop(p *portal, o options) error {
+	list, err := p.nodes(1, 0x200000)
+	if err != nil {
+		return err
+	}
+	n := list[0]
+	content := fmt.Sprintf(`var r = range(%d, "level", new Date(Date.now() - 3600e3), new Date(), 60);
+write(%d, {avg: r.length});
+return r.length;`, n.id, n.id)
+	for i := range o.scripts {
+		if _, err := p.script(map[string]any{"name": "Loop " + strconv.Itoa(i), "type": 0, "interval": o.interval, "enabled": true, "content": content}); err != nil {
+			return err
+		}
+	}
+	time.Sleep(time.Duration(o.interval) * time.Second) // the first round, which starts them all at once
+	cpu0, _ := loadkit.ProcessCPU(p.server.PID())
+	pg0 := loadkit.CommandCPU("postgres")
+	start := time.Now()
+	time.Sleep(o.window)
+	cpu1, _ := loadkit.ProcessCPU(p.server.PID())
+	pg1 := loadkit.CommandCPU("postgres")
+	elapsed := time.Since(start)
+	fmt.Printf("loop: %d looping scripts every %d s, each reading a range and writing a value: server %.1f %% of a core, PostgreSQL %.1f %%\n",
+		o.scripts, o.interval, 100*(cpu1-cpu0).Seconds()/elapsed.Seconds(), 100*(pg1-pg0).Seconds()/elapsed.Seconds())
+	return nil
+}
+
+// benchIngest compares the ingest's rate without and with triggered
+// scripts.
+func benchIngest(p *portal, o options) error {
+	list, err := p.nodes(o.nodes, 0x300000)
+	if err != nil {
+		return err
+	}
+	measure := func() (float64, error) {
+		var seq atomic.Int64
+		res, err := loadkit.Run(loadkit.Load{
+			Addr: p.server.Addr, Conns: o.conns, Warmup: o.warmup, Duration: o.duration, ServerPID: p.server.PID(),
+			Request: func(_ int, buf []byte) []byte {
+				i := int(seq.Add(1))
+				body, _ := json.Marshal(uplink(list[i%len(list)], time.Now(), i))
+				buf = fmt.Appendf(buf, "POST /api/ingest/generic HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n",
+					p.server.Addr, p.ingest, len(body))
+				return append(buf, body...)
+			},
+		})
+		if err != nil {
+			return 0, err
+		}
+		return res.Rate(), nil
+	}
+	without, err := measure()
+	if err != nil {
+		return err
+	}
+	for i := range min(o.triggered, len(list)) {
+		if _, err := p.script(map[string]any{"name": "Dew point " + strconv.Itoa(i), "type": 2, "boundTag": list[i].id, "enabled": true, "content": dewPoint}); err != nil {
+			return err
+		}
+	}
+	time.Sleep(11 * time.Second) // every instance has read the bound nodes again
+	with, err := measure()
+	if err != nil {
+		return err
+	}
+	fmt.Printf("ingest: %d connections, %d nodes: %.0f uplinks/s without scripts, %.0f with %d triggered scripts (%.0f %%)\n",
+		o.conns, len(list), without, with, o.triggered, 100*with/without)
+	return nil
+}
