@@ -23,7 +23,7 @@ import {
 
 // The ids of the refusals the dashboard's calls may answer with, which it
 // shows in the page's language (see lib/api-error.ts).
-export const dashboardErrorIds = ["dashboards.module.tag", "dashboards.module.typeFunction", "validation.required", "validation.max255", "error.notFound", "error.forbidden"];
+export const dashboardErrorIds = ["dashboards.module.tag", "validation.required", "validation.max255", "error.notFound", "error.forbidden"];
 
 export interface Loaded {
   dashboard: Dashboard;
