@@ -56,7 +56,7 @@ func TestFunctionButtons(t *testing.T) {
 				"attributes.downlink_payload_type": "dashboards.function.payloadType"},
 			Texts: map[string]string{"attributes.downlink_port": "Port must be greater than 0"}},
 		{Name: "DOWNLINK's port and hex payload as the queue takes them", As: "acmeAdmin", Method: "POST", Path: add, Status: 400,
-			Body: `{"type":12,"tag":"70B3D57ED005A1B2","attributes":{"function_type":3,"downlink_port":300,"downlink_payload_type":"hex","downlink_payload":"0G"}}`,
+			Body:   `{"type":12,"tag":"70B3D57ED005A1B2","attributes":{"function_type":3,"downlink_port":300,"downlink_payload_type":"hex","downlink_payload":"0G"}}`,
 			Fields: map[string]string{"attributes.downlink_port": "nodes.downlink.port.max", "attributes.downlink_payload": "nodes.downlink.payload.hex"}},
 		{Name: "DOWNLINK's JSON payload is an object", As: "acmeAdmin", Method: "POST", Path: add, Status: 400,
 			Body:   `{"type":12,"tag":"70B3D57ED005A1B2","attributes":{"function_type":3,"downlink_port":2,"downlink_payload_type":"json","downlink_payload":"[1]"}}`,
