@@ -136,6 +136,7 @@ func TestTenancy(t *testing.T) {
 				"POST /api/tag/key/add":                      map[string]any{"tagId": fn.tagID, "key": "planted"},
 				"POST /api/tag/key/update":                   map[string]any{"tagId": fn.tagID, "key": "temperature", "label": "Hijacked"},
 				"PUT /api/tag/pool/{poolId}":                 map[string]any{"status": "hidden"},
+				"POST /api/tag/{tagId}/tagdata":              map[string]any{"key": "planted", "value": 1},
 				"POST /api/integration/tokens/{companyId}":   map[string]any{"label": "Planted", "isCompany": true},
 				// The netservers module's bodies: a downlink for the foreign
 				// node, and uplinks of it, which a session token (not an

@@ -22,6 +22,11 @@ type UplinkReceived struct {
 	FCnt            int64
 	SpreadingFactor int
 	Receptions      []Reception
+	// Source is "" for an uplink a network server or device sent, and
+	// SourceManual or SourceScript for values written through
+	// Values.WriteValues, which have no radio side: what counts uplinks
+	// (signal tests, triggered scripts) skips those.
+	Source string
 }
 
 // Topic names the event.

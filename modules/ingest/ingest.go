@@ -71,6 +71,7 @@ type Module interface {
 	kernel.Starter
 	kernel.Stopper
 	Service
+	Values
 }
 
 // Tags finds the tags that messages name: the batches look up the tags of

@@ -53,7 +53,7 @@ func New(host *kernel.Host, deps Deps) ingest.Module {
 	pipe := pipeline.New(host, pipeline.Deps{Tags: deps.Nodes, NodeData: deps.Nodes, Pool: deps.Nodes,
 		Decoding: deps.Decoders, TSDB: deps.TSDB}, devicelog.New(host))
 	jobs := redecode.New(host, redecode.Deps{Users: deps.Nodes, Keys: deps.Decoders, Uplinks: pipe, Companies: deps.Accounts})
-	m := &module{Pipeline: pipe, jobs: jobs, api: httpapi.New(jobs)}
+	m := &module{Pipeline: pipe, jobs: jobs, api: httpapi.New(jobs, deps.Nodes, pipe)}
 	if deps.UI != nil {
 		m.section = pages.New(host, deps.UI, deps.DecoderPages, deps.Nodes, jobs)
 		deps.DecoderPages.RegisterPageSection(m.section)

@@ -52,7 +52,7 @@ func New(db *bun.DB, bus kevents.Bus, log *slog.Logger) *Collector {
 
 func (c *Collector) onUplink(_ context.Context, e kevents.Event) {
 	u, ok := e.(ingest.UplinkReceived)
-	if !ok {
+	if !ok || u.Source != "" { // values written to a node are no signal
 		return
 	}
 	select {
