@@ -48,6 +48,7 @@ import (
 	notificationsmodule "github.com/fieldhub/fieldhub/modules/notifications/module"
 	"github.com/fieldhub/fieldhub/modules/reports"
 	reportsmodule "github.com/fieldhub/fieldhub/modules/reports/module"
+	scriptsmodule "github.com/fieldhub/fieldhub/modules/scripts/module"
 	"github.com/fieldhub/fieldhub/modules/settings"
 	settingsmodule "github.com/fieldhub/fieldhub/modules/settings/module"
 	signaltestsmodule "github.com/fieldhub/fieldhub/modules/signaltests/module"
@@ -198,6 +199,10 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	rep := reportsmodule.New(host, reportsmodule.Deps{Accounts: acc, Nodes: nod, Series: series, Logs: lg, UI: env})
 	k.Add(rep)
 	k.Add(newsmodule.New(host, newsmodule.Deps{Config: mc.news, UI: env}))
+	// After the ingest, the network servers and the notifications, so that
+	// it stops before them: its last runs still write and send.
+	scr := scriptsmodule.New(host, scriptsmodule.Deps{Tags: nod, Series: series, Values: ing, Downlinks: ns, Notifier: notify, Logs: lg})
+	k.Add(scr)
 	return &App{kernel: k, accounts: acc, decoders: dec, dashboards: dash, settings: set, logs: lg, nodes: nod, netservers: ns, alarms: alm, reports: rep, series: series, notify: notify}, nil
 }
 

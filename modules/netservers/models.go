@@ -93,3 +93,12 @@ type DownlinkAttempt struct {
 	Detail  string
 	RetryAt time.Time
 }
+
+// DownlinkRequest is a downlink another module queues (QueueDownlink): the
+// same fields as the body of POST /api/downlink/{tagId}, validated alike.
+type DownlinkRequest struct {
+	Port        int             `json:"port"`
+	Payload     json.RawMessage `json:"payload"`
+	PayloadType string          `json:"payloadType"`
+	Confirmed   bool            `json:"confirmed"`
+}

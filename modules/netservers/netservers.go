@@ -113,6 +113,10 @@ type Module interface {
 	kernel.Starter
 	kernel.Stopper
 	Downlinks
+	// QueueDownlink queues d for tag tagID of companyID on behalf of the
+	// portal itself (a script), as POST /api/downlink/{tagId} queues one;
+	// a tag of another company is errs.NotFound.
+	QueueDownlink(ctx context.Context, companyID, tagID int64, d DownlinkRequest) (*Downlink, error)
 }
 
 // Tokens tells the company of an integration token; an unknown one is the

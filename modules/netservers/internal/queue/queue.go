@@ -89,8 +89,9 @@ func (q *Queue) Add(ctx context.Context, t *nodes.Tag, in Input) (*netservers.Do
 	if err := q.encode(ctx, t, d); err != nil {
 		return nil, err
 	}
-	uid := auth.CallerFrom(ctx).UserID
-	d.CreatedBy = &uid
+	if uid := auth.CallerFrom(ctx).UserID; uid != 0 {
+		d.CreatedBy = &uid
+	}
 	d.CreatedAt, d.UpdatedAt = now(), now()
 	if err := store.Insert(ctx, q.db, d); err != nil {
 		return nil, err
@@ -100,6 +101,19 @@ func (q *Queue) Add(ctx context.Context, t *nodes.Tag, in Input) (*netservers.Do
 		Args: map[string]any{"id": d.ID, "name": t.Name, "deveui": t.DevEUI, "port": d.Port, "payload": d.Payload,
 			"payloadType": d.PayloadType, "confirmed": d.Confirmed}})
 	return d, nil
+}
+
+// QueueDownlink queues a downlink for tag tagID of companyID on behalf of
+// the portal (a script): no caller's reach is checked, the company is.
+func (q *Queue) QueueDownlink(ctx context.Context, companyID, tagID int64, r netservers.DownlinkRequest) (*netservers.Downlink, error) {
+	t, err := q.tags.Tag(ctx, tagID)
+	if err != nil {
+		return nil, err
+	}
+	if t.CompanyID != companyID {
+		return nil, errs.New(errs.NotFound, errs.IDNotFound)
+	}
+	return q.Add(ctx, t, Input{Port: r.Port, Payload: r.Payload, PayloadType: r.PayloadType, Confirmed: r.Confirmed})
 }
 
 // Remove takes back downlink id, of a tag the caller manages. Only a
