@@ -1,7 +1,9 @@
 package dashboards_test
 
 import (
+	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -9,8 +11,9 @@ import (
 )
 
 // TestFunctionButtons covers the function button module (type 12): what
-// each kind needs, the press of a SCRIPT button (roles, company, no script
-// engine) and that a public link shows and runs none.
+// each kind needs, the press of a SCRIPT button through the script engine
+// (roles, company, a result, a failure) and that a public link shows and
+// runs none.
 func TestFunctionButtons(t *testing.T) {
 	t.Parallel()
 	future := time.Now().Add(48 * time.Hour).UTC().Format(time.RFC3339)
@@ -24,6 +27,19 @@ func TestFunctionButtons(t *testing.T) {
 		e.IDs["{cellar}"] = itoa(d.ID)
 		e.MustDo(t, "betaAdmin", "POST", "/api/dashboards", `{"name":"Beta board"}`, http.StatusCreated, &d)
 		e.IDs["{betaBoard}"] = itoa(d.ID)
+		// The scripts a SCRIPT button may run: Acme's invoked ones only.
+		for _, s := range []struct{ key, who, company, body string }{
+			{"{answer}", "acmeAdmin", "{acme}", `{"name":"Answer","type":1,"interval":0,"content":"return {valve: 'open', level: 41 + 1};"}`},
+			{"{broken}", "acmeAdmin", "{acme}", `{"name":"Broken","type":1,"interval":0,"content":"throw new Error('valve stuck');"}`},
+			{"{looping}", "acmeAdmin", "{acme}", `{"name":"Looping","type":0,"interval":3600,"enabled":false,"content":"return 1;"}`},
+			{"{betaScript}", "betaAdmin", "{beta}", `{"name":"Beta secret","type":1,"interval":0,"content":"return 1;"}`},
+		} {
+			var sc struct {
+				ID float64 `json:"id"`
+			}
+			e.MustDo(t, s.who, "POST", "/api/script/"+s.company, s.body, http.StatusCreated, &sc)
+			e.IDs[s.key] = itoa(sc.ID)
+		}
 	}
 	add := "/api/dashboards/{board}/modules"
 	run(t, nil, []step{
@@ -64,10 +80,19 @@ func TestFunctionButtons(t *testing.T) {
 		{Name: "DOWNLINK needs a payload", As: "acmeAdmin", Method: "POST", Path: add, Status: 400,
 			Body:   `{"type":12,"tag":"70B3D57ED005A1B2","attributes":{"function_type":3,"downlink_port":2,"downlink_payload_type":"json"}}`,
 			Fields: map[string]string{"attributes.downlink_payload": "dashboards.function.payload"}},
+		{Name: "SCRIPT runs an invoked script of the company", As: "acmeAdmin", Method: "POST", Path: add, Status: 400,
+			Body:   `{"type":12,"attributes":{"function_type":"0","scriptid":"{betaScript}"}}`,
+			Fields: map[string]string{"attributes.scriptid": "dashboards.function.scriptUnknown"}},
+		{Name: "not a looping one", As: "acmeAdmin", Method: "POST", Path: add, Status: 400,
+			Body:   `{"type":12,"attributes":{"function_type":"0","scriptid":"{looping}"}}`,
+			Fields: map[string]string{"attributes.scriptid": "dashboards.function.scriptUnknown"}},
 		{Name: "a SCRIPT button", As: "acmeAdmin", Method: "POST", Path: add, Status: 201,
-			Body: `{"type":12,"title":"Flush","cardColor":"#1565c0","attributes":{"function_type":"0","scriptid":"7","icon":"mdi-play"}}`,
-			Want: map[string]any{"type": float64(12), "attributes": map[string]any{"function_type": "0", "scriptid": "7", "icon": "mdi-play"}},
+			Body: `{"type":12,"title":"Flush","cardColor":"#1565c0","attributes":{"function_type":"0","scriptid":"{answer}","icon":"mdi-play"}}`,
+			Want: map[string]any{"type": float64(12), "attributes.function_type": "0", "attributes.icon": "mdi-play"},
 			Save: map[string]string{"{script}": "dashboardModuleId"}},
+		{Name: "a SCRIPT button whose script fails", As: "acmeAdmin", Method: "POST", Path: add, Status: 201,
+			Body: `{"type":12,"title":"Jam","attributes":{"function_type":"0","scriptid":"{broken}"}}`,
+			Save: map[string]string{"{jam}": "dashboardModuleId"}},
 		{Name: "a VALUEINPUT button", As: "acmeAdmin", Method: "POST", Path: add, Status: 201,
 			Body: `{"type":12,"title":"Setpoint","tag":"70b3d57ed005a1b2","attributes":{"function_type":1,"tagkey":"setpoint","input_type":"number","min_value":"5","max_value":"30"}}`,
 			Want: map[string]any{"tag": "70B3D57ED005A1B2", "attributes.tagkey": "setpoint", "attributes.input_type": "number"},
@@ -88,17 +113,29 @@ func TestFunctionButtons(t *testing.T) {
 		{Name: "a DOWNLINK button with a JSON payload", As: "acmeAdmin", Method: "PUT", Path: "/api/dashboards/modules/{downlink}", Status: 200,
 			Body: `{"type":12,"title":"Open valve","tag":"70B3D57ED005A1B2","attributes":{"function_type":3,"downlink_port":10,"downlink_payload_type":"json","downlink_payload":"{ \"valve\": \"open\" }"}}`,
 			Want: map[string]any{"attributes.downlink_payload": `{"valve":"open"}`}},
-		{Name: "a User sees the buttons", As: "acmeUser", Method: "GET", Path: "/api/dashboards/{board}/modules", Status: 200, List: true, Items: 4},
+		{Name: "a User sees the buttons", As: "acmeUser", Method: "GET", Path: "/api/dashboards/{board}/modules", Status: 200, List: true, Items: 5},
 
 		{Name: "a User may not press", As: "acmeUser", Method: "POST", Path: "/api/dashboards/modules/{script}/press", Status: 403},
 		{Name: "another company may not press", As: "betaAdmin", Method: "POST", Path: "/api/dashboards/modules/{script}/press", Status: 404},
 		{Name: "a visitor may not press", As: "", Method: "POST", Path: "/api/dashboards/modules/{script}/press", Status: 401},
-		{Name: "without a script engine", As: "acmeAdmin", Method: "POST", Path: "/api/dashboards/modules/{script}/press", Status: 503,
-			ID: "dashboards.press.noScripts", Texts: map[string]string{"": "The script engine is not running, so this button cannot run its script"}},
+		{Name: "press: the script runs and answers what it returned", As: "acmeAdmin", Method: "POST", Path: "/api/dashboards/modules/{script}/press", Status: 200,
+			Want: map[string]any{"result": `{"level":42,"valve":"open"}`}, Absent: []string{"error"}},
+		{Name: "a script that fails answers its error", As: "acmeAdmin", Method: "POST", Path: "/api/dashboards/modules/{jam}/press", Status: 200,
+			Then: func(t *testing.T, e *env, got any) {
+				if msg, _ := kerneltest.At(got, "error").(string); !strings.Contains(msg, "valve stuck") {
+					t.Errorf("error %q", msg)
+				}
+			}},
+		{Name: "a SuperAdmin presses for the company", As: "super", Method: "POST", Path: "/api/dashboards/modules/{script}/press", Status: 200},
 		{Name: "only a SCRIPT button is pressed on the server", As: "acmeAdmin", Method: "POST", Path: "/api/dashboards/modules/{downlink}/press", Status: 400,
 			ID: "dashboards.press.notScript"},
 		{Name: "nor another module", As: "acmeAdmin", Method: "POST", Path: "/api/dashboards/modules/{goto}/press", Status: 400, ID: "dashboards.press.notScript"},
-		{Name: "the editor's scripts without an engine", As: "acmeAdmin", Method: "GET", Path: "/api/dashboards/scripts/{acme}", Status: 503, ID: "dashboards.press.noScripts"},
+		{Name: "the editor's scripts: the company's invoked ones", As: "acmeAdmin", Method: "GET", Path: "/api/dashboards/scripts/{acme}", Status: 200,
+			List: true, Items: 2, Then: func(t *testing.T, e *env, got any) {
+				if names := fmt.Sprint(kerneltest.At(got, "0.name"), kerneltest.At(got, "1.name")); !strings.Contains(names, "Answer") || !strings.Contains(names, "Broken") {
+					t.Errorf("scripts %v", got)
+				}
+			}},
 		{Name: "a User does not list scripts", As: "acmeUser", Method: "GET", Path: "/api/dashboards/scripts/{acme}", Status: 403},
 		{Name: "nor another company", As: "betaAdmin", Method: "GET", Path: "/api/dashboards/scripts/{acme}", Status: 404},
 
