@@ -201,7 +201,7 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	k.Add(newsmodule.New(host, newsmodule.Deps{Config: mc.news, UI: env}))
 	// After the ingest, the network servers and the notifications, so that
 	// it stops before them: its last runs still write and send.
-	scr := scriptsmodule.New(host, scriptsmodule.Deps{Tags: nod, Series: series, Values: ing, Downlinks: ns, Notifier: notify, Logs: lg})
+	scr := scriptsmodule.New(host, scriptsmodule.Deps{Nodes: nod, Series: series, Values: ing, Downlinks: ns, Notifier: notify, Logs: lg, UI: env})
 	k.Add(scr)
 	dash.UseScripts(scriptButtons{scr}) // the SCRIPT kind of function buttons
 	return &App{kernel: k, accounts: acc, decoders: dec, dashboards: dash, settings: set, logs: lg, nodes: nod, netservers: ns, alarms: alm, reports: rep, series: series, notify: notify}, nil

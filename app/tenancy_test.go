@@ -50,6 +50,8 @@ func TestTenancy(t *testing.T) {
 		fgw := foreignGateway(t, ta, root, foreign.CompanyID, fn.applicationID)
 		fal := foreignAlarms(t, ta, root, foreign.CompanyID, fn.tagID)
 		foreignReport := foreignReport(t, ta, root, foreign.CompanyID, fn.tagID)
+		foreignScript := ta.Must(t, "POST", fmt.Sprintf("/api/script/%d", foreign.CompanyID), root, map[string]any{"name": "Foreign Widgets script",
+			"type": 1, "enabled": true, "content": "return 'Foreign Widgets';"}, 201).Num("id")
 		// The own company's public link: its token is the capability of one
 		// dashboard of the own company and nothing else.
 		ownToken := publicLink(t, ta, own.CompanyAdminToken, own.CompanyID, "Own Widgets board")
@@ -116,6 +118,8 @@ func TestTenancy(t *testing.T) {
 				"eventId": fmt.Sprint(fal.eventID),
 				// The reports module's id.
 				"reportId": fmt.Sprint(foreignReport),
+				// The scripts module's id.
+				"scriptId": fmt.Sprint(foreignScript),
 			},
 			Bodies: map[string]any{
 				"PUT /api/companies/{companyId}":        map[string]any{"name": "Hijacked"},
@@ -188,6 +192,11 @@ func TestTenancy(t *testing.T) {
 				"PUT /api/report/{reportId}":   reportBody(fn.tagID),
 				"POST /api/report/preview":     exportBody(fn.tagID),
 				"POST /api/report/multiexport": exportBody(fn.tagID),
+				// The scripts module's bodies: a script that would write to the
+				// foreign node.
+				"POST /api/script/{companyId}":      map[string]any{"name": "Planted", "type": 1, "content": fmt.Sprintf("write(%d, {planted: 1});", fn.tagID)},
+				"PUT /api/script/{scriptId}":        map[string]any{"name": "Hijacked", "content": fmt.Sprintf("write(%d, {planted: 1});", fn.tagID)},
+				"POST /api/script/test/{companyId}": map[string]any{"content": fmt.Sprintf("return latest(%d, 'temperature');", fn.tagID), "boundTag": fn.tagID},
 				// The device repository's import (SuperAdmin): an archive's first bytes.
 				"POST /api/devices/import": []byte("PK\x03\x04"),
 			},
@@ -256,6 +265,8 @@ func TestTenancy(t *testing.T) {
 					dumpRows(tb, bdb, "SELECT * FROM alarm_events WHERE company_id = ? ORDER BY id", fid),
 					dumpRows(tb, bdb, "SELECT * FROM reports WHERE company_id = ? ORDER BY id", fid),
 					dumpRows(tb, bdb, "SELECT s.* FROM report_sends s JOIN reports r ON r.id = s.report_id WHERE r.company_id = ? ORDER BY s.id", fid),
+					dumpRows(tb, bdb, "SELECT * FROM scripts WHERE company_id = ? ORDER BY id", fid),
+					dumpRows(tb, bdb, "SELECT * FROM script_runs WHERE company_id = ? ORDER BY id", fid),
 					// The device repository is installation-wide: only the SuperAdmin imports.
 					dumpRows(tb, bdb, "SELECT * FROM device_vendors ORDER BY id"),
 					dumpRows(tb, bdb, "SELECT id, key, updated_at FROM device_codecs ORDER BY id"),

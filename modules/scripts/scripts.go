@@ -259,6 +259,13 @@ type Tags interface {
 	Tag(ctx context.Context, id int64) (*nodes.Tag, error)
 }
 
+// Nodes lists a company's nodes, for the editor's choice of the
+// triggering node; the nodes module satisfies it.
+type Nodes interface {
+	Tags
+	CompanyTags(ctx context.Context, companyID int64) ([]*nodes.Tag, error)
+}
+
 // Series reads the values scripts read.
 type Series interface {
 	Range(ctx context.Context, s tsdb.Series, from, to time.Time, maxPoints int) ([]tsdb.Point, error)

@@ -13,15 +13,17 @@ import (
 	"github.com/fieldhub/fieldhub/modules/scripts"
 	"github.com/fieldhub/fieldhub/modules/scripts/internal/httpapi"
 	"github.com/fieldhub/fieldhub/modules/scripts/internal/library"
+	"github.com/fieldhub/fieldhub/modules/scripts/internal/pages"
 	"github.com/fieldhub/fieldhub/modules/scripts/internal/runner"
 	"github.com/fieldhub/fieldhub/modules/scripts/internal/store"
+	"github.com/fieldhub/fieldhub/webapp/ui"
 )
 
 // Deps is what the scripts module needs beside the kernel.
 type Deps struct {
-	// Tags finds the nodes scripts name; the nodes module satisfies it.
-	// Required.
-	Tags scripts.Tags
+	// Nodes finds the nodes scripts name and lists a company's for the
+	// editor; the nodes module satisfies it. Required.
+	Nodes scripts.Nodes
 	// Series is the time series scripts read. Required.
 	Series scripts.Series
 	// Values writes scripts' values through the ingest; the ingest module
@@ -36,19 +38,25 @@ type Deps struct {
 	// Logs records scripts' log entries and switch-offs; the logs module
 	// satisfies it. Optional.
 	Logs scripts.Logs
+	// UI draws the pages (/script and the editor). Optional: without it
+	// only the JSON routes are served.
+	UI *ui.Env
 }
 
 // New builds the module and subscribes it to ingest.UplinkReceived for
 // the triggered scripts. It panics when a required dependency is missing.
 func New(host *kernel.Host, deps Deps) scripts.Module {
-	if deps.Tags == nil || deps.Series == nil || deps.Values == nil {
-		panic("scripts module: Deps.Tags, Deps.Series and Deps.Values are required")
+	if deps.Nodes == nil || deps.Series == nil || deps.Values == nil {
+		panic("scripts module: Deps.Nodes, Deps.Series and Deps.Values are required")
 	}
-	run := runner.New(host, runner.Deps{Tags: deps.Tags, Series: deps.Series, Values: deps.Values,
+	run := runner.New(host, runner.Deps{Tags: deps.Nodes, Series: deps.Series, Values: deps.Values,
 		Downlinks: deps.Downlinks, Notifier: deps.Notifier, Logs: deps.Logs})
 	disp := runner.NewDispatcher(run)
-	lib := library.New(host, deps.Tags, disp.Refresh)
+	lib := library.New(host, deps.Nodes, disp.Refresh)
 	m := &module{host: host, run: run, disp: disp, lib: lib, api: httpapi.New(lib, run)}
+	if deps.UI != nil {
+		m.pages = pages.New(host, deps.UI, deps.Nodes, lib)
+	}
 	host.Bus.Subscribe(ingest.UplinkReceived{}.Topic(), func(_ context.Context, e events.Event) {
 		if u, ok := e.(ingest.UplinkReceived); ok {
 			disp.OnUplink(u)
@@ -63,13 +71,20 @@ type module struct {
 	disp *runner.Dispatcher
 	lib  *library.Library
 	api  *httpapi.API
+	// pages is nil without the UI.
+	pages *pages.Pages
 }
 
 // Name names the module.
 func (m *module) Name() string { return "scripts" }
 
-// Routes registers the JSON routes.
-func (m *module) Routes(r *web.ModuleRoutes) { m.api.Routes(r) }
+// Routes registers the JSON routes, and the pages with the UI.
+func (m *module) Routes(r *web.ModuleRoutes) {
+	m.api.Routes(r)
+	if m.pages != nil {
+		m.pages.Routes(r)
+	}
+}
 
 // Start starts the sandbox, the dispatcher of triggered scripts and the
 // looping job (once across instances).

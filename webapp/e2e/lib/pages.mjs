@@ -128,6 +128,9 @@ export const PAGES = [
   // The report pages (docs/api/reports.md).
   { name: "reports", path: "/report", as: "CompanyAdmin" },
   { name: "reports-create", path: "/report/create", as: "CompanyAdmin" },
+  // The script pages (docs/decisions.md "Scripts").
+  { name: "scripts", path: "/script", as: "CompanyAdmin" },
+  { name: "scripts-create", path: "/script/create", as: "CompanyAdmin" },
   // The device repository import (empty: nothing imported in this server).
   { name: "devices", path: "/devices", as: "SuperAdmin" },
   // The signed-in frame with its menu open: company switcher, logout, bell.

@@ -24,6 +24,7 @@ const islands: Record<string, () => Promise<IslandModule>> = {
   "icon-selector": () => import("@/features/dashboards/mount-icon-selector"),
   "report-editor": () => import("@/features/reports/mount-report-editor"),
   "report-export": () => import("@/features/reports/mount-report-export"),
+  "script-editor": () => import("@/features/scripts/mount-script-editor"),
   "tag-chart": () => import("@/features/nodes/mount-tag-chart"),
   "signal-tests": () => import("@/features/signaltests/mount-signal-tests"),
   "signal-test-peek": () => import("@/features/signaltests/mount-signal-test-peek"),

@@ -37,9 +37,9 @@ func New(host *kernel.Host, env *ui.Env, nodes reports.Nodes, d *delivery.Delive
 }
 
 // menuItem is the side menu entry (SPEC.md section 2: SuperAdmin, Admin,
-// CompanyAdmin), after the decoders.
+// CompanyAdmin), after the decoders, the gateways and the script engine.
 var menuItem = web.MenuItem{ID: "report", LabelID: "menu.report", Href: "/report", Icon: "mdi-file-chart-outline",
-	Roles: auth.AdminOrCompanyAdmin, Order: 88}
+	Roles: auth.AdminOrCompanyAdmin, Order: 89}
 
 // Routes adds the menu entry and registers the pages.
 func (p *Pages) Routes(r *web.ModuleRoutes) {

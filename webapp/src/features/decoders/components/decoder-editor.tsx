@@ -24,7 +24,7 @@ import {
   type Kind,
   type TestCodec,
 } from "@/features/decoders/api/decoders";
-import { CodeEditor } from "@/features/decoders/components/code-editor";
+import { CodeEditor } from "@/components/code-editor/code-editor";
 import { TestPane } from "@/features/decoders/components/test-pane";
 import { fieldErrors, serverMessage, translator } from "@/lib/api-error";
 import "@/features/decoders/components/decoder-editor.css";

@@ -1,10 +1,11 @@
-// CodeEditor is a monospace text area with line numbers for a codec's
-// source. Once the user works in it (a key other than Tab, or a click), Tab
+// CodeEditor is a monospace text area with line numbers for a codec's or
+// a script's source. Once the user works in it (a key other than Tab, or a click), Tab
 // indents the selected lines (Shift+Tab outdents) and Enter keeps the line's
 // indentation; Escape hands Tab back to the page, so the editor is never a
 // keyboard trap: tabbing through the page passes it, and the hint under it
 // says how to leave.
 import { useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import "@/components/code-editor/code-editor.css";
 
 const indent = "  ";
 
