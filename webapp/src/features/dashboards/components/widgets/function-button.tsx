@@ -70,22 +70,21 @@ function Denied({ id, kind }: { id: string; kind: KindNumber }): ReactNode {
   );
 }
 
+// Result says what the press did. Both regions stay in the page, so that a
+// screen reader announces each new text in them.
 function Result({ outcome }: { outcome: Outcome }): ReactNode {
-  if (outcome.state === "done") {
-    return (
-      <output className="fh-dash-fn__result" role="status">
-        {outcome.text}
-      </output>
-    );
-  }
-  if (outcome.state === "failed") {
-    return (
-      <p className="fh-dash-fn__result fh-dash-fn__result--error" role="alert">
-        {outcome.text}
+  const failed = outcome.state === "failed";
+  const text = outcome.state === "done" || failed ? outcome.text : "";
+  return (
+    <div className="fh-dash-fn__results">
+      <p className="fh-dash-fn__result" role="status">
+        {failed ? "" : text}
       </p>
-    );
-  }
-  return <span className="sr-only" role="status" />;
+      <p className="fh-dash-fn__result fh-dash-fn__result--error" role="alert">
+        {failed ? text : ""}
+      </p>
+    </div>
+  );
 }
 
 // useFailure turns a refused call into its message in the page's language.
