@@ -1,11 +1,12 @@
 // Function buttons (dashboard module type 12, docs/api/dashboards.md): the
-// CompanyAdmin adds a DOWNLINK button through the editor, which first marks
-// what the kind lacks; a SCRIPT button runs its script after a confirmation
-// and shows what it returned; a VALUEINPUT button writes a number to its node's key,
-// a DOWNLINK button queues its downlink after a confirmation (by keyboard),
-// a DASHBOARD button opens the other dashboard. A User sees the buttons that
-// act disabled with the reason (in Swedish) and may still open the dashboard; a public
-// link shows no button. axe-core in light and dark finds nothing serious.
+// editor offers the company's invoked scripts, and adds a DOWNLINK button
+// once it has marked what the kind lacks; a SCRIPT button runs its script
+// after a confirmation and shows what it returned; a VALUEINPUT button
+// writes a number to its node's key; a DOWNLINK button queues its downlink
+// after a confirmation (by keyboard); a DASHBOARD button opens the other
+// dashboard. A User sees the buttons that act disabled with the reason (in
+// Swedish) and may still open the dashboard; a public link shows no button.
+// axe-core in light and dark finds nothing serious.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { checkA11y } from "./lib/axe.mjs";
@@ -104,7 +105,7 @@ test("the CompanyAdmin's buttons write a value, queue a downlink, run a script a
   watch.check();
 });
 
-test("the editor adds a DOWNLINK button once what its kind needs is filled in", async (t) => {
+test("the editor offers the company's scripts, and adds a DOWNLINK button once what its kind needs is filled in", async (t) => {
   const { context, page, watch, lang } = await open(acme.companyAdmin, `/dashboard/${cellar}`);
   t.after(() => context.close());
   const tx = (id) => msg(lang, id);
@@ -119,6 +120,9 @@ test("the editor adds a DOWNLINK button once what its kind needs is filled in", 
   await page.keyboard.press("Space");
   await dialog.getByRole("button", { name: tx("dashboards.edit.next"), exact: true }).click();
   await dialog.getByRole("textbox", { name: tx("dashboards.edit.title"), exact: true }).fill("Open valve");
+  // A new button runs a script: the company's invoked scripts are offered.
+  await dialog.getByRole("button", { name: new RegExp(esc(tx("dashboards.fn.script"))) }).first().click();
+  await page.getByRole("option", { name: "Pump report", exact: true }).click();
   await dialog.getByRole("button", { name: new RegExp(esc(tx("dashboards.fn.kind"))) }).first().click();
   await page.getByRole("option", { name: tx("dashboards.fn.kind.3"), exact: true }).click();
 
