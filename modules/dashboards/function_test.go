@@ -139,6 +139,12 @@ func TestFunctionButtons(t *testing.T) {
 		{Name: "a User does not list scripts", As: "acmeUser", Method: "GET", Path: "/api/dashboards/scripts/{acme}", Status: 403},
 		{Name: "nor another company", As: "betaAdmin", Method: "GET", Path: "/api/dashboards/scripts/{acme}", Status: 404},
 
+		{Name: "a button whose script was removed still saves with its dashboard", As: "acmeAdmin", Method: "PUT", Path: "/api/dashboards/modules/{jam}", Status: 200,
+			Before: func(t *testing.T, e *env) {
+				e.MustDo(t, "acmeAdmin", "DELETE", "/api/script/{broken}", "", http.StatusNoContent, nil)
+			},
+			Body: `{"type":12,"title":"Jam","attributes":{"function_type":"0","scriptid":"{broken}"}}`},
+		{Name: "but its press finds no script", As: "acmeAdmin", Method: "POST", Path: "/api/dashboards/modules/{jam}/press", Status: 404},
 		{Name: "share the dashboard", As: "acmeAdmin", Method: "POST", Path: "/api/dashboards/public/{acme}/{board}/" + future, Status: 201,
 			Before: func(t *testing.T, e *env) {
 				e.MustDo(t, "acmeAdmin", "POST", add, `{"type":2,"content":"Read me"}`, http.StatusCreated, nil)

@@ -37,8 +37,9 @@ var inputTypes = map[string]bool{dashboards.InputNumber: true, dashboards.InputT
 // function checks what a function button (type 12) needs for its kind
 // (function_type): SCRIPT its invoked script, VALUEINPUT its node, key and
 // value type, DASHBOARD the dashboard it opens, DOWNLINK its node, port and
-// payload. w holds the module's already checked fields and attributes.
-func (c *Checker) function(ctx context.Context, w *dashboards.Widget, companyID int64, v *errs.Validation, field string) error {
+// payload. w holds the module's already checked fields and attributes, old
+// the stored module when it is an update.
+func (c *Checker) function(ctx context.Context, w, old *dashboards.Widget, companyID int64, v *errs.Validation, field string) error {
 	a := w.Attributes
 	at := field + "attributes."
 	kind, err := strconv.Atoi(a["function_type"])
@@ -61,7 +62,9 @@ func (c *Checker) function(ctx context.Context, w *dashboards.Widget, companyID 
 			}
 			return nil
 		}
-		if c.scripts == nil {
+		// A script removed since the button was saved does not block saving
+		// the dashboard's layout; pressing the button says it is gone.
+		if c.scripts == nil || old != nil && old.Attributes["scriptid"] == a["scriptid"] {
 			return nil
 		}
 		ok, err := c.scripts.IsInvoked(ctx, companyID, a["scriptid"])

@@ -171,7 +171,7 @@ func (c *Checker) Widget(ctx context.Context, in *WidgetInput, d *dashboards.Das
 	}
 	w.Attributes = attrs
 	if w.Type == dashboards.TypeFunction {
-		if err := c.function(ctx, w, d.CompanyID, v, field); err != nil {
+		if err := c.function(ctx, w, old, d.CompanyID, v, field); err != nil {
 			return nil, err
 		}
 	}
