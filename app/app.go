@@ -204,6 +204,7 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	// it stops before them: its last runs still write and send.
 	scr := scriptsmodule.New(host, scriptsmodule.Deps{Nodes: nod, Series: series, Values: ing, Downlinks: ns, Notifier: notify, Logs: lg, UI: env})
 	k.Add(scr)
+	dash.UseScripts(scriptButtons{scr}) // the SCRIPT kind of function buttons
 	// The partner API answers its calls through the routes above.
 	k.Add(partnerapimodule.New(host, partnerapimodule.Deps{Portal: host.Router}))
 	return &App{kernel: k, accounts: acc, decoders: dec, dashboards: dash, settings: set, logs: lg, nodes: nod, netservers: ns, alarms: alm, reports: rep, series: series, notify: notify}, nil

@@ -287,7 +287,7 @@ func TestTenancy(t *testing.T) {
 				partRoutes = append(partRoutes, r)
 			}
 		}
-		for _, part := range []string{"duplicate", "default", "image"} {
+		for _, part := range []string{"duplicate", "default", "image", "press"} {
 			params := maps.Clone(fx.Params)
 			params["part"] = part
 			fxPart := fx

@@ -40,6 +40,11 @@ type Module interface {
 	// the application calls it once both exist; until then (or without
 	// alarms) an alarm_id is a plain number and shows no state.
 	UseAlarmStates(s AlarmStates)
+	// UseScripts gives the module the script engine that function buttons
+	// of the SCRIPT kind run. The application calls it once the scripts
+	// module exists; until then (or without it) pressing such a button
+	// answers 503 dashboards.press.noScripts.
+	UseScripts(s Scripts)
 }
 
 // Accounts is what the module asks of the accounts module: a company's
@@ -96,4 +101,26 @@ type AlarmState struct {
 // of no alarm is left out of the answer.
 type AlarmStates interface {
 	AlarmStates(ctx context.Context, companyID int64, ids []int64) (map[int64]AlarmState, error)
+}
+
+// Scripts is what the function button module asks of the script engine (modules/scripts), which the
+// application registers with Module.UseScripts.
+type Scripts interface {
+	// InvokedScripts lists the company's scripts of type invoked (1), for the button editor.
+	InvokedScripts(ctx context.Context, companyID int64) ([]ScriptRef, error)
+	// RunScript runs one of the company's invoked scripts now, for real (a button was pressed), and
+	// answers what it returned and the error it stopped with, if any.
+	RunScript(ctx context.Context, companyID, scriptID int64) (ScriptRun, error)
+}
+
+// ScriptRef names a script.
+type ScriptRef struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+}
+
+// ScriptRun is a button press's outcome.
+type ScriptRun struct {
+	Result string `json:"result"`          // the script's return value as text (JSON for objects)
+	Error  string `json:"error,omitempty"` // the engine's message when the script failed
 }

@@ -14,7 +14,6 @@ const (
 	IDIndex              = "dashboards.index.invalid"
 	IDScope              = "dashboards.default.scope"
 	IDType               = "dashboards.module.type"
-	IDTypeFunction       = "dashboards.module.typeFunction"
 	IDSize               = "dashboards.module.size"
 	IDTag                = "dashboards.module.tag"
 	IDURL                = "dashboards.module.url"
@@ -39,6 +38,19 @@ const (
 	IDNoPosition         = "dashboards.weather.noPosition"
 	IDWeatherUnavailable = "dashboards.weather.unavailable"
 	IDWeatherBadGateway  = "dashboards.weather.badGateway"
+
+	// A function button's settings and presses.
+	IDFunctionKind          = "dashboards.function.kind"
+	IDFunctionScript        = "dashboards.function.script"
+	IDFunctionScriptUnknown = "dashboards.function.scriptUnknown"
+	IDFunctionNode          = "dashboards.function.node"
+	IDFunctionKey           = "dashboards.function.key"
+	IDFunctionInputType     = "dashboards.function.inputType"
+	IDFunctionDashboard     = "dashboards.function.dashboard"
+	IDFunctionPayloadType   = "dashboards.function.payloadType"
+	IDFunctionPayload       = "dashboards.function.payload"
+	IDPressNotScript        = "dashboards.press.notScript"
+	IDNoScripts             = "dashboards.press.noScripts"
 )
 
 // Message ids of the audit trail's entries about dashboards, their
@@ -63,6 +75,7 @@ const (
 	AuditWidgetCopied    = "audit.widget.copied"
 	AuditWidgetImage     = "audit.widget.imageChanged"
 	AuditWidgetImageGone = "audit.widget.imageRemoved"
+	AuditWidgetPressed   = "audit.widget.pressed"
 	AuditLinkCreated     = "audit.publicLink.created"
 	AuditLinkDeleted     = "audit.publicLink.deleted"
 )

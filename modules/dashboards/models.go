@@ -134,6 +134,22 @@ const (
 	TypeFillLevel    = 17
 )
 
+// Function button kinds (SPEC.md section 3), a type 12 module's
+// function_type attribute: what pressing the button does.
+const (
+	FunctionScript     = 0 // runs the invoked script scriptid, after a confirmation
+	FunctionValueInput = 1 // writes a typed value to the key tagkey of the module's node
+	FunctionDashboard  = 2 // opens the dashboard dashboard_id
+	FunctionDownlink   = 3 // queues the configured downlink on the module's node
+)
+
+// The values a VALUEINPUT button writes, its input_type attribute.
+const (
+	InputNumber = "number"
+	InputText   = "text"
+	InputBool   = "bool"
+)
+
 // Defaults of a new category and module.
 const (
 	DefaultIcon         = "mdi-shape-outline"

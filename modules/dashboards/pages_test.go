@@ -91,10 +91,10 @@ func TestDashboardPages(t *testing.T) {
 			t.Fatalf("status %d", p.Status)
 		}
 		kerneltest.Contains(t, kerneltest.Main(p.Body), []string{`data-island="dashboard"`,
-			fmt.Sprintf(`"dashboardId":%d,"companyId":%d,"canEdit":false,"publicToken":null,"tileUrl":"https://tile.openstreetmap.org/{z}/{x}/{y}.png","lang":"en"`, dash, acme.CompanyID),
+			fmt.Sprintf(`"dashboardId":%d,"companyId":%d,"canEdit":false,"canRun":false,"publicToken":null,"tileUrl":"https://tile.openstreetmap.org/{z}/{x}/{y}.png","lang":"en"`, dash, acme.CompanyID),
 			"Tomatoes"}, nil)
 		p = ta.Page(t, "GET", fmt.Sprintf("/dashboard/%d", dash), acme.CompanyAdminToken, nil)
-		kerneltest.Contains(t, kerneltest.Main(p.Body), []string{`"canEdit":true`}, nil)
+		kerneltest.Contains(t, kerneltest.Main(p.Body), []string{`"canEdit":true,"canRun":true`}, nil)
 	})
 	t.Run("another company's dashboard is not found", func(t *testing.T) {
 		for _, path := range []string{fmt.Sprintf("/dashboard/%d", betaDash), "/dashboard/99999"} {
@@ -109,7 +109,7 @@ func TestDashboardPages(t *testing.T) {
 		if p.Status != http.StatusOK {
 			t.Fatalf("status %d: %s", p.Status, p.Body)
 		}
-		kerneltest.Contains(t, kerneltest.Main(p.Body), []string{`data-island="dashboard"`, `"canEdit":false,"publicToken":"` + token + `"`, "Tomatoes"}, nil)
+		kerneltest.Contains(t, kerneltest.Main(p.Body), []string{`data-island="dashboard"`, `"canEdit":false,"canRun":false,"publicToken":"` + token + `"`, "Tomatoes"}, nil)
 		if p.Header.Get("Referrer-Policy") != "no-referrer" {
 			t.Error("the token may leak through Referer")
 		}

@@ -1,7 +1,7 @@
 // The dashboard island (/dashboard/{id}, /public/{id};
 // docs/api/dashboards.md) over the demo's data (`serve --demo`): the demo
 // company's CompanyAdmin builds a dashboard with one module of every type but
-// the function button through the editor, and every module draws; the layout
+// the function button (function-buttons.test.mjs) through the editor, and every module draws; the layout
 // moves by keyboard and by drag and drop and stays after a reload; a value
 // changes live after an uplink; the dashboard is shared with a public link
 // that works logged out (polling its values) and stops working once the link
@@ -294,11 +294,12 @@ test("a CompanyAdmin builds a dashboard with one module of every type and every 
     await ed.fill(tx("dashboards.edit.maxValue"), "80");
   });
 
-  // The editor offers every type but the function button.
+  // The editor offers every type, the function button too (whose kinds
+  // function-buttons.test.mjs covers).
   await page.getByRole("button", { name: tx("dashboards.board.add"), exact: true }).click();
   const radios = await ed.dialog.getByRole("radio").count();
-  assert.equal(radios, 17, "17 types to choose from");
-  assert.equal(await ed.dialog.getByRole("radio", { name: new RegExp(`^${esc(tx("dashboards.type.12"))}`) }).count(), 0, "no function button");
+  assert.equal(radios, 18, "18 types to choose from");
+  assert.equal(await ed.dialog.getByRole("radio", { name: new RegExp(`^${esc(tx("dashboards.type.12"))}`) }).count(), 1, "the function button");
   await page.keyboard.press("Escape");
   await ed.dialog.waitFor({ state: "hidden" });
 

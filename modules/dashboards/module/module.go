@@ -12,6 +12,7 @@ import (
 	"github.com/fieldhub/fieldhub/modules/dashboards/internal/alarmstate"
 	"github.com/fieldhub/fieldhub/modules/dashboards/internal/httpapi"
 	"github.com/fieldhub/fieldhub/modules/dashboards/internal/pages"
+	"github.com/fieldhub/fieldhub/modules/dashboards/internal/scriptsource"
 	"github.com/fieldhub/fieldhub/modules/dashboards/internal/seed"
 	"github.com/fieldhub/fieldhub/modules/dashboards/internal/validate"
 	"github.com/fieldhub/fieldhub/modules/dashboards/internal/weather"
@@ -55,10 +56,12 @@ func New(host *kernel.Host, deps Deps) dashboards.Module {
 	}
 	guard := access.New(host.DB, deps.Accounts)
 	alarms := &alarmstate.Source{}
-	check := validate.New(host.DB, deps.Nodes).WithAlarms(alarms)
+	scripts := &scriptsource.Source{}
+	check := validate.New(host.DB, deps.Nodes).WithAlarms(alarms).WithScripts(scripts)
 	m := &dashboardsModule{
-		alarms: alarms,
-		api: httpapi.New(host, httpapi.Deps{Guard: guard, Check: check, Alarms: alarms,
+		alarms:  alarms,
+		scripts: scripts,
+		api: httpapi.New(host, httpapi.Deps{Guard: guard, Check: check, Alarms: alarms, Scripts: scripts,
 			Data:    widgetdata.New(deps.Accounts, deps.Nodes, deps.Series),
 			Weather: weather.New(deps.Config, host.Config.PublicURL, host.Config.ContactEmail, deps.HTTP, host.Logger("dashboards"))}),
 		seeder: seed.New(host.DB, deps.Accounts, check),
@@ -78,13 +81,16 @@ func New(host *kernel.Host, deps Deps) dashboards.Module {
 // dashboardsModule is the dashboards module: its API, its pages (when it
 // has a UI) and the seed other modules call.
 type dashboardsModule struct {
-	api    *httpapi.API
-	pages  *pages.Pages
-	seeder *seed.Seeder
-	alarms *alarmstate.Source
+	api     *httpapi.API
+	pages   *pages.Pages
+	seeder  *seed.Seeder
+	alarms  *alarmstate.Source
+	scripts *scriptsource.Source
 }
 
 func (m *dashboardsModule) UseAlarmStates(s dashboards.AlarmStates) { m.alarms.Set(s) }
+
+func (m *dashboardsModule) UseScripts(s dashboards.Scripts) { m.scripts.Set(s) }
 
 func (m *dashboardsModule) Name() string { return "dashboards" }
 

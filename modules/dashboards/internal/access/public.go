@@ -56,7 +56,9 @@ type PublicCompany struct {
 }
 
 // PublicView returns the dashboard of an active link with its modules,
-// whose pictures point at the link's own picture route.
+// whose pictures point at the link's own picture route. Function buttons
+// are left out: a public link only reads, and their settings (a script, a
+// downlink) are the company's own.
 func (g *Guard) PublicView(ctx context.Context, token string) (*PublicView, error) {
 	p, err := g.ActiveLink(ctx, token)
 	if err != nil {
@@ -71,9 +73,15 @@ func (g *Guard) PublicView(ctx context.Context, token string) (*PublicView, erro
 	if err != nil {
 		return nil, err
 	}
+	shown := widgets[:0]
 	for _, wd := range widgets {
+		if wd.Type == dashboards.TypeFunction {
+			continue
+		}
 		publicImageURL(wd, token)
+		shown = append(shown, wd)
 	}
+	widgets = shown
 	c, err := g.accounts.Company(ctx, d.CompanyID)
 	if err != nil {
 		return nil, err
@@ -90,7 +98,8 @@ func publicImageURL(wd *dashboards.Widget, token string) {
 }
 
 // PublicWidget loads the path's module if it belongs to the dashboard of
-// the path's token; any other module is not found.
+// the path's token and is not a function button (which a public view does
+// not show); any other module is not found.
 func (g *Guard) PublicWidget(r *http.Request) (*dashboards.Widget, *dashboards.Dashboard, error) {
 	p, err := g.ActiveLink(r.Context(), r.PathValue("token"))
 	if err != nil {
@@ -104,7 +113,7 @@ func (g *Guard) PublicWidget(r *http.Request) (*dashboards.Widget, *dashboards.D
 	if err != nil {
 		return nil, nil, err
 	}
-	if wd.DashboardID != p.DashboardID {
+	if wd.DashboardID != p.DashboardID || wd.Type == dashboards.TypeFunction {
 		return nil, nil, notFound()
 	}
 	d, err := store.Dashboard(r.Context(), g.db, p.DashboardID)

@@ -15,6 +15,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/web"
 	"github.com/fieldhub/fieldhub/modules/dashboards/internal/access"
 	"github.com/fieldhub/fieldhub/modules/dashboards/internal/alarmstate"
+	"github.com/fieldhub/fieldhub/modules/dashboards/internal/scriptsource"
 	"github.com/fieldhub/fieldhub/modules/dashboards/internal/validate"
 	"github.com/fieldhub/fieldhub/modules/dashboards/internal/weather"
 	"github.com/fieldhub/fieldhub/modules/dashboards/internal/widgetdata"
@@ -29,6 +30,7 @@ type API struct {
 	data    *widgetdata.Reader
 	weather *weather.Client
 	alarms  *alarmstate.Source
+	scripts *scriptsource.Source
 }
 
 // Deps is what the routes need; every field is required.
@@ -43,11 +45,13 @@ type Deps struct {
 	Weather *weather.Client
 	// Alarms answers the states of the alarms modules name.
 	Alarms *alarmstate.Source
+	// Scripts runs the scripts of function buttons.
+	Scripts *scriptsource.Source
 }
 
 // New returns the API of the module on host.
 func New(host *kernel.Host, deps Deps) *API {
-	return &API{host: host, db: host.DB, guard: deps.Guard, check: deps.Check, data: deps.Data, weather: deps.Weather, alarms: deps.Alarms}
+	return &API{host: host, db: host.DB, guard: deps.Guard, check: deps.Check, data: deps.Data, weather: deps.Weather, alarms: deps.Alarms, scripts: deps.Scripts}
 }
 
 // Routes registers the routes of docs/api/dashboards.md.
@@ -68,6 +72,8 @@ func (a *API) Routes(r *web.ModuleRoutes) {
 	r.API("DELETE /dashboards/categories/{categoryId}", auth.AdminOrCompanyAdmin, a.deleteCategory)
 
 	r.API("GET /companies/{companyId}/dashboards", auth.CompanyOrUser, a.companyDashboards)
+	// The invoked scripts a function button may run, for its editor.
+	r.API("GET /dashboards/scripts/{companyId}", auth.AdminOrCompanyAdmin, a.companyScripts)
 	r.API("POST /dashboards", auth.AdminOrCompanyAdmin, a.createDashboard)
 	r.API("POST /dashboards/create/{companyId}", auth.SuperAdminOnly, a.createDashboardFor)
 	r.API("GET /dashboards/default", auth.CompanyOrUser, a.defaultDashboard)
@@ -87,8 +93,10 @@ func (a *API) Routes(r *web.ModuleRoutes) {
 	r.API("PUT /dashboards/modules/{moduleId}", auth.AdminOrCompanyAdmin, a.updateWidget)
 	r.API("DELETE /dashboards/modules/{moduleId}", auth.AdminOrCompanyAdmin, a.deleteWidget)
 	r.API("POST /dashboards/modules/copy/{moduleId}", auth.AdminOrCompanyAdmin, a.copyWidget)
-	// POST /dashboards/modules/{id}/image.
-	r.API("POST /dashboards/modules/{moduleId}/{part}", auth.AdminOrCompanyAdmin, a.parts(map[string]web.HandlerFunc{"image": a.putWidgetImage}), web.MaxBody(web.ImageBodyLimit))
+	// POST /dashboards/modules/{id}/image, and /press: a function button of
+	// the SCRIPT kind pressed, which runs its script, so the roles that may
+	// run scripts.
+	r.API("POST /dashboards/modules/{moduleId}/{part}", auth.AdminOrCompanyAdmin, a.parts(map[string]web.HandlerFunc{"image": a.putWidgetImage, "press": a.pressWidget}), web.MaxBody(web.ImageBodyLimit))
 	r.API("GET /dashboards/modules/{moduleId}/image", auth.CompanyOrUser, a.getWidgetImage)
 	r.API("DELETE /dashboards/modules/{moduleId}/image", auth.AdminOrCompanyAdmin, a.deleteWidgetImage)
 	r.API("GET /dashboards/modules/{moduleId}/tagdata", auth.CompanyOrUser, a.widgetData(a.tagData))

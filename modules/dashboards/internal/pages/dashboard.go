@@ -17,7 +17,11 @@ func (p *Pages) dashboardPage(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	v := web.ViewerFrom(ctx)
-	dp := dashboardProps{DashboardID: d.ID, CompanyID: d.CompanyID, CanEdit: v.Caller.CanManageCompany(d.CompanyID),
+	manage := v.Caller.CanManageCompany(d.CompanyID)
+	// Those who manage the company are the roles of the routes behind the
+	// function buttons that act: running scripts, writing a node's values,
+	// queueing its downlinks (AdminOrCompanyAdmin of its company).
+	dp := dashboardProps{DashboardID: d.ID, CompanyID: d.CompanyID, CanEdit: manage, CanRun: manage,
 		TileURL: p.tileURL, Lang: v.Lang, TimeZone: ui.Location(ctx).String(), Name: d.Name}
 	return p.ui.Render(w, r, http.StatusOK, "dashboards.page.dashboard.title", dashboardView(d.Name, props(dp), false), ui.Options{Islands: true})
 }

@@ -73,9 +73,12 @@ type treeProps struct {
 
 // dashboardProps are the props of the dashboard island.
 type dashboardProps struct {
-	DashboardID int64   `json:"dashboardId"`
-	CompanyID   int64   `json:"companyId"`
-	CanEdit     bool    `json:"canEdit"`
+	DashboardID int64 `json:"dashboardId"`
+	CompanyID   int64 `json:"companyId"`
+	CanEdit     bool  `json:"canEdit"`
+	// CanRun lets the island's function buttons act (see dashboardProps'
+	// use in dashboardPage); never on a public page.
+	CanRun      bool    `json:"canRun"`
 	PublicToken *string `json:"publicToken"`
 	TileURL     string  `json:"tileUrl"`
 	// Lang is the page's language ("en" or "sv"), TimeZone the IANA zone

@@ -18,29 +18,32 @@ import (
 type attrKind int
 
 const (
-	attrText       attrKind = iota // any text up to maxText
-	attrShort                      // up to 255 characters
-	attrBool                       // "true" or "false"
-	attrNumber                     // a decimal number
-	attrInt                        // a whole number >= 0
-	attrKeys                       // data keys, comma separated
-	attrNode                       // a DevEUI of the dashboard's company
-	attrSeries                     // JSON [{"deveui","key"}]
-	attrPositions                  // JSON [{"deveui","key","x","y"}]
-	attrChartType                  // line, area, bar, scatter, vertical
-	attrResolution                 // week, day, hour, 5hours
-	attrDecimals                   // 0-10
-	attrLat                        // -90..90
-	attrLon                        // -180..180
-	attrFontStyle                  // JSON {"type","size","weight"}
-	attrDashboard                  // a dashboard of the same company
-	attrIcon                       // an mdi- icon name
-	attrAlarm                      // an alarm of the same company
+	attrText        attrKind = iota // any text up to maxText
+	attrShort                       // up to 255 characters
+	attrBool                        // "true" or "false"
+	attrNumber                      // a decimal number
+	attrInt                         // a whole number >= 0
+	attrKeys                        // data keys, comma separated
+	attrNode                        // a DevEUI of the dashboard's company
+	attrSeries                      // JSON [{"deveui","key"}]
+	attrPositions                   // JSON [{"deveui","key","x","y"}]
+	attrChartType                   // line, area, bar, scatter, vertical
+	attrResolution                  // week, day, hour, 5hours
+	attrDecimals                    // 0-10
+	attrLat                         // -90..90
+	attrLon                         // -180..180
+	attrFontStyle                   // JSON {"type","size","weight"}
+	attrDashboard                   // a dashboard of the same company
+	attrIcon                        // an mdi- icon name
+	attrAlarm                       // an alarm of the same company
+	attrInputType                   // number, text, bool
+	attrPayloadType                 // hex, json
 )
 
 // attributes are the attributes a module may have, each with the kind of
 // value it takes: those the dashboard island has always read, plus series,
-// resolution, positions, weather_lat and weather_lon (see
+// resolution, positions, weather_lat and weather_lon, and the function
+// button's function_type, input_type and downlink_* (see
 // docs/api/dashboards.md). Every value is a string; "" is the same as
 // absent.
 var attributes = map[string]attrKind{
@@ -81,6 +84,12 @@ var attributes = map[string]attrKind{
 	"positions":               attrPositions,
 	"weather_lat":             attrLat,
 	"weather_lon":             attrLon,
+	"function_type":           attrInt,
+	"input_type":              attrInputType,
+	"downlink_port":           attrInt,
+	"downlink_payload":        attrText,
+	"downlink_payload_type":   attrPayloadType,
+	"downlink_confirmed":      attrBool,
 }
 
 const (
@@ -200,6 +209,10 @@ func (c *Checker) attribute(ctx context.Context, kind attrKind, s string, compan
 		return s, err == nil && f >= -limit && f <= limit, nil
 	case attrChartType:
 		return s, chartTypes[s], nil
+	case attrInputType:
+		return s, inputTypes[s], nil
+	case attrPayloadType:
+		return s, s == "hex" || s == "json", nil
 	case attrResolution:
 		return s, resolutions[s], nil
 	case attrIcon:

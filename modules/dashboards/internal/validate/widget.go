@@ -18,14 +18,16 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/modules/dashboards"
 	"github.com/fieldhub/fieldhub/modules/dashboards/internal/alarmstate"
+	"github.com/fieldhub/fieldhub/modules/dashboards/internal/scriptsource"
 )
 
 // Checker checks modules. It asks the nodes module whether a node belongs
 // to a company, and reads the dashboards a module links to.
 type Checker struct {
-	db     *bun.DB
-	nodes  dashboards.NodeLookup
-	alarms *alarmstate.Source
+	db      *bun.DB
+	nodes   dashboards.NodeLookup
+	alarms  *alarmstate.Source
+	scripts *scriptsource.Source
 }
 
 // New returns a Checker that reads db and asks nodes.
@@ -99,8 +101,6 @@ func (c *Checker) Widget(ctx context.Context, in *WidgetInput, d *dashboards.Das
 	switch {
 	case in.Type == nil:
 		v.Add(field+"type", errs.IDRequired)
-	case *in.Type == dashboards.TypeFunction:
-		v.Add(field+"type", dashboards.IDTypeFunction)
 	case *in.Type < 0 || *in.Type > dashboards.TypeFillLevel:
 		v.Add(field+"type", dashboards.IDType)
 	default:
@@ -170,6 +170,11 @@ func (c *Checker) Widget(ctx context.Context, in *WidgetInput, d *dashboards.Das
 		return nil, err
 	}
 	w.Attributes = attrs
+	if w.Type == dashboards.TypeFunction {
+		if err := c.function(ctx, w, old, d.CompanyID, v, field); err != nil {
+			return nil, err
+		}
+	}
 	w.Settings = dashboards.Settings{MapZoom: dashboards.DefaultMapZoom, MapType: dashboards.DefaultMapType, ImageMapZoom: dashboards.DefaultImageMapZoom}
 	if s := in.Settings; s != nil {
 		if s.TimeOffset != nil {

@@ -1,6 +1,6 @@
 // mount renders the dashboard into its island element. The server pages
 // /dashboard/{id} and /public/{id} give the props {dashboardId, companyId,
-// canEdit, publicToken, tileUrl}; see DashboardProps.
+// canEdit, canRun, publicToken, tileUrl}; see DashboardProps.
 import { createRoot } from "react-dom/client";
 import { Intl, pageTimeZone } from "@/lib/i18n";
 import { DashboardBoard, type DashboardProps } from "@/features/dashboards/components/dashboard";
@@ -38,6 +38,7 @@ export function readProps(raw: unknown): DashboardProps | null {
     dashboardId,
     companyId: positive(p.companyId),
     canEdit: p.canEdit === true,
+    canRun: p.canRun === true,
     publicToken,
     tileUrl: /^(https?:)?\/\//.test(tile) || tile.startsWith("/") ? tile : "",
     timeZone: typeof p.timeZone === "string" && p.timeZone !== "" ? p.timeZone : pageTimeZone(),

@@ -23,7 +23,24 @@ import {
 
 // The ids of the refusals the dashboard's calls may answer with, which it
 // shows in the page's language (see lib/api-error.ts).
-export const dashboardErrorIds = ["dashboards.module.tag", "dashboards.module.typeFunction", "validation.required", "validation.max255", "error.notFound", "error.forbidden"];
+export const dashboardErrorIds = [
+  "dashboards.module.tag",
+  "validation.required",
+  "validation.max255",
+  "error.notFound",
+  "error.forbidden",
+  "dashboards.function.kind",
+  "dashboards.function.script",
+  "dashboards.function.scriptUnknown",
+  "dashboards.function.node",
+  "dashboards.function.key",
+  "dashboards.function.inputType",
+  "dashboards.function.dashboard",
+  "dashboards.function.payloadType",
+  "dashboards.function.payload",
+  "dashboards.press.notScript",
+  "dashboards.press.noScripts",
+];
 
 export interface Loaded {
   dashboard: Dashboard;
@@ -171,6 +188,62 @@ export class Source {
   async removeImage(m: DashModule): Promise<void> {
     await api("DELETE", `/api/dashboards/modules/${m.dashboardModuleId}/image`);
   }
+
+  // The calls of function buttons: only the signed-in page makes them, and
+  // the public page never shows a button.
+
+  // press runs a SCRIPT button's script (POST .../press).
+  async press(m: DashModule): Promise<ScriptRun> {
+    const raw = await api<Record<string, unknown> | null>("POST", `/api/dashboards/modules/${m.dashboardModuleId}/press`);
+    return { result: typeof raw?.result === "string" ? raw.result : "", error: typeof raw?.error === "string" ? raw.error : "" };
+  }
+}
+
+// ScriptRun is what a pressed SCRIPT button's script returned, or the
+// message it stopped with.
+export interface ScriptRun {
+  result: string;
+  error: string;
+}
+
+// writeValue stores a manual value for a node's key (POST /api/tag/{id}/tagdata).
+export async function writeValue(tagId: number, key: string, value: number | string | boolean): Promise<void> {
+  await api("POST", `/api/tag/${tagId}/tagdata`, { key, value });
+}
+
+// queueDownlink queues a downlink for a node (POST /api/downlink/{tagId}).
+export async function queueDownlink(tagId: number, d: { port: number; payload: string; payloadType: string; confirmed: boolean }): Promise<void> {
+  await api("POST", `/api/downlink/${tagId}`, d);
+}
+
+export interface ScriptOption {
+  id: number;
+  name: string;
+}
+
+// loadScripts lists the company's invoked scripts, which a SCRIPT button
+// may run (GET /api/dashboards/scripts/{companyId}).
+export async function loadScripts(companyId: number): Promise<ScriptOption[]> {
+  const raw = await api<unknown>("GET", `/api/dashboards/scripts/${companyId}`);
+  if (!Array.isArray(raw)) return [];
+  return (raw as Record<string, unknown>[])
+    .filter((s) => typeof s?.id === "number")
+    .map((s) => ({ id: s.id as number, name: typeof s.name === "string" ? s.name : "" }));
+}
+
+// nodeIds caches the company's nodes by DevEUI, which the buttons that
+// write to a node need the id of.
+const nodeIds = new Map<number, Promise<Map<string, number>>>();
+
+// tagIdOf is the id of the company's node deveui, null when it has none.
+export async function tagIdOf(companyId: number, deveui: string): Promise<number | null> {
+  let known = nodeIds.get(companyId);
+  if (!known) {
+    known = loadNodes(companyId).then((ns) => new Map(ns.map((n) => [n.deveui, n.id])));
+    known.catch(() => nodeIds.delete(companyId));
+    nodeIds.set(companyId, known);
+  }
+  return (await known).get(deveui.toUpperCase()) ?? null;
 }
 
 // body is a module as the API takes it: without the image URL, which only
@@ -243,4 +316,19 @@ export async function loadKeys(tagId: number): Promise<KeyOption[]> {
     out.push({ key: k.key, label: typeof k.label === "string" ? k.label : "", unit: typeof k.unit === "string" ? k.unit : "" });
   }
   return out;
+}
+
+export interface DashboardOption {
+  id: number;
+  name: string;
+}
+
+// loadDashboards lists the company's dashboards, which a DASHBOARD button
+// may open (GET /api/companies/{id}/dashboards).
+export async function loadDashboards(companyId: number): Promise<DashboardOption[]> {
+  const raw = await api<unknown>("GET", `/api/companies/${companyId}/dashboards`);
+  if (!Array.isArray(raw)) return [];
+  return (raw as Record<string, unknown>[])
+    .filter((d) => typeof d?.dashboardId === "number")
+    .map((d) => ({ id: d.dashboardId as number, name: typeof d.name === "string" ? d.name : "" }));
 }

@@ -31,6 +31,8 @@ export interface DashboardProps {
   dashboardId: number;
   companyId: number;
   canEdit: boolean;
+  // canRun: the viewer may press the function buttons that act (see Board).
+  canRun: boolean;
   publicToken: string;
   tileUrl: string;
   // timeZone is the IANA zone trend buckets of days and weeks follow.
@@ -238,7 +240,7 @@ export function DashboardBoard(props: DashboardProps): ReactNode {
   return (
     <I18nProvider locale={intl.locale}>
       <SourceContext.Provider value={source}>
-        <BoardContext.Provider value={{ companyId, tileUrl }}>
+        <BoardContext.Provider value={{ companyId, tileUrl, canRun: props.canRun && !source.isPublic }}>
           <LiveContext.Provider value={hub}>
             <SyncContext.Provider value={sync}>
               <div className="fh-dash" data-editing={editing} data-public={source.isPublic}>

@@ -1,5 +1,5 @@
 // ModuleEditor is the module settings dialog: when adding, first the type
-// picker (every type but the function button), then the fields that type
+// picker, then the fields that type
 // uses: its node and keys, texts, limits, chart options, colours and
 // sizes. Saving creates or updates the module, then uploads a chosen
 // picture (image and image map modules).
@@ -36,6 +36,7 @@ import {
 } from "@/features/dashboards/utils/dashboard-model";
 import { dashboardErrorIds, loadAlarms, loadKeys, loadNodes, type AlarmOption, type KeyOption, type NodeOption, type Source } from "@/features/dashboards/api/source";
 import { withPositions } from "@/features/dashboards/components/widgets/image-map";
+import { FunctionFields, functionErrors } from "@/features/dashboards/components/function-fields";
 
 const ed = defineMessages({
   addTitle: { id: "dashboards.edit.addTitle", defaultMessage: "Add a module" },
@@ -176,7 +177,7 @@ const chartTypes: ReadonlySet<number> = new Set([T.chart, T.multiChart]);
 
 // defaultSizes are the sizes a new module starts with.
 function defaultSizes(type: number): { sizeSmall: Size; sizeMid: Size } {
-  if ([T.gauge, T.latest, T.fillLevel, T.tilt, T.nodeInfo].includes(type as 1)) return { sizeSmall: "sm", sizeMid: "xs" };
+  if ([T.gauge, T.latest, T.fillLevel, T.tilt, T.nodeInfo, T.functionButton].includes(type as 1)) return { sizeSmall: "sm", sizeMid: "xs" };
   if ([T.map, T.table, T.nodeOverview, T.multiChart, T.imageMap].includes(type as 4)) return { sizeSmall: "lg", sizeMid: "md" };
   return { sizeSmall: "md", sizeMid: "md" };
 }
@@ -199,7 +200,14 @@ export function newModule(type: number, index: number, dashboardId: number, titl
     cardColor: "",
     titleColor: "",
     valueColor: "",
-    attributes: type === T.trend ? { resolution: "auto" } : type === T.chart || type === T.multiChart ? { so_chart_type: "line" } : {},
+    attributes:
+      type === T.trend
+        ? { resolution: "auto" }
+        : type === T.chart || type === T.multiChart
+          ? { so_chart_type: "line" }
+          : type === T.functionButton
+            ? { function_type: "0" }
+            : {},
     settings: { ...defaultSettings },
   };
 }
@@ -320,6 +328,7 @@ export function ModuleEditor(props: ModuleEditorProps): ReactNode {
                 }}
               >
                 <Fields
+                  companyId={companyId}
                   draft={draft}
                   setDraft={setDraft}
                   errors={errors}
@@ -429,10 +438,12 @@ function validate(d: DashModule, f: Format, nodes: NodeOption[] | null): Errors 
   if (bad) e.value_match = f(ed.badRules, { rule: bad });
   const icon = a.icon ?? "";
   if (d.type === T.map && icon !== "" && !/^mdi-[a-z0-9-]+$/.test(icon)) e.icon = f(ed.badIcon);
+  if (d.type === T.functionButton) Object.assign(e, functionErrors(d, f, f(ed.required)));
   return e;
 }
 
 interface FieldsProps {
+  companyId: number;
   draft: DashModule;
   setDraft: (d: DashModule) => void;
   errors: Errors;
@@ -523,7 +534,10 @@ function Fields(props: FieldsProps): ReactNode {
         </div>
       </fieldset>
 
-      {t !== T.companyInfo && t !== T.nodeOverview ? (
+      {t === T.functionButton ? (
+        <FunctionFields draft={d} setDraft={setDraft} errors={errors} nodes={nodes} keys={keyOptions(keys)} companyId={props.companyId} />
+      ) : null}
+      {t !== T.companyInfo && t !== T.nodeOverview && t !== T.functionButton ? (
         <fieldset className="fh-dash-fieldset">
           <legend>{f(ed.data)}</legend>
           {nodeField}
@@ -607,7 +621,7 @@ function Fields(props: FieldsProps): ReactNode {
         </fieldset>
       ) : null}
 
-      {t !== T.companyInfo && t !== T.image && t !== T.iframe && t !== T.nodeOverview && t !== T.weather ? (
+      {t !== T.companyInfo && t !== T.image && t !== T.iframe && t !== T.nodeOverview && t !== T.weather && t !== T.functionButton ? (
         <fieldset className="fh-dash-fieldset">
           <legend>{f(ed.display)}</legend>
           {chartTypes.has(t) ? (

@@ -26,9 +26,12 @@ export const SourceContext = createContext<Source | null>(null);
 export interface Board {
   companyId: number;
   tileUrl: string;
+  // canRun says the viewer's role may do what function buttons do: run the
+  // company's scripts, write its nodes' values and queue their downlinks.
+  canRun: boolean;
 }
 
-export const BoardContext = createContext<Board>({ companyId: 0, tileUrl: "" });
+export const BoardContext = createContext<Board>({ companyId: 0, tileUrl: "", canRun: false });
 
 export function useSource(): Source {
   const s = useContext(SourceContext);

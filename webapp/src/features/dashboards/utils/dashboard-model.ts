@@ -42,9 +42,8 @@ export const T = {
   fillLevel: 17,
 } as const;
 
-// editableTypes are the types the editor offers: all but the function
-// button, which comes with the script engine.
-export const editableTypes: readonly number[] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16, 17];
+// editableTypes are the types the editor offers: all of them.
+export const editableTypes: readonly number[] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17];
 
 export interface LatLng {
   lat: number;

@@ -153,7 +153,7 @@ export const typeHints = defineMessages({
   9: { id: "dashboards.typeHint.9", defaultMessage: "The stored values as a table" },
   10: { id: "dashboards.typeHint.10", defaultMessage: "Keys of several nodes in one chart" },
   11: { id: "dashboards.typeHint.11", defaultMessage: "Sensors placed on a floor plan with their values" },
-  12: { id: "dashboards.typeHint.12", defaultMessage: "Runs a script or sends a downlink" },
+  12: { id: "dashboards.typeHint.12", defaultMessage: "Runs a script, sets a value, opens a dashboard or sends a downlink" },
   13: { id: "dashboards.typeHint.13", defaultMessage: "One node's battery, signal and last contact" },
   14: { id: "dashboards.typeHint.14", defaultMessage: "Lowest, mean and highest value per week, day, hour or 5 hours" },
   15: { id: "dashboards.typeHint.15", defaultMessage: "All the company's nodes with battery, signal and last contact" },

@@ -15,6 +15,7 @@ import {
   WeatherWidget,
 } from "@/features/dashboards/components/widgets/misc";
 import { Empty, type WidgetProps } from "@/features/dashboards/components/widgets/states";
+import { FunctionButtonWidget } from "@/features/dashboards/components/widgets/function-button";
 import { FillLevelWidget, GaugeWidget, LatestWidget, TiltWidget } from "@/features/dashboards/components/widgets/values";
 
 const byType: Record<number, (p: WidgetProps) => ReactNode> = {
@@ -30,6 +31,7 @@ const byType: Record<number, (p: WidgetProps) => ReactNode> = {
   [T.table]: TableWidget,
   [T.multiChart]: ChartWidget,
   [T.imageMap]: ImageMapWidget,
+  [T.functionButton]: FunctionButtonWidget,
   [T.nodeInfo]: NodeInfoWidget,
   [T.trend]: ChartWidget,
   [T.nodeOverview]: NodeOverviewWidget,
