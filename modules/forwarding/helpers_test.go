@@ -70,7 +70,9 @@ func (r *receiver) uplinks() []forwarding.Uplink {
 func (r *receiver) wait(n int) []forwarding.Uplink {
 	r.t.Helper()
 	kerneltest.WaitFor(r.t, 60*time.Second, func() bool { return len(r.uplinks()) >= n },
-		func() string { return "the webhook got " + strconv.Itoa(len(r.uplinks())) + " uplinks, want " + strconv.Itoa(n) })
+		func() string {
+			return "the webhook got " + strconv.Itoa(len(r.uplinks())) + " uplinks, want " + strconv.Itoa(n)
+		})
 	return r.uplinks()
 }
 
