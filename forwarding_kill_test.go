@@ -152,7 +152,9 @@ func TestKillDuringForwardingLosesNoAcknowledgedUplink(t *testing.T) {
 			return out
 		}
 		kerneltest.WaitFor(t, 90*time.Second, func() bool { return len(missing()) == 0 },
-			func() string { return fmt.Sprintf("%d acknowledged uplinks not delivered:\n%s", len(missing()), again.out.String()) })
+			func() string {
+				return fmt.Sprintf("%d acknowledged uplinks not delivered:\n%s", len(missing()), again.out.String())
+			})
 		mu.Lock()
 		defer mu.Unlock()
 		for eui, times := range received {

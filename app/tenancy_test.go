@@ -50,6 +50,10 @@ func TestTenancy(t *testing.T) {
 		fgw := foreignGateway(t, ta, root, foreign.CompanyID, fn.applicationID)
 		fal := foreignAlarms(t, ta, root, foreign.CompanyID, fn.tagID)
 		foreignReport := foreignReport(t, ta, root, foreign.CompanyID, fn.tagID)
+		// A forwarding target of the foreign application, at a public name
+		// that nothing is sent to (no uplink is stored after it).
+		foreignTarget := ta.Must(t, "POST", fmt.Sprintf("/api/applications/%d/forwarding", fn.applicationID), root, map[string]any{
+			"name": "Foreign Widgets warehouse", "kind": "webhook", "url": "https://hooks.foreign.example/in", "secret": "foreign-secret"}, 201).Num("id")
 		// The own company's public link: its token is the capability of one
 		// dashboard of the own company and nothing else.
 		ownToken := publicLink(t, ta, own.CompanyAdminToken, own.CompanyID, "Own Widgets board")
@@ -116,6 +120,8 @@ func TestTenancy(t *testing.T) {
 				"eventId": fmt.Sprint(fal.eventID),
 				// The reports module's id.
 				"reportId": fmt.Sprint(foreignReport),
+				// The forwarding module's id.
+				"targetId": fmt.Sprint(foreignTarget),
 			},
 			Bodies: map[string]any{
 				"PUT /api/companies/{companyId}":        map[string]any{"name": "Hijacked"},
@@ -187,6 +193,11 @@ func TestTenancy(t *testing.T) {
 				"PUT /api/report/{reportId}":   reportBody(fn.tagID),
 				"POST /api/report/preview":     exportBody(fn.tagID),
 				"POST /api/report/multiexport": exportBody(fn.tagID),
+				// The forwarding module's bodies: a target of the foreign
+				// application, and a change that would switch its target off.
+				"POST /api/applications/{applicationId}/forwarding": map[string]any{"name": "Planted", "kind": "webhook",
+					"url": "https://hooks.own.example/in", "secret": "planted-secret"},
+				"PUT /api/forwarding/{targetId}": map[string]any{"name": "Hijacked", "enabled": false},
 				// The device repository's import (SuperAdmin): an archive's first bytes.
 				"POST /api/devices/import": []byte("PK\x03\x04"),
 			},
@@ -255,6 +266,8 @@ func TestTenancy(t *testing.T) {
 					dumpRows(tb, bdb, "SELECT * FROM alarm_events WHERE company_id = ? ORDER BY id", fid),
 					dumpRows(tb, bdb, "SELECT * FROM reports WHERE company_id = ? ORDER BY id", fid),
 					dumpRows(tb, bdb, "SELECT s.* FROM report_sends s JOIN reports r ON r.id = s.report_id WHERE r.company_id = ? ORDER BY s.id", fid),
+					dumpRows(tb, bdb, "SELECT * FROM forwarding_targets WHERE company_id = ? ORDER BY id", fid),
+					dumpRows(tb, bdb, "SELECT q.* FROM forwarding_queue q JOIN forwarding_targets t ON t.id = q.target_id WHERE t.company_id = ? ORDER BY q.id", fid),
 					// The device repository is installation-wide: only the SuperAdmin imports.
 					dumpRows(tb, bdb, "SELECT * FROM device_vendors ORDER BY id"),
 					dumpRows(tb, bdb, "SELECT id, key, updated_at FROM device_codecs ORDER BY id"),
