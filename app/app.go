@@ -195,7 +195,7 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	k.Add(alm)
 	dash.UseAlarmStates(alarmStates{alm}) // the alarm_id of dashboard modules
 	// Its recorder queues the ingest's stored uplinks in their batch.
-	k.Add(forwardingmodule.New(host, forwardingmodule.Deps{Applications: nod, Ingest: ing, Notifier: notify}))
+	k.Add(forwardingmodule.New(host, forwardingmodule.Deps{Applications: nod, Ingest: ing, Notifier: notify, Pages: nod}))
 	k.Add(eventsmodule.New(host, eventsmodule.Deps{Config: mc.events}))
 	k.Add(sitemodule.New(host, sitemodule.Deps{UI: env, Accounts: acc}))
 	rep := reportsmodule.New(host, reportsmodule.Deps{Accounts: acc, Nodes: nod, Series: series, Logs: lg, UI: env})

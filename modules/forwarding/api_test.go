@@ -116,7 +116,10 @@ func TestTargetSwitchedOffAfterFailures(t *testing.T) {
 		hook.down.Store(false)
 		e.Must(t, "acmeAdmin", "PUT", fmt.Sprintf("/api/forwarding/%d", id), map[string]any{"enabled": true}, http.StatusOK)
 		hook.wait(1)
-		kerneltest.WaitFor(t, 30*time.Second, func() bool { s := e.target(t, id); return s["delivered"].(float64) == 1 && s["failures"].(float64) == 0 },
+		kerneltest.WaitFor(t, 30*time.Second, func() bool {
+			s := e.target(t, id)
+			return s["delivered"].(float64) == 1 && s["failures"].(float64) == 0
+		},
 			func() string { return fmt.Sprint(e.target(t, id)) })
 	})
 }

@@ -276,3 +276,9 @@ type Applications interface {
 type Notifier interface {
 	NotifyCompany(ctx context.Context, idb bun.IDB, companyID int64, n notifications.New) error
 }
+
+// ApplicationPages takes the forwarding section of the application page.
+// The nodes module satisfies it.
+type ApplicationPages interface {
+	RegisterApplicationSection(s nodes.ApplicationSection)
+}

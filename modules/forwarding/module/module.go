@@ -9,6 +9,7 @@ import (
 	"github.com/fieldhub/fieldhub/modules/forwarding"
 	"github.com/fieldhub/fieldhub/modules/forwarding/internal/forwarder"
 	"github.com/fieldhub/fieldhub/modules/forwarding/internal/httpapi"
+	"github.com/fieldhub/fieldhub/modules/forwarding/internal/pages"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 )
 
@@ -23,6 +24,10 @@ type Deps struct {
 	// Notifier tells the administrators of a target switched off.
 	// Optional; the notifications module satisfies it.
 	Notifier forwarding.Notifier
+	// Pages takes the forwarding section of the application page.
+	// Optional: without it (no UI) there is no section. The nodes module
+	// satisfies it.
+	Pages forwarding.ApplicationPages
 }
 
 // New builds the module and registers its recorder with the ingest. It
@@ -41,6 +46,9 @@ func New(host *kernel.Host, deps Deps) forwarding.Module {
 	}
 	m := &module{Forwarder: f, api: httpapi.New(f), done: make(chan struct{})}
 	deps.Ingest.RegisterRecorder(f)
+	if deps.Pages != nil {
+		deps.Pages.RegisterApplicationSection(pages.New(f))
+	}
 	return m
 }
 
