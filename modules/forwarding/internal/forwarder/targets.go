@@ -61,6 +61,9 @@ func (f *Forwarder) Targets(ctx context.Context, a *nodes.Application) ([]*forwa
 	for _, t := range list {
 		shown(t)
 	}
+	if list == nil {
+		list = []*forwarding.Target{} // the API answers [], not null
+	}
 	return list, nil
 }
 

@@ -96,7 +96,7 @@ export function Forwarding({ applicationId }: ForwardingProps): ReactNode {
             <li key={target.id} className="fh-fwd-target" data-target={target.name}>
               <div className="fh-fwd-target__head">
                 <h3 className="fh-fwd-target__name">{target.name}</h3>
-                <span className="badge">{t(`page.application.forwarding.kind.${target.kind}`)}</span>
+                <span className="muted">{t(`page.application.forwarding.kind.${target.kind}`)}</span>
                 <label className="fh-fwd-switch">
                   <input
                     type="checkbox"
