@@ -11,7 +11,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogActions, DialogHeading } from "@/components/ui/dialog";
 import { Modal } from "@/components/ui/modal";
 import { TargetForm } from "@/features/forwarding/components/target-form";
-import { knownErrors, type ForwardingProps, type Target, type TestResult } from "@/features/forwarding/utils/model";
+import { kindLabels, knownErrors, type ForwardingProps, type Target, type TestResult } from "@/features/forwarding/utils/model";
 
 type List = { state: "loading" } | { state: "error" } | { state: "ready"; targets: Target[] };
 type Editing = { target: Target | null } | null;
@@ -96,7 +96,7 @@ export function Forwarding({ applicationId }: ForwardingProps): ReactNode {
             <li key={target.id} className="fh-fwd-target" data-target={target.name}>
               <div className="fh-fwd-target__head">
                 <h3 className="fh-fwd-target__name">{target.name}</h3>
-                <span className="muted">{t(`page.application.forwarding.kind.${target.kind}`)}</span>
+                <span className="muted">{t(kindLabels[target.kind])}</span>
                 <label className="fh-fwd-switch">
                   <input
                     type="checkbox"

@@ -75,3 +75,10 @@ export const knownErrors = [
   "forwarding.password.invalid",
   "forwarding.targets.tooMany",
 ] as const;
+
+// kindLabels are the catalog keys of the kinds, named whole so that the
+// browser's catalog keeps them.
+export const kindLabels: Record<Kind, string> = {
+  webhook: "page.application.forwarding.kind.webhook",
+  mqtt: "page.application.forwarding.kind.mqtt",
+};
