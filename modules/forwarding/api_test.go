@@ -113,6 +113,12 @@ func TestTargetSwitchedOffAfterFailures(t *testing.T) {
 		if len(labels) == 0 || labels[0] != "Forwarding to Warehouse switched off" {
 			t.Errorf("notifications %v", labels)
 		}
+		// The company's log has an error entry of it.
+		kerneltest.WaitFor(t, 30*time.Second, func() bool {
+			n, err := e.p.Host().DB.NewSelect().Table("log_entries").Where("company_id = ? AND message_id = ? AND type = ?",
+				e.ID(t, "{acme}"), "logs.entry.forwarding.off", "ERROR").Count(t.Context())
+			return err == nil && n == 1
+		}, func() string { return "no log entry of the switch-off" })
 		hook.down.Store(false)
 		e.Must(t, "acmeAdmin", "PUT", fmt.Sprintf("/api/forwarding/%d", id), map[string]any{"enabled": true}, http.StatusOK)
 		hook.wait(1)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/kernel/egress"
+	"github.com/fieldhub/fieldhub/kernel/events"
 	"github.com/fieldhub/fieldhub/kernel/i18n"
 	"github.com/fieldhub/fieldhub/kernel/secretbox"
 	"github.com/fieldhub/fieldhub/modules/forwarding"
@@ -29,6 +30,7 @@ type Deps struct {
 // Forwarder keeps the targets, their queue and their delivery.
 type Forwarder struct {
 	db           *bun.DB
+	bus          events.Bus
 	box          *secretbox.Box
 	catalogs     *i18n.Catalogs
 	log          *slog.Logger
@@ -54,7 +56,7 @@ type Forwarder struct {
 func New(host *kernel.Host, deps Deps) *Forwarder {
 	c := egress.Client(host.Config.OutboundPrivate)
 	c.Timeout = sendTimeout
-	return &Forwarder{db: host.DB, box: host.Box, catalogs: host.Catalogs, log: host.Logger("forwarding"), deps: deps,
+	return &Forwarder{db: host.DB, bus: host.Bus, box: host.Box, catalogs: host.Catalogs, log: host.Logger("forwarding"), deps: deps,
 		allowPrivate: host.Config.OutboundPrivate, http: c, now: time.Now, byApp: map[int64][]int64{},
 		wake: make(chan struct{}, 1), running: map[int64]bool{}}
 }

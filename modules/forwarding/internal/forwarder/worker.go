@@ -7,6 +7,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/fieldhub/fieldhub/kernel/outbox"
 	"github.com/fieldhub/fieldhub/modules/forwarding"
 	"github.com/fieldhub/fieldhub/modules/forwarding/internal/store"
 	"github.com/fieldhub/fieldhub/modules/notifications"
@@ -124,6 +125,7 @@ func (f *Forwarder) deliverTarget(ctx context.Context, t *forwarding.Target) {
 func (f *Forwarder) failed(ctx context.Context, t *forwarding.Target, failure error) {
 	now := f.now().UTC()
 	msg := clip(failure.Error(), 500)
+	var off *forwarding.Target
 	err := f.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		cur, err := store.Failed(ctx, tx, t.ID, forwarding.Error{Time: now, Message: msg})
 		if err != nil {
@@ -136,11 +138,17 @@ func (f *Forwarder) failed(ctx context.Context, t *forwarding.Target, failure er
 		}
 		f.log.Error("forwarding target switched off after failures in a row", "target_id", t.ID, "company_id", t.CompanyID,
 			"application_id", t.ApplicationID, "failures", cur.Failures, "err", msg)
+		off = cur
 		return f.notifyDisabled(ctx, tx, cur, msg)
 	})
 	if err != nil {
 		f.log.Error("record failed forwarding", "target_id", t.ID, "err", err)
 		return
+	}
+	if off != nil && f.bus != nil {
+		// The company's log (the logs module writes it as an ERROR entry).
+		f.bus.Publish(ctx, outbox.Attempt{Channel: outbox.ChannelForwarding, MessageID: off.ID, CompanyID: off.CompanyID,
+			To: []string{off.Name}, Number: off.Failures, Outcome: outbox.GaveUp, Error: msg, At: now})
 	}
 	f.forget(t.ID)
 }
