@@ -49,11 +49,12 @@ func TestTenancy(t *testing.T) {
 		fnote := foreignNotification(t, ta, foreign.UserID)
 		fgw := foreignGateway(t, ta, root, foreign.CompanyID, fn.applicationID)
 		fal := foreignAlarms(t, ta, root, foreign.CompanyID, fn.tagID)
-		foreignReport := foreignReport(t, ta, root, foreign.CompanyID, fn.tagID)
 		// A forwarding target of the foreign application, at a public name
-		// that nothing is sent to (no uplink is stored after it).
+		// that nothing is sent to (no uplink is stored after it); before the
+		// report, whose audit entry the walk waits for as the last.
 		foreignTarget := ta.Must(t, "POST", fmt.Sprintf("/api/applications/%d/forwarding", fn.applicationID), root, map[string]any{
 			"name": "Foreign Widgets warehouse", "kind": "webhook", "url": "https://hooks.foreign.example/in", "secret": "foreign-secret"}, 201).Num("id")
+		foreignReport := foreignReport(t, ta, root, foreign.CompanyID, fn.tagID)
 		// The own company's public link: its token is the capability of one
 		// dashboard of the own company and nothing else.
 		ownToken := publicLink(t, ta, own.CompanyAdminToken, own.CompanyID, "Own Widgets board")

@@ -62,6 +62,17 @@ func TestTargetsRefuseBadInput(t *testing.T) {
 	if list := e.Must(t, "acmeAdmin", "GET", "/api/applications/{acmeApp}/forwarding", nil, http.StatusOK).List(); len(list) != 0 {
 		t.Errorf("after delete %v", list)
 	}
+	// The audit trail has the three changes, the password masked.
+	kerneltest.WaitFor(t, 30*time.Second, func() bool {
+		var rows []struct {
+			MessageID string `bun:"message_id"`
+			Data      string `bun:"data"`
+		}
+		err := e.p.Host().DB.NewSelect().Table("log_entries").Column("message_id", "data").Where("company_id = ? AND message_id LIKE 'audit.forwarding.%'", e.ID(t, "{acme}")).
+			Order("id").Scan(t.Context(), &rows)
+		return err == nil && len(rows) == 3 && rows[0].MessageID == forwarding.IDAuditCreated && rows[1].MessageID == forwarding.IDAuditEdited &&
+			strings.Contains(rows[1].Data, "••••••") && !strings.Contains(rows[1].Data, `"pw"`) && rows[2].MessageID == forwarding.IDAuditDeleted
+	}, func() string { return "the audit trail lacks the target's changes" })
 }
 
 // TestPrivateAddressesNeedTheInstallationsConsent: without

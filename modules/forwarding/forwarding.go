@@ -248,6 +248,10 @@ const (
 	// {application}, {failures}, {error}).
 	IDDisabledLabel   = "forwarding.disabled.label"
 	IDDisabledMessage = "forwarding.disabled.message"
+	// The audit trail's entries of a person's changes ({name}).
+	IDAuditCreated = "audit.forwarding.created"
+	IDAuditEdited  = "audit.forwarding.edited"
+	IDAuditDeleted = "audit.forwarding.deleted"
 )
 
 // Module is the forwarding module as the kernel and the application see

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/fieldhub/fieldhub/kernel/audit"
 	"github.com/fieldhub/fieldhub/kernel/auth"
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/modules/forwarding"
@@ -96,6 +97,7 @@ func (f *Forwarder) Add(ctx context.Context, a *nodes.Application, in forwarding
 	if err := store.Insert(ctx, f.db, t); err != nil {
 		return nil, err
 	}
+	f.announce(ctx, t, forwarding.IDAuditCreated, nil, auditFields(t))
 	f.changed(ctx)
 	return shown(t), nil
 }
@@ -104,7 +106,8 @@ func (f *Forwarder) Add(ctx context.Context, a *nodes.Application, in forwarding
 // Switching a target on starts its count of failures anew and lets its
 // queue go out at once.
 func (f *Forwarder) Change(ctx context.Context, t *forwarding.Target, in forwarding.Input) (*forwarding.Target, error) {
-	was := t.Enabled
+	old := *t
+	was, before := t.Enabled, auditFields(t)
 	if err := f.apply(t, in, false); err != nil {
 		return nil, err
 	}
@@ -116,6 +119,11 @@ func (f *Forwarder) Change(ctx context.Context, t *forwarding.Target, in forward
 	if err := store.Update(ctx, f.db, t, enable); err != nil {
 		return nil, err
 	}
+	b, a := audit.Diff(before, auditFields(t))
+	secretsChanged(b, a, &old, t)
+	if len(a) > 0 {
+		f.announce(ctx, t, forwarding.IDAuditEdited, b, a)
+	}
 	f.changed(ctx)
 	return shown(t), nil
 }
@@ -125,8 +133,46 @@ func (f *Forwarder) Remove(ctx context.Context, t *forwarding.Target) error {
 	if err := store.Delete(ctx, f.db, t.ID); err != nil {
 		return err
 	}
+	f.announce(ctx, t, forwarding.IDAuditDeleted, auditFields(t), nil)
 	f.changed(ctx)
 	return nil
+}
+
+// auditFields are what the audit trail shows of a target; the secret and
+// password are masked.
+func auditFields(t *forwarding.Target) map[string]any {
+	m := map[string]any{"name": t.Name, "kind": t.Kind, "enabled": t.Enabled, "url": t.URL, "headers": t.Headers,
+		"username": t.Username, "topic": t.Topic, "secret": "", "password": ""}
+	if t.SealedSecret != "" {
+		m["secret"] = audit.Masked
+	}
+	if t.SealedPassword != "" {
+		m["password"] = audit.Masked
+	}
+	return m
+}
+
+// secretsChanged adds to a change's fields the secret and password that
+// were sent again: masked on both sides, Diff cannot see them.
+func secretsChanged(b, a map[string]any, was, is *forwarding.Target) {
+	if was.SealedSecret != is.SealedSecret {
+		b["secret"], a["secret"] = masked(was.SealedSecret), masked(is.SealedSecret)
+	}
+	if was.SealedPassword != is.SealedPassword {
+		b["password"], a["password"] = masked(was.SealedPassword), masked(is.SealedPassword)
+	}
+}
+
+func masked(sealed string) string {
+	if sealed == "" {
+		return ""
+	}
+	return audit.Masked
+}
+
+// announce tells the audit trail of a person's change to t.
+func (f *Forwarder) announce(ctx context.Context, t *forwarding.Target, id string, before, after map[string]any) {
+	audit.Announce(ctx, f.bus, audit.Change{CompanyID: t.CompanyID, MessageID: id, Args: map[string]any{"name": t.Name}, Before: before, After: after})
 }
 
 // changed reads the cache again after a change on this instance (other
