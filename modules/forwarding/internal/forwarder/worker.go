@@ -104,11 +104,12 @@ func (f *Forwarder) deliverTarget(ctx context.Context, t *forwarding.Target) {
 				return // the lease lapses; the uplinks go out again
 			}
 		}
-		if failure != nil {
-			if ctx.Err() == nil {
-				f.failed(rec, t, failure)
-			}
+		if failure != nil && ctx.Err() == nil {
+			f.failed(rec, t, failure) // releases the lease with the backoff
 			return
+		}
+		if failure != nil {
+			break // stopping: the send was cut short, not failed
 		}
 		if err := store.Extend(rec, f.db, t.ID, f.now().UTC().Add(lease)); err != nil {
 			break
