@@ -32,6 +32,7 @@ import (
 	demomodule "github.com/fieldhub/fieldhub/modules/demo/module"
 	"github.com/fieldhub/fieldhub/modules/events"
 	eventsmodule "github.com/fieldhub/fieldhub/modules/events/module"
+	forwardingmodule "github.com/fieldhub/fieldhub/modules/forwarding/module"
 	"github.com/fieldhub/fieldhub/modules/gateways"
 	gatewaysmodule "github.com/fieldhub/fieldhub/modules/gateways/module"
 	ingestmodule "github.com/fieldhub/fieldhub/modules/ingest/module"
@@ -195,6 +196,8 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 		Notifier: alarmNotifier{notify}, AlarmStates: nod, UI: env, TagPages: nod})
 	k.Add(alm)
 	dash.UseAlarmStates(alarmStates{alm}) // the alarm_id of dashboard modules
+	// Its recorder queues the ingest's stored uplinks in their batch.
+	k.Add(forwardingmodule.New(host, forwardingmodule.Deps{Applications: nod, Ingest: ing, Notifier: notify, Pages: nod}))
 	k.Add(eventsmodule.New(host, eventsmodule.Deps{Config: mc.events}))
 	k.Add(sitemodule.New(host, sitemodule.Deps{UI: env, Accounts: acc}))
 	rep := reportsmodule.New(host, reportsmodule.Deps{Accounts: acc, Nodes: nod, Series: series, Logs: lg, UI: env})

@@ -49,6 +49,11 @@ func TestTenancy(t *testing.T) {
 		fnote := foreignNotification(t, ta, foreign.UserID)
 		fgw := foreignGateway(t, ta, root, foreign.CompanyID, fn.applicationID)
 		fal := foreignAlarms(t, ta, root, foreign.CompanyID, fn.tagID)
+		// A forwarding target of the foreign application, at a public name
+		// that nothing is sent to (no uplink is stored after it); before the
+		// report, whose audit entry the walk waits for as the last.
+		foreignTarget := ta.Must(t, "POST", fmt.Sprintf("/api/applications/%d/forwarding", fn.applicationID), root, map[string]any{
+			"name": "Foreign Widgets warehouse", "kind": "webhook", "url": "https://hooks.foreign.example/in", "secret": "foreign-secret"}, 201).Num("id")
 		foreignReport := foreignReport(t, ta, root, foreign.CompanyID, fn.tagID)
 		foreignScript := ta.Must(t, "POST", fmt.Sprintf("/api/script/%d", foreign.CompanyID), root, map[string]any{"name": "Foreign Widgets script",
 			"type": 1, "enabled": true, "content": "return 'Foreign Widgets';"}, 201).Num("id")
@@ -124,6 +129,8 @@ func TestTenancy(t *testing.T) {
 				"modelId":  "th1",
 				// The scripts module's id.
 				"scriptId": fmt.Sprint(foreignScript),
+				// The forwarding module's id.
+				"targetId": fmt.Sprint(foreignTarget),
 			},
 			Bodies: map[string]any{
 				"PUT /api/companies/{companyId}":        map[string]any{"name": "Hijacked"},
@@ -201,6 +208,11 @@ func TestTenancy(t *testing.T) {
 				"POST /api/script/{companyId}":      map[string]any{"name": "Planted", "type": 1, "content": fmt.Sprintf("write(%d, {planted: 1});", fn.tagID)},
 				"PUT /api/script/{scriptId}":        map[string]any{"name": "Hijacked", "content": fmt.Sprintf("write(%d, {planted: 1});", fn.tagID)},
 				"POST /api/script/test/{companyId}": map[string]any{"content": fmt.Sprintf("return latest(%d, 'temperature');", fn.tagID), "boundTag": fn.tagID},
+				// The forwarding module's bodies: a target of the foreign
+				// application, and a change that would switch its target off.
+				"POST /api/applications/{applicationId}/forwarding": map[string]any{"name": "Planted", "kind": "webhook",
+					"url": "https://hooks.own.example/in", "secret": "planted-secret"},
+				"PUT /api/forwarding/{targetId}": map[string]any{"name": "Hijacked", "enabled": false},
 				// The device repository's import (SuperAdmin): an archive's first bytes.
 				"POST /api/devices/import": []byte("PK\x03\x04"),
 			},
@@ -271,6 +283,8 @@ func TestTenancy(t *testing.T) {
 					dumpRows(tb, bdb, "SELECT s.* FROM report_sends s JOIN reports r ON r.id = s.report_id WHERE r.company_id = ? ORDER BY s.id", fid),
 					dumpRows(tb, bdb, "SELECT * FROM scripts WHERE company_id = ? ORDER BY id", fid),
 					dumpRows(tb, bdb, "SELECT * FROM script_runs WHERE company_id = ? ORDER BY id", fid),
+					dumpRows(tb, bdb, "SELECT * FROM forwarding_targets WHERE company_id = ? ORDER BY id", fid),
+					dumpRows(tb, bdb, "SELECT q.* FROM forwarding_queue q JOIN forwarding_targets t ON t.id = q.target_id WHERE t.company_id = ? ORDER BY q.id", fid),
 					// The device repository is installation-wide: only the SuperAdmin imports.
 					dumpRows(tb, bdb, "SELECT * FROM device_vendors ORDER BY id"),
 					dumpRows(tb, bdb, "SELECT id, key, updated_at FROM device_codecs ORDER BY id"),

@@ -32,15 +32,23 @@ func (e *RefusedError) Error() string {
 // must see the real destination) and follows no redirects; the caller sets
 // Timeout and may set CheckRedirect.
 func Client(allowPrivate bool) *http.Client {
-	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
-	if !allowPrivate {
-		d.Control = control
-	}
+	d := Dialer(allowPrivate)
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.Proxy = nil
 	t.DialContext = d.DialContext
 	return &http.Client{Transport: t,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+// Dialer returns a dialer whose connections go only to addresses Check
+// allows, or anywhere when allowPrivate is set: for the connections other
+// than HTTP (MQTT brokers) to addresses companies chose.
+func Dialer(allowPrivate bool) *net.Dialer {
+	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
+	if !allowPrivate {
+		d.Control = control
+	}
+	return d
 }
 
 // control runs after resolution, just before each connect.

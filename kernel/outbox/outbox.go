@@ -11,6 +11,11 @@ import "time"
 const (
 	ChannelSMS  = "sms"
 	ChannelMail = "mail"
+	// ChannelForwarding is a forwarding target's queue (the forwarding
+	// module): its one announced outcome is GaveUp, when failures in a
+	// row switch the target off; MessageID is then the target's id, To
+	// its name and Number the failures.
+	ChannelForwarding = "forwarding"
 )
 
 // Outcome is what became of an attempt.

@@ -72,6 +72,7 @@ type Module interface {
 	kernel.Stopper
 	Service
 	Values
+	Recorders
 }
 
 // Tags finds the tags that messages name: the batches look up the tags of
@@ -151,4 +152,35 @@ type DecoderPages interface {
 // accounts module satisfies it.
 type Companies interface {
 	Company(ctx context.Context, id int64) (*accounts.Company, error)
+}
+
+// StoredUplink is an uplink a batch stored, as a Recorder sees it: the
+// event that will announce it, the application of its node, and its
+// payload and port as they came (nil and 0 for a generic body with values
+// alone).
+type StoredUplink struct {
+	UplinkReceived
+	ApplicationID int64
+	Payload       []byte
+	FPort         int
+}
+
+// Recorder keeps durable what must follow from stored uplinks (the
+// forwarding module's queue). A batch calls each registered Recorder with
+// the uplinks whose values it stored, after their points' commit and
+// before it answers their requests or announces them (UplinkReceived): an
+// uplink whose request was answered is recorded, and one whose Recorder
+// failed is answered with the error, so that its sender sends it again
+// (the time series replaces a point at the same time, so the values stay
+// as they were). RecordUplinks must be quick, and cheap for uplinks it has
+// nothing to do with: it is on every batch's path.
+type Recorder interface {
+	RecordUplinks(ctx context.Context, uplinks []StoredUplink) error
+}
+
+// Recorders is where the modules that keep something with each stored
+// uplink register their Recorder, when they are built (before the
+// kernel starts).
+type Recorders interface {
+	RegisterRecorder(r Recorder)
 }

@@ -124,6 +124,9 @@ const (
 	IDEntryMailSent   = "logs.entry.mail.sent"
 	IDEntryMailRetry  = "logs.entry.mail.retry"
 	IDEntryMailGaveUp = "logs.entry.mail.gaveUp"
+	// IDEntryForwardingOff: a forwarding target switched off after
+	// failures in a row (outbox.ChannelForwarding).
+	IDEntryForwardingOff = "logs.entry.forwarding.off"
 	// A message sent at once, outside the outbox (a test message).
 	IDEntrySMSSentNow    = "logs.entry.sms.sentNow"
 	IDEntrySMSFailedNow  = "logs.entry.sms.failedNow"

@@ -19,6 +19,7 @@ const islands: Record<string, () => Promise<IslandModule>> = {
   "decoder-editor": () => import("@/features/decoders/mount-decoder-editor"),
   "event-hub": () => import("@/features/events/mount-event-hub"),
   "first-uplink": () => import("@/features/netservers/mount-first-uplink"),
+  forwarding: () => import("@/features/forwarding/mount-forwarding"),
   "gateway-create": () => import("@/features/gateways/mount-gateway-create"),
   "gateway-list": () => import("@/features/gateways/mount-gateway-list"),
   "icon-selector": () => import("@/features/dashboards/mount-icon-selector"),

@@ -111,6 +111,7 @@ func (p *Pipeline) runBatch(batch []*job) {
 	}
 	p.writePoints(live, pointsErr)
 	p.registerKeys(live, pointsErr) // the keys of stored points only
+	p.record(live, pointsErr)       // of stored uplinks only, before anyone is told of them
 	if !p.overlap {
 		copy(stateErr, pointsErr) // a job whose points failed changes nothing more
 		p.updateStates(live, stateErr)
@@ -416,4 +417,41 @@ func (p *Pipeline) prepareAll(ctx context.Context, batch []*job) []*job {
 		live = append(live, j)
 	}
 	return live
+}
+
+// record hands the uplinks whose points were stored to the registered
+// Recorders (ingest.Recorder), in the order of the batch, and sets the
+// error of each job of a Recorder that failed: its request is answered
+// with it, so that its sender sends it again.
+func (p *Pipeline) record(live []*job, failed []error) {
+	if len(p.recorders) == 0 {
+		return
+	}
+	var stored []ingest.StoredUplink
+	var idx []int
+	for i, j := range live {
+		if failed[i] != nil || j.event == nil {
+			continue
+		}
+		u := ingest.StoredUplink{UplinkReceived: *j.event, ApplicationID: j.tag.ApplicationID}
+		if up := j.msg.Uplink; up != nil {
+			u.Payload, u.FPort = up.Payload, up.FPort
+		}
+		stored = append(stored, u)
+		idx = append(idx, i)
+	}
+	if len(stored) == 0 {
+		return
+	}
+	ctx, cancel := stepContext()
+	defer cancel()
+	for _, r := range p.recorders {
+		if err := r.RecordUplinks(ctx, stored); err != nil {
+			p.log.Error("record stored uplinks", "uplinks", len(stored), "err", err)
+			for _, i := range idx {
+				failed[i] = fmt.Errorf("record the stored uplink of %s: %w", live[i].devEUI(), err)
+			}
+			return
+		}
+	}
 }

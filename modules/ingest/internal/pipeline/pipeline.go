@@ -51,7 +51,14 @@ type Pipeline struct {
 	overlap bool
 	// events publishes what messages say about devices (events.go).
 	events *devicelog.Reporter
+	// recorders keep what must follow from stored uplinks (batch.go,
+	// record); registered before Start, read-only afterwards.
+	recorders []ingest.Recorder
 }
+
+// RegisterRecorder adds r to the Recorders of every batch; see
+// ingest.Recorders. Call it before Start.
+func (p *Pipeline) RegisterRecorder(r ingest.Recorder) { p.recorders = append(p.recorders, r) }
 
 // New builds the pipeline and registers its metrics.
 func New(host *kernel.Host, deps Deps, events *devicelog.Reporter) *Pipeline {

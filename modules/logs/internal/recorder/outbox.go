@@ -23,6 +23,9 @@ var outboxEntries = map[string]map[outbox.Outcome]struct{ typ, id string }{
 		outbox.Retry:  {logs.TypeError, logs.IDEntryMailRetry},
 		outbox.GaveUp: {logs.TypeError, logs.IDEntryMailGaveUp},
 	},
+	outbox.ChannelForwarding: {
+		outbox.GaveUp: {logs.TypeError, logs.IDEntryForwardingOff},
+	},
 }
 
 // sentNowEntries are those of a message sent at once, outside the outbox.
