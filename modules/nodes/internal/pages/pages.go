@@ -21,6 +21,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/web"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 	"github.com/fieldhub/fieldhub/modules/nodes/internal/access"
+	"github.com/fieldhub/fieldhub/modules/nodes/internal/bulk"
 	"github.com/fieldhub/fieldhub/modules/nodes/internal/registry"
 	"github.com/fieldhub/fieldhub/webapp/ui"
 )
@@ -35,6 +36,8 @@ type Pages struct {
 	// series reads the stored values the node details page shows; nil
 	// leaves the page with the latest reported values only.
 	series nodes.Series
+	// bulk imports and exports the company's nodes as a file (/tag/import).
+	bulk *bulk.Service
 
 	mu          sync.RWMutex
 	sections    []nodes.PageSection        // of other modules, on the node details page
@@ -43,11 +46,11 @@ type Pages struct {
 
 // New builds the pages and adds the module's side menu entries; series may
 // be nil.
-func New(host *kernel.Host, env *ui.Env, reg *registry.Registry, decoders nodes.Decoders, series nodes.Series) *Pages {
+func New(host *kernel.Host, env *ui.Env, reg *registry.Registry, decoders nodes.Decoders, series nodes.Series, imports *bulk.Service) *Pages {
 	for _, item := range menuItems {
 		host.Router.AddMenuItem(item)
 	}
-	return &Pages{host: host, log: host.Logger("nodes"), ui: env, reg: reg, decoders: decoders, series: series}
+	return &Pages{host: host, log: host.Logger("nodes"), ui: env, reg: reg, decoders: decoders, series: series, bulk: imports}
 }
 
 // menuItems are this module's side menu entries.
