@@ -24,7 +24,7 @@ type bulkEnv struct {
 const (
 	bulkAcmeEUI = "A000000000000001"
 	bulkBetaEUI = "B000000000000001"
-	csvHead = "name,devEUI,joinEUI,appKey,application,decoder,latitude,longitude,label:temperature\n"
+	csvHead     = "name,devEUI,joinEUI,appKey,application,decoder,latitude,longitude,label:temperature\n"
 )
 
 func newBulkEnv(t *testing.T, d db.Dialect) *bulkEnv {

@@ -29,12 +29,12 @@ const (
 
 var columnAliases = map[string]string{
 	"name": colName, "devname": colName, "nodename": colName,
-	"deveui": colDevEUI,
+	"deveui":  colDevEUI,
 	"joineui": colJoinEUI, "appeui": colJoinEUI,
-	"appkey": colAppKey,
+	"appkey":      colAppKey,
 	"application": colApplication, "applicationid": colApplication, "app": colApplication,
 	"profile": colProfile, "deviceprofile": colProfile,
-	"decoder": colDecoder,
+	"decoder":  colDecoder,
 	"latitude": colLatitude, "lat": colLatitude,
 	"longitude": colLongitude, "long": colLongitude, "lon": colLongitude, "lng": colLongitude,
 }
