@@ -264,3 +264,47 @@ func TestBulkImportThousandNodes(t *testing.T) {
 		}
 	})
 }
+
+// TestBulkImportPage checks a file on /tag/import, imports it with the
+// same form, and downloads the export, in Swedish (Acme's people's
+// language).
+func TestBulkImportPage(t *testing.T) {
+	t.Parallel()
+	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
+		t.Parallel()
+		e := newBulkEnv(t, d)
+		admin := e.Tokens["acmeAdmin"]
+		page := e.Client.Page(t, "GET", "/tag", admin, nil)
+		kerneltest.Contains(t, page.Body, []string{`href="/tag/import"`}, nil)
+		page = e.Client.Page(t, "GET", "/tag/import", admin, nil)
+		kerneltest.Contains(t, page.Body, []string{"Importera noder", `name="file"`, `href="/tag/export?format=xlsx"`}, nil)
+		if p := e.Client.Page(t, "GET", "/tag/import", e.Tokens["acmeUser"], nil); p.Status == http.StatusOK {
+			t.Errorf("a User's import page: %d", p.Status)
+		}
+		post := func(step, csv string) kerneltest.Page {
+			var body bytes.Buffer
+			mw := multipart.NewWriter(&body)
+			mw.WriteField("step", step)
+			fw, _ := mw.CreateFormFile("file", "nodes.csv")
+			fw.Write([]byte(csv))
+			mw.Close()
+			req, _ := http.NewRequest("POST", e.Client.Base+"/tag/import", &body)
+			req.Header.Set("Content-Type", mw.FormDataContentType())
+			return e.Client.SendPage(t, req, admin, kerneltest.HTMX...)
+		}
+		bad := csvHead + "N1,A0000000000000AA,,,Field,,,,\nN2,XYZ,,,Field,,,,\n"
+		p := post("check", bad)
+		kerneltest.Contains(t, p.Body, []string{"1 att skapa, 0 att ändra, 0 oförändrade, 1 avvisade", "En DevEUI består av 16 hexadecimala siffror", `data-action="refused"`}, []string{`value="apply"`})
+		p = post("apply", bad)
+		kerneltest.Contains(t, p.Body, []string{"Inget importerades: 1 rader avvisades"}, nil)
+		good := csvHead + "N1,A0000000000000AA,,,Field,,,,\n"
+		p = post("check", good)
+		kerneltest.Contains(t, p.Body, []string{"Importera 1 nya och 0 ändrade noder", `value="apply"`}, nil)
+		p = post("apply", good)
+		kerneltest.Contains(t, p.Body, []string{"Importerat: 1 noder skapade, 0 ändrade."}, nil)
+		p = post("check", "colour\nred\n")
+		kerneltest.Contains(t, p.Body, []string{`role="alert"`, "Okänd kolumn ”colour”"}, nil)
+		exp := e.Client.Page(t, "GET", "/tag/export?format=csv", admin, nil)
+		kerneltest.Contains(t, exp.Body, []string{"N1,A0000000000000AA"}, nil)
+	})
+}

@@ -1,6 +1,7 @@
 // Package pages draws the server pages of the nodes module: applications
-// (/application, /company/applications), nodes (/tag, /tag/create and the
-// node details page /tagdetails/{deveui}), the node pool (/tag/pool) and
+// (/application, /company/applications), nodes (/tag, /tag/create, the
+// bulk import /tag/import with its export, and the node details page
+// /tagdetails/{deveui}), the node pool (/tag/pool) and
 // integration tokens (/company/tokens). They act on the viewer's company
 // (the caller's own, or the one a SuperAdmin chose) and reach the data
 // through the registry, as the JSON routes do, so that the rules are the
@@ -79,6 +80,9 @@ func (pg *Pages) Routes(r *web.ModuleRoutes) {
 	r.Page("GET /tag/create/{deveui}", auth.AdminOrCompanyAdmin, pg.tagCreatePage)
 	r.Page("POST /tag/create", auth.AdminOrCompanyAdmin, pg.tagCreateSubmit)
 	r.Page("POST /tag/create/{deveui}", auth.AdminOrCompanyAdmin, pg.tagCreateSubmit)
+	r.Page("GET /tag/import", auth.AdminOrCompanyAdmin, pg.importPage)
+	r.Page("POST /tag/import", auth.AdminOrCompanyAdmin, pg.importSubmit, web.MaxBody(bulk.BodyLimit))
+	r.Page("GET /tag/export", auth.AdminOrCompanyAdmin, pg.exportFile)
 
 	r.Page("GET /tagdetails/{deveui}", auth.AdminOrCompanyAdmin, pg.tagDetailsPage)
 	r.Page("POST /tagdetails/{deveui}", auth.AdminOrCompanyAdmin, pg.tagEditSubmit)
