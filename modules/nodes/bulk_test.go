@@ -13,6 +13,7 @@ import (
 
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
+	"github.com/fieldhub/fieldhub/modules/nodes"
 )
 
 // bulkEnv is env with Acme's applications Field and two named Twin, a
@@ -306,5 +307,39 @@ func TestBulkImportPage(t *testing.T) {
 		kerneltest.Contains(t, p.Body, []string{`role="alert"`, "Okänd kolumn ”colour”"}, nil)
 		exp := e.Client.Page(t, "GET", "/tag/export?format=csv", admin, nil)
 		kerneltest.Contains(t, exp.Body, []string{"N1,A0000000000000AA"}, nil)
+	})
+}
+
+// TestBulkImportClaims: a file tells no more DevEUIs of other companies'
+// nodes than node by node creation would (nodes.ClaimsFree), and its
+// refused claims count as theirs do.
+func TestBulkImportClaims(t *testing.T) {
+	t.Parallel()
+	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
+		t.Parallel()
+		e := newBulkEnv(t, d)
+		beta := e.Must(t, "betaAdmin", "GET", "/api/companies/{beta}/applications", nil, http.StatusOK).List()[0].(map[string]any)["id"]
+		csv := "name,devEUI,application\n"
+		for i := range nodes.ClaimsFree + 2 {
+			eui := fmt.Sprintf("B1000000000000%02X", i)
+			e.Must(t, "betaAdmin", "POST", fmt.Sprintf("/api/applications/%v/tag", beta), map[string]any{"name": "Theirs", "deveui": eui}, http.StatusCreated)
+			csv += "N," + eui + ",Field\n"
+		}
+		csv += "Mine,A0000000000000AA,Field\n"
+		r := e.importFile(t, "acmeAdmin", []byte(csv), "f.csv", false)
+		var got []string
+		for _, row := range rows(r) {
+			got = append(got, reason(row))
+		}
+		want := slices.Repeat([]string{"devEUI: nodes.deveui.taken"}, nodes.ClaimsFree)
+		want = append(want, slices.Repeat([]string{"devEUI: nodes.import.claims"}, 3)...)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("reasons %v, want %v", got, want)
+		}
+		if n := e.value(t, "SELECT count(*) FROM deveui_claims WHERE company_id = ?", e.ID(t, "{acme}")); n != fmt.Sprint(nodes.ClaimsFree) {
+			t.Errorf("%s claims recorded", n)
+		}
+		// Now the company waits, for a file as for a node.
+		e.Must(t, "acmeAdmin", "POST", "/api/companies/{acme}/nodes/import", []byte("devEUI,name,application\nA0000000000000AB,N,Field\n"), http.StatusTooManyRequests, "Content-Type", "text/csv")
 	})
 }

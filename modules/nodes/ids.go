@@ -53,7 +53,9 @@ const (
 // ({column}), no file; and the reasons a row is refused: a DevEUI that is
 // in an earlier row ({row}), an application name that several
 // applications have ({name}), a profile that is not the company's ({name})
-// or profiles not being available, and a position that is not a number.
+// or profiles not being available, a position that is not a number, and
+// a new DevEUI left unchecked once the file has named as many other
+// companies' DevEUIs as the limit of refused claims lets it learn.
 // An apply with refused rows is refused as a whole ({count}).
 const (
 	IDImportFileType       = "nodes.import.fileType"
@@ -68,6 +70,7 @@ const (
 	IDImportProfileUnknown = "nodes.import.profileUnknown"
 	IDImportNoProfiles     = "nodes.import.noProfiles"
 	IDImportRefused        = "nodes.import.refused"
+	IDImportClaims         = "nodes.import.claims"
 	IDImportNumber         = "nodes.import.number"
 )
 

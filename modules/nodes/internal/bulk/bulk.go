@@ -70,6 +70,7 @@ func (s *Service) Import(ctx context.Context, companyID int64, data []byte, appl
 			return nil, err
 		}
 	}
+	s.reg.RefuseClaims(ctx, companyID, p.claimed)
 	p.report.DryRun = !apply
 	if !apply {
 		return &p.report, nil

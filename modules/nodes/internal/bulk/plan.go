@@ -23,12 +23,19 @@ type plan struct {
 	hasDec    registry.HasDecoder
 	validate  func(ctx context.Context, t *nodes.Tag, in registry.TagInput, all bool, has registry.HasDecoder) error
 
-	profiles       nodes.Profiles
-	profileByName  func(ctx context.Context, name string) (*nodes.ProfileRef, error)
-	nodeProfiles   map[int64]nodes.ProfileRef
-	appsByName     map[string][]nodes.Application
-	appsByID       map[int64]nodes.Application
-	seen           map[string]int // DevEUI → first row
+	profiles      nodes.Profiles
+	profileByName func(ctx context.Context, name string) (*nodes.ProfileRef, error)
+	nodeProfiles  map[int64]nodes.ProfileRef
+	appsByName    map[string][]nodes.Application
+	appsByID      map[int64]nodes.Application
+	seen          map[string]int // DevEUI → first row
+	// claimsLeft is how many rows may still be told that another
+	// company's node has their DevEUI (-1: no limit); once none may, every
+	// row of a new DevEUI is refused unchecked, so that a file cannot find
+	// out more DevEUIs than node by node creation would (claims).
+	claimsLeft     int
+	claimed        map[string]int64 // the refused claims, DevEUI → owner
+	limited        bool
 	report         Report
 	create, update []*nodes.Tag
 	labels         []registry.KeyLabel
@@ -46,7 +53,7 @@ func (s *Service) newPlan(ctx context.Context, companyID int64, l *layout, rows 
 		return nil, err
 	}
 	p := &plan{companyID: companyID, layout: l, nodes: cn, hasDec: s.memoDecoders(), validate: s.reg.ApplyTagWith,
-		appsByName: map[string][]nodes.Application{}, appsByID: map[int64]nodes.Application{}, seen: map[string]int{},
+		appsByName: map[string][]nodes.Application{}, appsByID: map[int64]nodes.Application{}, seen: map[string]int{}, claimed: map[string]int64{},
 		report: Report{Rows: make([]RowReport, 0, len(rows))}}
 	for _, a := range cn.Applications {
 		key := strings.ToLower(strings.TrimSpace(a.Name))
@@ -58,6 +65,11 @@ func (s *Service) newPlan(ctx context.Context, companyID int64, l *layout, rows 
 		raw, _ := l.cell(r, colDevEUI)
 		if d := nodes.NormaliseEUI(raw); nodes.ValidDevEUI(d) && cn.ByDevEUI[d] == nil {
 			others = append(others, d)
+		}
+	}
+	if len(others) > 0 {
+		if p.claimsLeft, err = s.reg.FreeClaims(ctx, companyID); err != nil {
+			return nil, err
 		}
 	}
 	if p.owners, err = s.reg.DevEUIOwners(ctx, others); err != nil {
@@ -87,8 +99,18 @@ func (p *plan) row(ctx context.Context, r row) error {
 	} else if out.DevEUI != "" {
 		p.seen[out.DevEUI] = r.Number
 	}
-	if _, other := p.owners[out.DevEUI]; other && existing == nil {
-		refuse(colDevEUI, nodes.IDDevEUITaken, nil)
+	if owner, other := p.owners[out.DevEUI]; existing == nil && nodes.ValidDevEUI(out.DevEUI) && (other || p.limited) {
+		switch {
+		case p.limited || p.claimsLeft == 0:
+			p.limited = true
+			refuse(colDevEUI, nodes.IDImportClaims, nil)
+		default:
+			refuse(colDevEUI, nodes.IDDevEUITaken, nil)
+			p.claimed[out.DevEUI] = owner
+			if p.claimsLeft > 0 {
+				p.claimsLeft--
+			}
+		}
 	}
 
 	in, err := p.input(r, refuse)

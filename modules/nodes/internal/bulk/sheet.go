@@ -97,7 +97,9 @@ func blank(cells []string) bool {
 }
 
 func readXLSX(data []byte) ([][]string, error) {
-	f, err := excelize.OpenReader(bytes.NewReader(data))
+	// A workbook is a zip: its parts may unpack to far more than the
+	// upload, so they are bounded (a sheet of 10,000 nodes is a few MB).
+	f, err := excelize.OpenReader(bytes.NewReader(data), excelize.Options{UnzipSizeLimit: 128 << 20, UnzipXMLSizeLimit: 64 << 20})
 	if err != nil {
 		return nil, notASpreadsheet(err)
 	}

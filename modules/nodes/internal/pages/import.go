@@ -17,8 +17,11 @@ import (
 
 const importTitle = "page.tag.import.title"
 
-// importPage shows the form.
+// importPage shows the form; without a company, the way to one.
 func (pg *Pages) importPage(w http.ResponseWriter, r *http.Request) error {
+	if viewedCompany(r) == 0 {
+		return pg.ui.Render(w, r, http.StatusOK, importTitle, noCompany(importTitle))
+	}
 	if _, err := managedCompany(r); err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/fieldhub/fieldhub/kernel/auth"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 	"github.com/fieldhub/fieldhub/modules/nodes/internal/store"
 )
@@ -168,4 +169,30 @@ func changedTags(b ImportBatch) int {
 		}
 	}
 	return len(seen)
+}
+
+// FreeClaims is how many DevEUIs of other companies' nodes a bulk import of
+// company may name and be told so, under the limit of refused claims that
+// holds node by node (claims.go): -1 for no limit (a SuperAdmin), else at
+// least one; a company that must wait is refused as AddTag refuses it.
+func (g *Registry) FreeClaims(ctx context.Context, company int64) (int, error) {
+	if auth.CallerFrom(ctx).Role == auth.SuperAdmin {
+		return -1, nil
+	}
+	if err := g.checkClaims(ctx, company); err != nil {
+		return 0, err
+	}
+	n, _, err := store.RecentClaims(ctx, g.db, company, g.now().Add(-nodes.ClaimWindow))
+	if err != nil {
+		return 0, err
+	}
+	return max(nodes.ClaimsFree-n, 1), nil
+}
+
+// RefuseClaims notes the refused claims of a bulk import: company named
+// DevEUIs that their owners' nodes have (by DevEUI).
+func (g *Registry) RefuseClaims(ctx context.Context, company int64, owners map[string]int64) {
+	for deveui, owner := range owners {
+		g.refuseClaim(ctx, company, owner, deveui)
+	}
 }
