@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -151,6 +152,9 @@ func readCSV(data []byte) ([][]string, error) {
 		if err != nil {
 			return nil, notASpreadsheet(err)
 		}
+		for i, c := range cells {
+			cells[i] = unescapeCell(c)
+		}
 		out = append(out, cells)
 		if len(out) > MaxRows+1 && !blankTail(out) {
 			return nil, errs.New(errs.Invalid, nodes.IDImportTooManyRows).With("max", MaxRows)
@@ -166,9 +170,17 @@ func writeSheet(w io.Writer, format string, header []string, rows [][]string) er
 		if err := cw.Write(header); err != nil {
 			return err
 		}
-		if err := cw.WriteAll(rows); err != nil {
-			return err
+		var escaped []string
+		for _, r := range rows {
+			escaped = escaped[:0]
+			for _, c := range r {
+				escaped = append(escaped, escapeCell(c))
+			}
+			if err := cw.Write(escaped); err != nil {
+				return err
+			}
 		}
+		cw.Flush()
 		return cw.Error()
 	}
 	f := excelize.NewFile()
@@ -204,4 +216,39 @@ func writeSheet(w io.Writer, format string, header []string, rows [][]string) er
 		return err
 	}
 	return f.Write(w)
+}
+
+// A CSV cell that starts like a formula (=, +, -, @, a tab or a carriage
+// return) is run as one by the spreadsheet that opens the file, so the
+// export writes it after an apostrophe, as spreadsheets themselves do, and
+// the import takes that apostrophe off again: a node named "=1+2" stays
+// its name both ways. A number (a negative latitude) is left as it is.
+func formulaLike(s string) bool {
+	if s == "" {
+		return false
+	}
+	switch s[0] {
+	case '=', '@', '\t', '\r':
+		return true
+	case '+', '-':
+		_, err := strconv.ParseFloat(s, 64)
+		return err != nil
+	case '\'':
+		return formulaLike(s[1:])
+	}
+	return false
+}
+
+func escapeCell(s string) string {
+	if formulaLike(s) {
+		return "'" + s
+	}
+	return s
+}
+
+func unescapeCell(s string) string {
+	if strings.HasPrefix(s, "'") && formulaLike(s[1:]) {
+		return s[1:]
+	}
+	return s
 }
