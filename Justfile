@@ -106,6 +106,10 @@ build: assets plugins
 fmt:
     git ls-files -z --cached --others --exclude-standard -- '*.go' ':!:*_templ.go' | xargs -0 -r gofmt -w
 
+# bulk import of nodes benchmark: an XLSX of 10,000 nodes, dry run, apply, export and its dry run (flags go to bench/bulkimport, e.g. -db sqlite -nodes 100)
+bench-bulkimport *ARGS: assets
+    go run ./bench/bulkimport {{ARGS}}
+
 # device repository import benchmark: a synthetic repository of 400 codecs with 1,300 examples (flags go to bench/devrepo)
 bench-devrepo *ARGS: assets
     go run ./bench/devrepo {{ARGS}}

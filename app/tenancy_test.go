@@ -153,6 +153,9 @@ func TestTenancy(t *testing.T) {
 				"PUT /api/tag/pool/{poolId}":                 map[string]any{"status": "hidden"},
 				"POST /api/tag/{tagId}/tagdata":              map[string]any{"key": "planted", "value": 1},
 				"POST /api/integration/tokens/{companyId}":   map[string]any{"label": "Planted", "isCompany": true},
+				// The bulk import's file: a new node and an edit of the
+				// foreign one, applied (Queries).
+				"POST /api/companies/{companyId}/nodes/import": []byte("name,devEUI\nPlanted,0011223344556677\nHijacked," + foreignDevEUI + "\n"),
 				// The netservers module's bodies: a downlink for the foreign
 				// node, and uplinks of it, which a session token (not an
 				// integration token) may not post.
@@ -220,6 +223,9 @@ func TestTenancy(t *testing.T) {
 			Queries: map[string]string{
 				"GET /api/tag/tagdata":                   fmt.Sprintf("tagId=%d&key=note", fn.tagID),
 				"GET /api/companies/{companyId}/tagdata": "deveui=" + foreignDevEUI + "&key=note",
+				// The bulk import applies its file; the export is read as CSV.
+				"POST /api/companies/{companyId}/nodes/import": "dryRun=false",
+				"GET /api/companies/{companyId}/nodes/export":  "format=csv",
 				// The logs name their company in the query.
 				"GET /api/logs":             fmt.Sprintf("companyId=%d", fid),
 				"GET /api/logs/activeusers": fmt.Sprintf("companyId=%d", fid),

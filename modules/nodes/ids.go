@@ -46,6 +46,38 @@ const (
 	IDMoveProofNoAppKey  = "nodes.move.proofNoAppKey"
 )
 
+// Message ids of the bulk import of nodes (POST
+// /api/companies/{companyId}/nodes/import): a file that is not a CSV or
+// XLSX spreadsheet, one without its header row (a devEUI column), one over
+// the limits ({max} rows, {mib} MiB), an unknown or repeated column
+// ({column}), no file; and the reasons a row is refused: a DevEUI that is
+// in an earlier row ({row}), an application name that several
+// applications have ({name}), a profile that is not the company's ({name})
+// or profiles not being available, a position that is not a number, and
+// a new DevEUI left unchecked once the file has named as many other
+// companies' DevEUIs as the limit of refused claims lets it learn.
+// An apply with refused rows is refused as a whole ({count}).
+const (
+	IDImportFileType       = "nodes.import.fileType"
+	IDImportNoHeader       = "nodes.import.noHeader"
+	IDImportTooManyRows    = "nodes.import.tooManyRows"
+	IDImportTooLarge       = "nodes.import.tooLarge"
+	IDImportUnknownColumn  = "nodes.import.unknownColumn"
+	IDImportRepeatedColumn = "nodes.import.repeatedColumn"
+	IDImportNoFile         = "nodes.import.noFile"
+	IDImportDuplicate      = "nodes.import.duplicate"
+	IDImportAppAmbiguous   = "nodes.import.applicationAmbiguous"
+	IDImportProfileUnknown = "nodes.import.profileUnknown"
+	IDImportNoProfiles     = "nodes.import.noProfiles"
+	IDImportRefused        = "nodes.import.refused"
+	IDImportClaims         = "nodes.import.claims"
+	IDImportNumber         = "nodes.import.number"
+)
+
+// AuditTagsImported is the audit trail's entry of a bulk import: {created}
+// nodes created and {changed} changed.
+const AuditTagsImported = "audit.node.imported"
+
 // Message ids of the tag data queries.
 const (
 	IDTagDataTime       = "nodes.tagdata.time"

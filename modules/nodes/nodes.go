@@ -171,4 +171,9 @@ type Module interface {
 	Pages
 	AlarmRegistry
 	Silence
+	// UseProfiles gives the module the device profiles, which the bulk
+	// import and export name nodes' profiles by; the application calls it
+	// after building the profiles module. Without it a file's profile
+	// column is refused.
+	UseProfiles(p Profiles)
 }

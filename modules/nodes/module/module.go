@@ -10,6 +10,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/web"
 	"github.com/fieldhub/fieldhub/modules/nodes"
+	"github.com/fieldhub/fieldhub/modules/nodes/internal/bulk"
 	"github.com/fieldhub/fieldhub/modules/nodes/internal/httpapi"
 	"github.com/fieldhub/fieldhub/modules/nodes/internal/pages"
 	"github.com/fieldhub/fieldhub/modules/nodes/internal/registry"
@@ -45,12 +46,13 @@ func New(host *kernel.Host, deps Deps) nodes.Module {
 		panic("nodes module: Deps.Accounts and Deps.Decoders are required")
 	}
 	reg := registry.New(host, deps.Decoders, deps.Accounts, deps.Series)
-	m := &module{Registry: reg, api: httpapi.New(reg, deps.Accounts, deps.Series)}
+	imports := bulk.New(reg, deps.Decoders)
+	m := &module{Registry: reg, bulk: imports, api: httpapi.New(reg, deps.Accounts, deps.Series, imports, host.Router, host.Catalogs)}
 	if deps.Series != nil {
 		m.data = tagdata.New(host.DB, reg, deps.Accounts, deps.Series)
 	}
 	if deps.UI != nil {
-		m.pages = pages.New(host, deps.UI, reg, deps.Decoders, deps.Series)
+		m.pages = pages.New(host, deps.UI, reg, deps.Decoders, deps.Series, imports)
 	}
 	return m
 }
@@ -60,6 +62,7 @@ func New(host *kernel.Host, deps Deps) nodes.Module {
 // served when their dependencies are there.
 type module struct {
 	*registry.Registry
+	bulk  *bulk.Service
 	api   *httpapi.API
 	data  *tagdata.API // nil without a time series
 	pages *pages.Pages // nil without a UI
@@ -79,6 +82,10 @@ func (m *module) Routes(r *web.ModuleRoutes) {
 		m.pages.Routes(r)
 	}
 }
+
+// UseProfiles gives the bulk import and export the device profiles; see
+// nodes.Module.
+func (m *module) UseProfiles(p nodes.Profiles) { m.bulk.UseProfiles(p) }
 
 // RegisterPageSection adds s to the node details pages, if there are any.
 func (m *module) RegisterPageSection(s nodes.PageSection) {

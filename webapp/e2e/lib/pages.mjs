@@ -44,6 +44,7 @@ export const GUARDED_ROUTES = [
   { path: "/report/create", roles: AdminOrCompanyAdmin },
   { path: "/tag", roles: CompanyOrUser },
   { path: "/tag/create", roles: AdminOrCompanyAdmin },
+  { path: "/tag/import", roles: AdminOrCompanyAdmin },
   { path: "/tag/pool", roles: SuperAdmin },
   { path: "/devices", roles: AdminOrCompanyAdmin },
   { path: "/register", roles: SuperAdmin },

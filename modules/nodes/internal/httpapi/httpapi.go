@@ -11,8 +11,10 @@ import (
 	"net/http"
 
 	"github.com/fieldhub/fieldhub/kernel/auth"
+	"github.com/fieldhub/fieldhub/kernel/i18n"
 	"github.com/fieldhub/fieldhub/kernel/web"
 	"github.com/fieldhub/fieldhub/modules/nodes"
+	"github.com/fieldhub/fieldhub/modules/nodes/internal/bulk"
 	"github.com/fieldhub/fieldhub/modules/nodes/internal/registry"
 )
 
@@ -22,11 +24,16 @@ type API struct {
 	accounts nodes.Accounts
 	// series counts the tags' data points; nil leaves dataPoints24h 0.
 	series nodes.Series
+	// bulk imports and exports a company's nodes as a file, whose report
+	// speaks the caller's language (router, catalogs).
+	bulk     *bulk.Service
+	router   *web.Router
+	catalogs *i18n.Catalogs
 }
 
 // New builds the handlers; series may be nil.
-func New(reg *registry.Registry, accounts nodes.Accounts, series nodes.Series) *API {
-	return &API{reg: reg, accounts: accounts, series: series}
+func New(reg *registry.Registry, accounts nodes.Accounts, series nodes.Series, imports *bulk.Service, router *web.Router, catalogs *i18n.Catalogs) *API {
+	return &API{reg: reg, accounts: accounts, series: series, bulk: imports, router: router, catalogs: catalogs}
 }
 
 // Routes registers the routes of applications, tags, their keys and
@@ -38,6 +45,8 @@ func (a *API) Routes(r *web.ModuleRoutes) {
 	r.API("DELETE /applications/{applicationId}", auth.AdminOrCompanyAdmin, a.deleteApplication)
 	r.API("GET /companies/{companyId}/applications", auth.CompanyOrUser, a.companyApplications)
 	r.API("GET /companies/{companyId}/tags", auth.CompanyOrUser, a.companyTags)
+	r.API("POST /companies/{companyId}/nodes/import", auth.AdminOrCompanyAdmin, a.importNodes, web.MaxBody(bulk.BodyLimit))
+	r.API("GET /companies/{companyId}/nodes/export", auth.AdminOrCompanyAdmin, a.exportNodes)
 
 	r.API("GET /tag", auth.CompanyOrUser, a.listTags)
 	r.API("POST /applications/{applicationId}/tag", auth.AdminOrCompanyAdmin, a.createTag)

@@ -1,6 +1,7 @@
 // Package pages draws the server pages of the nodes module: applications
-// (/application, /company/applications), nodes (/tag, /tag/create and the
-// node details page /tagdetails/{deveui}), the node pool (/tag/pool) and
+// (/application, /company/applications), nodes (/tag, /tag/create, the
+// bulk import /tag/import with its export, and the node details page
+// /tagdetails/{deveui}), the node pool (/tag/pool) and
 // integration tokens (/company/tokens). They act on the viewer's company
 // (the caller's own, or the one a SuperAdmin chose) and reach the data
 // through the registry, as the JSON routes do, so that the rules are the
@@ -21,6 +22,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/web"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 	"github.com/fieldhub/fieldhub/modules/nodes/internal/access"
+	"github.com/fieldhub/fieldhub/modules/nodes/internal/bulk"
 	"github.com/fieldhub/fieldhub/modules/nodes/internal/registry"
 	"github.com/fieldhub/fieldhub/webapp/ui"
 )
@@ -35,6 +37,8 @@ type Pages struct {
 	// series reads the stored values the node details page shows; nil
 	// leaves the page with the latest reported values only.
 	series nodes.Series
+	// bulk imports and exports the company's nodes as a file (/tag/import).
+	bulk *bulk.Service
 
 	mu          sync.RWMutex
 	sections    []nodes.PageSection        // of other modules, on the node details page
@@ -43,11 +47,11 @@ type Pages struct {
 
 // New builds the pages and adds the module's side menu entries; series may
 // be nil.
-func New(host *kernel.Host, env *ui.Env, reg *registry.Registry, decoders nodes.Decoders, series nodes.Series) *Pages {
+func New(host *kernel.Host, env *ui.Env, reg *registry.Registry, decoders nodes.Decoders, series nodes.Series, imports *bulk.Service) *Pages {
 	for _, item := range menuItems {
 		host.Router.AddMenuItem(item)
 	}
-	return &Pages{host: host, log: host.Logger("nodes"), ui: env, reg: reg, decoders: decoders, series: series}
+	return &Pages{host: host, log: host.Logger("nodes"), ui: env, reg: reg, decoders: decoders, series: series, bulk: imports}
 }
 
 // menuItems are this module's side menu entries.
@@ -76,6 +80,9 @@ func (pg *Pages) Routes(r *web.ModuleRoutes) {
 	r.Page("GET /tag/create/{deveui}", auth.AdminOrCompanyAdmin, pg.tagCreatePage)
 	r.Page("POST /tag/create", auth.AdminOrCompanyAdmin, pg.tagCreateSubmit)
 	r.Page("POST /tag/create/{deveui}", auth.AdminOrCompanyAdmin, pg.tagCreateSubmit)
+	r.Page("GET /tag/import", auth.AdminOrCompanyAdmin, pg.importPage)
+	r.Page("POST /tag/import", auth.AdminOrCompanyAdmin, pg.importSubmit, web.MaxBody(bulk.BodyLimit))
+	r.Page("GET /tag/export", auth.AdminOrCompanyAdmin, pg.exportFile)
 
 	r.Page("GET /tagdetails/{deveui}", auth.AdminOrCompanyAdmin, pg.tagDetailsPage)
 	r.Page("POST /tagdetails/{deveui}", auth.AdminOrCompanyAdmin, pg.tagEditSubmit)

@@ -55,6 +55,12 @@ func applyKey(k *nodes.Key, in KeyInput, all bool) error {
 	return v.Err()
 }
 
+// ApplyKeyLabel validates label onto k as the key forms do: the bulk
+// import's label columns.
+func ApplyKeyLabel(k *nodes.Key, label string) error {
+	return applyKey(k, KeyInput{Label: &label}, false)
+}
+
 // saveKey stores k, inserting it when new, and makes it the tag's only
 // default when it is one.
 func (g *Registry) saveKey(ctx context.Context, k *nodes.Key, insert bool) error {

@@ -29,11 +29,22 @@ type TagInput struct {
 	Decoder       *string           `json:"decoder"`
 }
 
+// HasDecoder tells whether a company may name a decoder key, as
+// nodes.Decoders.Has does; the bulk import asks it through a memo, once per
+// key rather than once per row.
+type HasDecoder func(ctx context.Context, company int64, key string) (bool, error)
+
 // ApplyTag copies the given fields of in onto t and validates them. With all
 // set, absent fields count as empty (create); otherwise they are left alone.
 // The application is the caller's to check; the decoder is checked against
 // t's company (checkDecoder again when the tag moves to another).
 func (g *Registry) ApplyTag(ctx context.Context, t *nodes.Tag, in TagInput, all bool) error {
+	return g.ApplyTagWith(ctx, t, in, all, g.decoders.Has)
+}
+
+// ApplyTagWith is ApplyTag with the decoder checked by has: the one
+// validation of a node's fields, which the bulk import uses row by row.
+func (g *Registry) ApplyTagWith(ctx context.Context, t *nodes.Tag, in TagInput, all bool, has HasDecoder) error {
 	v := &errs.Validation{}
 	if all || in.Name != nil {
 		t.Name = strings.TrimSpace(str(in.Name))
@@ -85,7 +96,7 @@ func (g *Registry) ApplyTag(ctx context.Context, t *nodes.Tag, in TagInput, all 
 		if t.Decoder == "" {
 			t.Decoder = nodes.DefaultDecoder
 		}
-		if err := g.checkDecoder(ctx, v, t); err != nil {
+		if err := checkDecoder(ctx, v, t, has); err != nil {
 			return err
 		}
 	}
@@ -95,7 +106,11 @@ func (g *Registry) ApplyTag(ctx context.Context, t *nodes.Tag, in TagInput, all 
 // checkDecoder adds a field error when t's company may not name t's
 // decoder: a key not in the catalog, or another company's own decoder.
 func (g *Registry) checkDecoder(ctx context.Context, v *errs.Validation, t *nodes.Tag) error {
-	ok, err := g.decoders.Has(ctx, t.CompanyID, t.Decoder)
+	return checkDecoder(ctx, v, t, g.decoders.Has)
+}
+
+func checkDecoder(ctx context.Context, v *errs.Validation, t *nodes.Tag, has HasDecoder) error {
+	ok, err := has(ctx, t.CompanyID, t.Decoder)
 	if err != nil {
 		return fmt.Errorf("check decoder %q: %w", t.Decoder, err)
 	}
