@@ -46,6 +46,7 @@ import (
 	nodesmodule "github.com/fieldhub/fieldhub/modules/nodes/module"
 	"github.com/fieldhub/fieldhub/modules/notifications"
 	notificationsmodule "github.com/fieldhub/fieldhub/modules/notifications/module"
+	profilesmodule "github.com/fieldhub/fieldhub/modules/profiles/module"
 	"github.com/fieldhub/fieldhub/modules/reports"
 	reportsmodule "github.com/fieldhub/fieldhub/modules/reports/module"
 	"github.com/fieldhub/fieldhub/modules/settings"
@@ -198,6 +199,9 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	rep := reportsmodule.New(host, reportsmodule.Deps{Accounts: acc, Nodes: nod, Series: series, Logs: lg, UI: env})
 	k.Add(rep)
 	k.Add(newsmodule.New(host, newsmodule.Deps{Config: mc.news, UI: env}))
+	prof := profilesmodule.New(host, profilesmodule.Deps{Accounts: acc, Nodes: nod, Decoders: dec, Alarms: alm, Dashboards: dash, UI: env})
+	k.Add(prof)
+	nod.UseProfiles(prof) // a node created with a profile gets its settings
 	return &App{kernel: k, accounts: acc, decoders: dec, dashboards: dash, settings: set, logs: lg, nodes: nod, netservers: ns, alarms: alm, reports: rep, series: series, notify: notify}, nil
 }
 

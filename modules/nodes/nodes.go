@@ -171,4 +171,8 @@ type Module interface {
 	Pages
 	AlarmRegistry
 	Silence
+	Setups
+	// UseProfiles gives the module the device profiles (the profiles
+	// module, built after it), which nodes are created with.
+	UseProfiles(p Profiles)
 }
