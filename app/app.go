@@ -171,7 +171,7 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	}
 	dec := decodersmodule.New(host, decodersmodule.Deps{Config: mc.decoders, Accounts: acc, UI: env})
 	k.Add(dec)
-	nod := nodesmodule.New(host, nodesmodule.Deps{Accounts: acc, Decoders: dec, UI: env, Series: series})
+	nod := nodesmodule.New(host, nodesmodule.Deps{Accounts: acc, Decoders: dec, UI: env, Series: series, Models: dec})
 	k.Add(nod)
 	dec.RegisterUsers(nod) // a decoder's nodes: its page, its answer, the refusal to delete it
 	dash := dashboardsmodule.New(host, dashboardsmodule.Deps{Config: mc.dashboards, Accounts: acc, Nodes: nod, Series: series, Settings: set, UI: env})

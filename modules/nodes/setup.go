@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/uptrace/bun"
+
+	"github.com/fieldhub/fieldhub/modules/decoders"
 )
 
 // NodeSetup is what a device profile sets on a node: its decoder, the
@@ -41,6 +43,13 @@ type Setups interface {
 // company may use, by name.
 type ProfileChoices interface {
 	CompanyProfiles(ctx context.Context, companyID int64) ([]ProfileRef, error)
+}
+
+// DeviceModels lists the imported device models, which the node create
+// form offers (a model chosen without a profile gives the node its codec);
+// the decoders module satisfies it.
+type DeviceModels interface {
+	DeviceCatalog(ctx context.Context) (*decoders.DeviceCatalog, error)
 }
 
 // IDProfileUnknown is the field error of a node created with a device

@@ -36,6 +36,9 @@ type Deps struct {
 	// latest reported values only, the tag data routes are not served,
 	// dataPoints24h stays 0 and a node moves without data.
 	Series nodes.Series
+	// Models, optional with UI, lists the imported device models that the
+	// node create form offers; the decoders module satisfies it.
+	Models nodes.DeviceModels
 }
 
 // New builds the module. It panics when a required dependency is missing,
@@ -51,6 +54,7 @@ func New(host *kernel.Host, deps Deps) nodes.Module {
 	}
 	if deps.UI != nil {
 		m.pages = pages.New(host, deps.UI, reg, deps.Decoders, deps.Series)
+		m.pages.UseModels(deps.Models)
 	}
 	return m
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/web"
 	"github.com/fieldhub/fieldhub/modules/profiles"
 	"github.com/fieldhub/fieldhub/modules/profiles/internal/httpapi"
+	"github.com/fieldhub/fieldhub/modules/profiles/internal/pages"
 	"github.com/fieldhub/fieldhub/modules/profiles/internal/registry"
 	"github.com/fieldhub/fieldhub/webapp/ui"
 )
@@ -42,6 +43,10 @@ func New(host *kernel.Host, deps Deps) profiles.Module {
 	reg := registry.New(host, registry.Deps{Accounts: deps.Accounts, Nodes: deps.Nodes, Decoders: deps.Decoders,
 		Alarms: deps.Alarms, Dashboards: deps.Dashboards})
 	m := &module{Registry: reg, api: httpapi.New(reg)}
+	if deps.UI != nil {
+		m.pages = pages.New(reg, deps.UI)
+		host.Router.AddMenuItem(pages.MenuItem)
+	}
 	return m
 }
 
@@ -49,7 +54,8 @@ func New(host *kernel.Host, deps Deps) profiles.Module {
 // questions, and the routes and pages are served.
 type module struct {
 	*registry.Registry
-	api *httpapi.API
+	api   *httpapi.API
+	pages *pages.Pages // nil without a UI
 }
 
 // Name names the module.
@@ -58,4 +64,7 @@ func (*module) Name() string { return "profiles" }
 // Routes registers the JSON routes and the pages.
 func (m *module) Routes(r *web.ModuleRoutes) {
 	m.api.Routes(r)
+	if m.pages != nil {
+		m.pages.Routes(r)
+	}
 }

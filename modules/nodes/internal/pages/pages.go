@@ -35,6 +35,9 @@ type Pages struct {
 	// series reads the stored values the node details page shows; nil
 	// leaves the page with the latest reported values only.
 	series nodes.Series
+	// models are the imported device models the create form offers; nil
+	// offers none.
+	models nodes.DeviceModels
 
 	mu          sync.RWMutex
 	sections    []nodes.PageSection        // of other modules, on the node details page

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/fieldhub/fieldhub/kernel/errs"
-	"github.com/fieldhub/fieldhub/modules/decoders"
 	"github.com/fieldhub/fieldhub/modules/profiles"
 )
 
@@ -24,7 +23,7 @@ func (g *Registry) FromModel(ctx context.Context, in profiles.FromModel) (*profi
 	if err != nil {
 		return nil, err
 	}
-	key := ModelCodec(m)
+	key := m.Codec()
 	if key == "" {
 		v := errs.Validation{}
 		v.Add("modelId", profiles.IDModelNoCodec)
@@ -35,18 +34,4 @@ func (g *Registry) FromModel(ctx context.Context, in profiles.FromModel) (*profi
 		name = m.Name
 	}
 	return g.Create(ctx, in.CompanyID, profiles.Input{Name: name, VendorID: m.VendorID, ModelID: m.ModelID, Decoder: key})
-}
-
-// ModelCodec is the decoder key of a model's codec: that of the first
-// regional profile with an imported codec, in its last listed firmware
-// version that has one; "" when it has none.
-func ModelCodec(m *decoders.DeviceModel) string {
-	for i := len(m.FirmwareVersions) - 1; i >= 0; i-- {
-		for _, p := range m.FirmwareVersions[i].Profiles {
-			if p.DecoderKey != "" {
-				return p.DecoderKey
-			}
-		}
-	}
-	return ""
 }
