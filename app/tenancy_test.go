@@ -50,6 +50,9 @@ func TestTenancy(t *testing.T) {
 		fgw := foreignGateway(t, ta, root, foreign.CompanyID, fn.applicationID)
 		fal := foreignAlarms(t, ta, root, foreign.CompanyID, fn.tagID)
 		foreignReport := foreignReport(t, ta, root, foreign.CompanyID, fn.tagID)
+		// The foreign company's device profile.
+		fprof := ta.Must(t, "POST", fmt.Sprintf("/api/companies/%d/profiles", foreign.CompanyID), root, map[string]any{"name": "Foreign Widgets profile",
+			"keys": []any{map[string]any{"key": "temperature", "label": "Foreign Widgets temperature"}}}, 201).Num("id")
 		// The own company's public link: its token is the capability of one
 		// dashboard of the own company and nothing else.
 		ownToken := publicLink(t, ta, own.CompanyAdminToken, own.CompanyID, "Own Widgets board")
@@ -116,6 +119,8 @@ func TestTenancy(t *testing.T) {
 				"eventId": fmt.Sprint(fal.eventID),
 				// The reports module's id.
 				"reportId": fmt.Sprint(foreignReport),
+				// The profiles module's id.
+				"profileId": fmt.Sprint(fprof),
 			},
 			Bodies: map[string]any{
 				"PUT /api/companies/{companyId}":        map[string]any{"name": "Hijacked"},
@@ -187,6 +192,10 @@ func TestTenancy(t *testing.T) {
 				"PUT /api/report/{reportId}":   reportBody(fn.tagID),
 				"POST /api/report/preview":     exportBody(fn.tagID),
 				"POST /api/report/multiexport": exportBody(fn.tagID),
+				// The profiles module's bodies.
+				"POST /api/companies/{companyId}/profiles": map[string]any{"name": "Planted"},
+				"PUT /api/profiles/{profileId}":            map[string]any{"name": "Hijacked"},
+				"POST /api/profiles/from-model":            map[string]any{"companyId": fid, "vendorId": "acme", "modelId": "th1"},
 				// The device repository's import (SuperAdmin): an archive's first bytes.
 				"POST /api/devices/import": []byte("PK\x03\x04"),
 			},
@@ -255,6 +264,8 @@ func TestTenancy(t *testing.T) {
 					dumpRows(tb, bdb, "SELECT * FROM alarm_events WHERE company_id = ? ORDER BY id", fid),
 					dumpRows(tb, bdb, "SELECT * FROM reports WHERE company_id = ? ORDER BY id", fid),
 					dumpRows(tb, bdb, "SELECT s.* FROM report_sends s JOIN reports r ON r.id = s.report_id WHERE r.company_id = ? ORDER BY s.id", fid),
+					dumpRows(tb, bdb, "SELECT * FROM device_profiles WHERE company_id = ? OR company_id IS NULL ORDER BY id", fid),
+					dumpRows(tb, bdb, "SELECT * FROM profile_nodes WHERE node_id IN (SELECT id FROM tags WHERE company_id = ?) ORDER BY node_id", fid),
 					// The device repository is installation-wide: only the SuperAdmin imports.
 					dumpRows(tb, bdb, "SELECT * FROM device_vendors ORDER BY id"),
 					dumpRows(tb, bdb, "SELECT id, key, updated_at FROM device_codecs ORDER BY id"),
