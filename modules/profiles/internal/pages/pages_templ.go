@@ -893,7 +893,7 @@ func profileForm(v *view, fe ui.FormErrors) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = ui.Field(field("keys", i, "unit"), "profiles.form.unit", "text", k.Unit, fe, templ.Attributes{"maxlength": "50", "autocomplete": "off"}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = ui.Field(field("keys", i, "unit"), "profiles.form.unit", "text", k.Unit, fe, templ.Attributes{"maxlength": "32", "autocomplete": "off"}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -19,7 +19,7 @@ import (
 var moduleTypes = []int{dashboards.TypeChart, dashboards.TypeGauge, dashboards.TypeLatest, dashboards.TypeTrend}
 
 // maxUnit bounds a key's unit, as the nodes module does.
-const maxUnit = 50
+const maxUnit = 32
 
 // check validates in and copies it onto p, whose company is set; every
 // bad field is named in one errs.Invalid error.
