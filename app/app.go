@@ -48,6 +48,7 @@ import (
 	"github.com/fieldhub/fieldhub/modules/notifications"
 	notificationsmodule "github.com/fieldhub/fieldhub/modules/notifications/module"
 	partnerapimodule "github.com/fieldhub/fieldhub/modules/partnerapi/module"
+	profilesmodule "github.com/fieldhub/fieldhub/modules/profiles/module"
 	"github.com/fieldhub/fieldhub/modules/reports"
 	reportsmodule "github.com/fieldhub/fieldhub/modules/reports/module"
 	scriptsmodule "github.com/fieldhub/fieldhub/modules/scripts/module"
@@ -173,7 +174,7 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	}
 	dec := decodersmodule.New(host, decodersmodule.Deps{Config: mc.decoders, Accounts: acc, UI: env})
 	k.Add(dec)
-	nod := nodesmodule.New(host, nodesmodule.Deps{Accounts: acc, Decoders: dec, UI: env, Series: series})
+	nod := nodesmodule.New(host, nodesmodule.Deps{Accounts: acc, Decoders: dec, UI: env, Series: series, Models: dec})
 	k.Add(nod)
 	dec.RegisterUsers(nod) // a decoder's nodes: its page, its answer, the refusal to delete it
 	dash := dashboardsmodule.New(host, dashboardsmodule.Deps{Config: mc.dashboards, Accounts: acc, Nodes: nod, Series: series, Settings: set, UI: env})
@@ -203,6 +204,9 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	rep := reportsmodule.New(host, reportsmodule.Deps{Accounts: acc, Nodes: nod, Series: series, Logs: lg, UI: env})
 	k.Add(rep)
 	k.Add(newsmodule.New(host, newsmodule.Deps{Config: mc.news, UI: env}))
+	prof := profilesmodule.New(host, profilesmodule.Deps{Accounts: acc, Nodes: nod, Decoders: dec, Alarms: alm, Dashboards: dash, UI: env})
+	k.Add(prof)
+	nod.UseProfiles(prof) // a node created with a profile gets its settings
 	// After the ingest, the network servers and the notifications, so that
 	// it stops before them: its last runs still write and send.
 	scr := scriptsmodule.New(host, scriptsmodule.Deps{Nodes: nod, Series: series, Values: ing, Downlinks: ns, Notifier: notify, Logs: lg, UI: env})

@@ -57,6 +57,9 @@ func TestTenancy(t *testing.T) {
 		foreignReport := foreignReport(t, ta, root, foreign.CompanyID, fn.tagID)
 		foreignScript := ta.Must(t, "POST", fmt.Sprintf("/api/script/%d", foreign.CompanyID), root, map[string]any{"name": "Foreign Widgets script",
 			"type": 1, "enabled": true, "content": "return 'Foreign Widgets';"}, 201).Num("id")
+		// The foreign company's device profile.
+		fprof := ta.Must(t, "POST", fmt.Sprintf("/api/companies/%d/profiles", foreign.CompanyID), root, map[string]any{"name": "Foreign Widgets profile",
+			"keys": []any{map[string]any{"key": "temperature", "label": "Foreign Widgets temperature"}}}, 201).Num("id")
 		// The own company's public link: its token is the capability of one
 		// dashboard of the own company and nothing else.
 		ownToken := publicLink(t, ta, own.CompanyAdminToken, own.CompanyID, "Own Widgets board")
@@ -131,6 +134,8 @@ func TestTenancy(t *testing.T) {
 				"scriptId": fmt.Sprint(foreignScript),
 				// The forwarding module's id.
 				"targetId": fmt.Sprint(foreignTarget),
+				// The profiles module's id.
+				"profileId": fmt.Sprint(fprof),
 			},
 			Bodies: map[string]any{
 				"PUT /api/companies/{companyId}":        map[string]any{"name": "Hijacked"},
@@ -216,6 +221,10 @@ func TestTenancy(t *testing.T) {
 				"POST /api/applications/{applicationId}/forwarding": map[string]any{"name": "Planted", "kind": "webhook",
 					"url": "https://hooks.own.example/in", "secret": "planted-secret"},
 				"PUT /api/forwarding/{targetId}": map[string]any{"name": "Hijacked", "enabled": false},
+				// The profiles module's bodies.
+				"POST /api/companies/{companyId}/profiles": map[string]any{"name": "Planted"},
+				"PUT /api/profiles/{profileId}":            map[string]any{"name": "Hijacked"},
+				"POST /api/profiles/from-model":            map[string]any{"companyId": fid, "vendorId": "acme", "modelId": "th1"},
 				// The device repository's import (SuperAdmin): an archive's first bytes.
 				"POST /api/devices/import": []byte("PK\x03\x04"),
 			},
@@ -291,6 +300,8 @@ func TestTenancy(t *testing.T) {
 					dumpRows(tb, bdb, "SELECT * FROM script_runs WHERE company_id = ? ORDER BY id", fid),
 					dumpRows(tb, bdb, "SELECT * FROM forwarding_targets WHERE company_id = ? ORDER BY id", fid),
 					dumpRows(tb, bdb, "SELECT q.* FROM forwarding_queue q JOIN forwarding_targets t ON t.id = q.target_id WHERE t.company_id = ? ORDER BY q.id", fid),
+					dumpRows(tb, bdb, "SELECT * FROM device_profiles WHERE company_id = ? OR company_id IS NULL ORDER BY id", fid),
+					dumpRows(tb, bdb, "SELECT * FROM profile_nodes WHERE node_id IN (SELECT id FROM tags WHERE company_id = ?) ORDER BY node_id", fid),
 					// The device repository is installation-wide: only the SuperAdmin imports.
 					dumpRows(tb, bdb, "SELECT * FROM device_vendors ORDER BY id"),
 					dumpRows(tb, bdb, "SELECT id, key, updated_at FROM device_codecs ORDER BY id"),

@@ -11,4 +11,4 @@ import "embed"
 var FS embed.FS
 
 // Order is the order in which module folders are applied.
-var Order = []string{"kernel", "tsdb", "accounts", "settings", "nodes", "dashboards", "events", "logs", "decoders", "signaltests", "notifications", "gateways", "news", "alarms", "reports", "scripts", "forwarding"}
+var Order = []string{"kernel", "tsdb", "accounts", "settings", "nodes", "dashboards", "events", "logs", "decoders", "signaltests", "notifications", "gateways", "news", "alarms", "reports", "scripts", "forwarding", "profiles"}

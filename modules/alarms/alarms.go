@@ -218,6 +218,8 @@ type Service interface {
 	// States answers the state of those of ids that are alarms of the
 	// company; the others are left out.
 	States(ctx context.Context, companyID int64, ids []int64) (map[int64]State, error)
+	// Templates makes the rules of device profiles' templates.
+	Templates
 }
 
 // State is what others may show of a rule without showing the rule: whether

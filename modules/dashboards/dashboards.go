@@ -13,6 +13,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/uptrace/bun"
+
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
 	"github.com/fieldhub/fieldhub/modules/accounts"
@@ -28,6 +30,11 @@ type Service interface {
 	// unknown attribute or a bad value is an errs.Invalid error; an unknown
 	// company errs.NotFound.
 	Seed(ctx context.Context, s SeedDashboard) (dashboardID int64, created bool, err error)
+	// SeedNode is Seed inside idb, the caller's transaction, for the
+	// dashboard of a node the caller has just made in idb (a device
+	// profile's template): the modules may name that node, deveui, alone.
+	// The caller vouches that the company exists.
+	SeedNode(ctx context.Context, idb bun.IDB, s SeedDashboard, deveui string) (dashboardID int64, created bool, err error)
 }
 
 // Module is the dashboards module as the kernel and the application see it.

@@ -171,9 +171,10 @@ type Module interface {
 	Pages
 	AlarmRegistry
 	Silence
-	// UseProfiles gives the module the device profiles, which the bulk
-	// import and export name nodes' profiles by; the application calls it
-	// after building the profiles module. Without it a file's profile
-	// column is refused.
+	Setups
+	// UseProfiles gives the module the device profiles (the profiles
+	// module, built after it), which nodes are created with and which the
+	// bulk import and export name nodes' profiles by. Without it a file's
+	// profile column is refused.
 	UseProfiles(p Profiles)
 }

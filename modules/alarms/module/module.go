@@ -5,6 +5,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/uptrace/bun"
+
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/kernel/events"
 	"github.com/fieldhub/fieldhub/kernel/web"
@@ -12,6 +14,7 @@ import (
 	"github.com/fieldhub/fieldhub/modules/alarms/internal/engine"
 	"github.com/fieldhub/fieldhub/modules/alarms/internal/httpapi"
 	"github.com/fieldhub/fieldhub/modules/alarms/internal/pages"
+	"github.com/fieldhub/fieldhub/modules/alarms/internal/rules"
 	"github.com/fieldhub/fieldhub/modules/alarms/internal/store"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/nodes"
@@ -129,4 +132,19 @@ func (m *module) Sweep(ctx context.Context, now time.Time) error { return m.engi
 // ScanInactivity mails about the nodes silent by now.
 func (m *module) ScanInactivity(ctx context.Context, now time.Time) error {
 	return m.engine.ScanInactivity(ctx, now)
+}
+
+// CreateFromTemplate makes the rule of a device profile's template on a
+// node, in the caller's transaction; see alarms.Templates.
+func (m *module) CreateFromTemplate(ctx context.Context, idb bun.IDB, companyID, tagID int64, t alarms.Template) (int64, error) {
+	a, err := rules.FromTemplate(companyID, tagID, t)
+	if err != nil {
+		return 0, err
+	}
+	a.CreatedAt, a.UpdatedAt = time.Now().UTC(), time.Now().UTC()
+	if err := store.Insert(ctx, idb, a); err != nil {
+		return 0, err
+	}
+	m.engine.RulesChanged()
+	return a.ID, nil
 }

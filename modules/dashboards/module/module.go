@@ -5,6 +5,8 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/uptrace/bun"
+
 	"github.com/fieldhub/fieldhub/kernel"
 	"github.com/fieldhub/fieldhub/kernel/web"
 	"github.com/fieldhub/fieldhub/modules/dashboards"
@@ -99,6 +101,10 @@ func (m *dashboardsModule) Routes(r *web.ModuleRoutes) {
 	if m.pages != nil {
 		m.pages.Routes(r)
 	}
+}
+
+func (m *dashboardsModule) SeedNode(ctx context.Context, idb bun.IDB, s dashboards.SeedDashboard, deveui string) (int64, bool, error) {
+	return m.seeder.SeedNode(ctx, idb, s, deveui)
 }
 
 func (m *dashboardsModule) Seed(ctx context.Context, s dashboards.SeedDashboard) (int64, bool, error) {

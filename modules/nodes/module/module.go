@@ -37,6 +37,9 @@ type Deps struct {
 	// latest reported values only, the tag data routes are not served,
 	// dataPoints24h stays 0 and a node moves without data.
 	Series nodes.Series
+	// Models, optional with UI, lists the imported device models that the
+	// node create form offers; the decoders module satisfies it.
+	Models nodes.DeviceModels
 }
 
 // New builds the module. It panics when a required dependency is missing,
@@ -53,6 +56,7 @@ func New(host *kernel.Host, deps Deps) nodes.Module {
 	}
 	if deps.UI != nil {
 		m.pages = pages.New(host, deps.UI, reg, deps.Decoders, deps.Series, imports)
+		m.pages.UseModels(deps.Models)
 	}
 	return m
 }
@@ -83,9 +87,12 @@ func (m *module) Routes(r *web.ModuleRoutes) {
 	}
 }
 
-// UseProfiles gives the bulk import and export the device profiles; see
-// nodes.Module.
-func (m *module) UseProfiles(p nodes.Profiles) { m.bulk.UseProfiles(p) }
+// UseProfiles gives the node creation (the registry) and the bulk import
+// and export the device profiles; see nodes.Module.
+func (m *module) UseProfiles(p nodes.Profiles) {
+	m.Registry.UseProfiles(p)
+	m.bulk.UseProfiles(p)
+}
 
 // RegisterPageSection adds s to the node details pages, if there are any.
 func (m *module) RegisterPageSection(s nodes.PageSection) {

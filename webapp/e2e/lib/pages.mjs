@@ -29,6 +29,8 @@ export const GUARDED_ROUTES = [
   { path: "/alarm/create", roles: AdminOrCompanyAdmin },
   { path: "/gateways", roles: CompanyOrUser },
   { path: "/gateways/create", roles: AdminOrCompanyAdmin },
+  { path: "/profiles", roles: AdminOrCompanyAdmin },
+  { path: "/profiles/create", roles: AdminOrCompanyAdmin },
   { path: "/signaltest", roles: CompanyOrUser },
   { path: "/script", roles: AdminOrCompanyAdmin },
   { path: "/script/create", roles: AdminOrCompanyAdmin },
@@ -69,6 +71,10 @@ export const MENU = [
   { href: "/decoders", label: "decoders.menu", roles: AdminOrCompanyAdmin },
   // The device catalog of issue 21 (docs/decisions.md "Device repository import").
   { href: "/devices", label: "devices.menu", roles: AdminOrCompanyAdmin },
+  // The device repository import of issue 21 (docs/decisions.md "Device repository import").
+  { href: "/devices", label: "devices.menu", roles: SuperAdmin },
+  // The device profiles of issue 21 (docs/decisions.md "Device profiles").
+  { href: "/profiles", label: "menu.profiles", roles: AdminOrCompanyAdmin },
   { href: "/gateways", label: "menu.gateways", roles: AdminOrCompanyAdmin },
   { href: "/script", label: "menu.script", roles: AdminOrCompanyAdmin },
   { href: "/report", label: "menu.report", roles: AdminOrCompanyAdmin },
@@ -123,6 +129,9 @@ export const PAGES = [
   // The gateway pages (issue 20).
   { name: "gateways", path: "/gateways", as: "User" },
   { name: "gateways-create", path: "/gateways/create", as: "CompanyAdmin" },
+  // The device profile pages (docs/api/profiles.md).
+  { name: "profiles", path: "/profiles", as: "CompanyAdmin" },
+  { name: "profiles-create", path: "/profiles/create", as: "CompanyAdmin" },
   // The alarm pages (docs/api/alarms.md).
   { name: "alarms", path: "/alarm", as: "User" },
   { name: "alarms-active", path: "/alarm/active", as: "User" },

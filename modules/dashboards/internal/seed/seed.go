@@ -15,6 +15,7 @@ import (
 	"github.com/fieldhub/fieldhub/modules/dashboards"
 	"github.com/fieldhub/fieldhub/modules/dashboards/internal/store"
 	"github.com/fieldhub/fieldhub/modules/dashboards/internal/validate"
+	"github.com/fieldhub/fieldhub/modules/nodes"
 )
 
 // Seeder makes seeded dashboards.
@@ -37,50 +38,65 @@ func (sd *Seeder) Seed(ctx context.Context, s dashboards.SeedDashboard) (int64, 
 	if _, err := sd.accounts.Company(ctx, s.CompanyID); err != nil {
 		return 0, false, err
 	}
-	d := &dashboards.Dashboard{CompanyID: s.CompanyID, Name: s.Name}
-	widgets, err := sd.widgets(ctx, s, d)
-	if err != nil {
-		return 0, false, err
-	}
-	made := false
-	err = sd.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		cat, err := rootCategory(ctx, tx, s.CompanyID, s.Category)
-		if err != nil {
-			return err
-		}
-		old, found, err := store.DashboardNamed(ctx, tx, cat.ID, s.Name)
-		if err != nil {
-			return err
-		}
-		if found {
-			d = old
-			return nil
-		}
-		d.CategoryID = &cat.ID
-		if err := validate.Category(ctx, tx, d.CompanyID, d.CategoryID); err != nil {
-			return err
-		}
-		if err := store.AppendDashboard(ctx, tx, d); err != nil {
-			return err
-		}
-		for i, w := range widgets {
-			w.DashboardID, w.Index = d.ID, i
-			if err := store.InsertWidget(ctx, tx, w); err != nil {
-				return err
-			}
-		}
-		made = true
-		return nil
+	var id int64
+	var made bool
+	err := sd.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		var err error
+		id, made, err = sd.seed(ctx, tx, s, sd.check.Nodes(ctx, s.CompanyID))
+		return err
 	})
+	return id, made, err
+}
+
+// SeedNode is Seed in idb, the caller's transaction, for a dashboard whose
+// modules name node deveui, which the caller has just made in idb for the
+// dashboard's company (so it is not visible outside idb yet).
+func (sd *Seeder) SeedNode(ctx context.Context, idb bun.IDB, s dashboards.SeedDashboard, deveui string) (int64, bool, error) {
+	eui := nodes.NormaliseEUI(deveui)
+	isNode := func(d string) (string, bool, error) {
+		d = nodes.NormaliseEUI(d)
+		return d, d == eui, nil
+	}
+	return sd.seed(ctx, idb, s, isNode)
+}
+
+// seed makes the dashboard of s in idb, its modules' nodes checked by
+// isNode.
+func (sd *Seeder) seed(ctx context.Context, idb bun.IDB, s dashboards.SeedDashboard, isNode validate.NodeCheck) (int64, bool, error) {
+	d := &dashboards.Dashboard{CompanyID: s.CompanyID, Name: s.Name}
+	widgets, err := sd.widgets(ctx, s, d, isNode)
 	if err != nil {
 		return 0, false, err
 	}
-	return d.ID, made, nil
+	cat, err := rootCategory(ctx, idb, s.CompanyID, s.Category)
+	if err != nil {
+		return 0, false, err
+	}
+	old, found, err := store.DashboardNamed(ctx, idb, cat.ID, s.Name)
+	if err != nil {
+		return 0, false, err
+	}
+	if found {
+		return old.ID, false, nil
+	}
+	d.CategoryID = &cat.ID
+	if err := validate.Category(ctx, idb, d.CompanyID, d.CategoryID); err != nil {
+		return 0, false, err
+	}
+	if err := store.AppendDashboard(ctx, idb, d); err != nil {
+		return 0, false, err
+	}
+	for i, w := range widgets {
+		w.DashboardID, w.Index = d.ID, i
+		if err := store.InsertWidget(ctx, idb, w); err != nil {
+			return 0, false, err
+		}
+	}
+	return d.ID, true, nil
 }
 
 // widgets checks the modules of s as the API checks those it is given.
-func (sd *Seeder) widgets(ctx context.Context, s dashboards.SeedDashboard, d *dashboards.Dashboard) ([]*dashboards.Widget, error) {
-	isNode := sd.check.Nodes(ctx, s.CompanyID)
+func (sd *Seeder) widgets(ctx context.Context, s dashboards.SeedDashboard, d *dashboards.Dashboard, isNode validate.NodeCheck) ([]*dashboards.Widget, error) {
 	widgets := make([]*dashboards.Widget, len(s.Modules))
 	v := errs.Validation{}
 	for i, sm := range s.Modules {
@@ -108,7 +124,7 @@ func (sd *Seeder) widgets(ctx context.Context, s dashboards.SeedDashboard, d *da
 
 // rootCategory finds the root category of a title, or makes it last among
 // the root categories.
-func rootCategory(ctx context.Context, tx bun.Tx, companyID int64, title string) (*dashboards.Category, error) {
+func rootCategory(ctx context.Context, tx bun.IDB, companyID int64, title string) (*dashboards.Category, error) {
 	cat, found, err := store.RootCategory(ctx, tx, companyID, title)
 	if err != nil || found {
 		return cat, err

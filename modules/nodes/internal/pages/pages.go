@@ -39,6 +39,9 @@ type Pages struct {
 	series nodes.Series
 	// bulk imports and exports the company's nodes as a file (/tag/import).
 	bulk *bulk.Service
+	// models are the imported device models the create form offers; nil
+	// offers none.
+	models nodes.DeviceModels
 
 	mu          sync.RWMutex
 	sections    []nodes.PageSection        // of other modules, on the node details page

@@ -90,6 +90,12 @@ func tagInputFrom(vals url.Values) (registry.TagInput, error) {
 		Profile: web.FormValue(vals, "profile"), Location: web.FormValue(vals, "location"),
 		Type: web.FormValue(vals, "type"), Decoder: web.FormValue(vals, "decoder"),
 	}
+	if id, err := strconv.ParseInt(vals.Get("profileId"), 10, 64); err == nil && id > 0 {
+		in.ProfileID = &id
+	}
+	if model := vals.Get("model"); model != "" && in.ProfileID == nil && vals.Get("decoder") == "" {
+		in.Decoder = &model // the model's codec, when no decoder is chosen
+	}
 	v := &errs.Validation{}
 	for _, f := range []struct {
 		name, msg string
@@ -150,6 +156,9 @@ type tagFormData struct {
 	Apps        []ui.Option
 	Decoders    []ui.Option
 	DecodersBad bool // the catalog could not be read
+	// Profiles and Models are the create form's device profiles and
+	// imported device models (by their codecs); nil leaves the choice out.
+	Profiles, Models []ui.Option
 }
 
 func (pg *Pages) tagFormData(r *http.Request, companyID int64, decoder string) (tagFormData, error) {
@@ -181,6 +190,9 @@ func (pg *Pages) tagCreatePage(w http.ResponseWriter, r *http.Request) error {
 	}
 	if len(data.Apps) == 0 {
 		return pg.ui.Render(w, r, http.StatusOK, title, noApplications())
+	}
+	if data.Profiles, data.Models, err = pg.createChoices(r.Context(), id); err != nil {
+		return err
 	}
 	vals := url.Values{"deveui": {nodes.NormaliseEUI(r.PathValue("deveui"))}, "applicationId": {r.URL.Query().Get("applicationId")}}
 	return pg.ui.Render(w, r, http.StatusOK, title, tagCreatePage(tagCreateForm(vals, data, ui.NoErrors)))
@@ -235,6 +247,9 @@ func (pg *Pages) tagCreateSubmit(w http.ResponseWriter, r *http.Request) error {
 
 func (pg *Pages) tagCreateFailed(w http.ResponseWriter, r *http.Request, vals url.Values, companyID int64, err error) error {
 	data, derr := pg.tagFormData(r, companyID, vals.Get("decoder"))
+	if derr == nil {
+		data.Profiles, data.Models, derr = pg.createChoices(r.Context(), companyID)
+	}
 	if derr != nil {
 		return derr
 	}

@@ -36,6 +36,9 @@ type Registry struct {
 	// alarms answers the tags' activeAlarm (alarms.go); nil leaves the
 	// stored flag.
 	alarms nodes.AlarmStates
+	// profiles set up the nodes created with a device profile (setup.go);
+	// nil when there are none.
+	profiles nodes.Profiles
 }
 
 // New builds the registry on the host's database; decoders tells which

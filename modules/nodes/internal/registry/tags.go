@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -27,6 +28,9 @@ type TagInput struct {
 	Location      *string           `json:"location"`
 	Type          *string           `json:"type"`
 	Decoder       *string           `json:"decoder"`
+	// ProfileID names the device profile a new tag is created with (the
+	// profile's decoder then replaces Decoder); update ignores it.
+	ProfileID *int64 `json:"profileId"`
 }
 
 // HasDecoder tells whether a company may name a decoder key, as
@@ -144,6 +148,9 @@ func (g *Registry) AddTag(ctx context.Context, app *nodes.Application, in TagInp
 		if err := store.InsertTag(ctx, tx, t); err != nil {
 			return err
 		}
+		if err := g.applyProfile(ctx, tx, t, in.ProfileID); err != nil {
+			return err
+		}
 		return store.TakeFromPool(ctx, tx, t.DevEUI)
 	})
 	if err != nil {
@@ -155,6 +162,23 @@ func (g *Registry) AddTag(ctx context.Context, app *nodes.Application, in TagInp
 	g.host.Bus.Publish(ctx, nodes.TagCreated{TagID: t.ID, CompanyID: t.CompanyID, ApplicationID: t.ApplicationID, DevEUI: t.DevEUI})
 	g.announce(ctx, t.CompanyID, nodes.AuditTagCreated, map[string]any{"name": t.Name, "deveui": t.DevEUI}, nil, nil)
 	return g.ScopedTag(ctx, t.ID, false)
+}
+
+// applyProfile gives t, just created in tx, the device profile that
+// profileID names, if any; a profile the company may not use is a field
+// error, as is any profile while none are registered.
+func (g *Registry) applyProfile(ctx context.Context, tx bun.Tx, t *nodes.Tag, profileID *int64) error {
+	if profileID == nil || *profileID == 0 {
+		return nil
+	}
+	if g.profiles == nil {
+		return AddField(nil, "profileId", nodes.IDProfileUnknown)
+	}
+	err := g.profiles.ApplyProfile(ctx, tx, t.CompanyID, t.ID, *profileID)
+	if errors.Is(err, nodes.ErrProfileNotFound) || errs.Is(err, errs.NotFound) {
+		return AddField(nil, "profileId", nodes.IDProfileUnknown)
+	}
+	return err
 }
 
 // SaveTag validates the given fields of in onto t, a tag the caller
