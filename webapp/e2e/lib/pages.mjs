@@ -71,8 +71,6 @@ export const MENU = [
   { href: "/decoders", label: "decoders.menu", roles: AdminOrCompanyAdmin },
   // The device catalog of issue 21 (docs/decisions.md "Device repository import").
   { href: "/devices", label: "devices.menu", roles: AdminOrCompanyAdmin },
-  // The device repository import of issue 21 (docs/decisions.md "Device repository import").
-  { href: "/devices", label: "devices.menu", roles: SuperAdmin },
   // The device profiles of issue 21 (docs/decisions.md "Device profiles").
   { href: "/profiles", label: "menu.profiles", roles: AdminOrCompanyAdmin },
   { href: "/gateways", label: "menu.gateways", roles: AdminOrCompanyAdmin },
