@@ -14,46 +14,46 @@ import (
 const BatchSize = 512
 
 // OnUplinks evaluates the active rules of the uplinks' nodes on their
-// values, in the uplinks' order. Most values leave a rule's state as it was
+// values, in the uplinks' order. The rules come from the engine's cache
+// (ruleCache). Most values leave a rule's state as it was
 // (the value is normal and was, or the condition holds and waits for its
 // delay): such a rule's time and value are written with those of the other
 // rules in one statement at the end, without its row lock. A value that
 // moves a state (pending, firing, clearing, a digital level) is evaluated
 // under the rule's lock in its own transaction, as are the rule's later
-// values of the batch. One query reads the rules of every node of the batch.
+// values of the batch.
 func (e *Engine) OnUplinks(ctx context.Context, uplinks []ingest.UplinkReceived) {
 	var tagIDs []int64
 	seen := map[int64]bool{}
 	for _, u := range uplinks {
-		if !seen[u.TagID] && e.hasRules(ctx, u.TagID) {
+		if !seen[u.TagID] {
 			tagIDs = append(tagIDs, u.TagID)
 		}
 		seen[u.TagID] = true
 	}
-	if len(tagIDs) == 0 {
-		return
-	}
-	list, err := store.ActiveOfTags(ctx, e.db, tagIDs)
+	rules, err := e.rulesOf(ctx, tagIDs)
 	if err != nil {
 		e.log.Error("alarms of uplinks", "uplinks", len(uplinks), "err", err)
 		return
 	}
-	b := batch{e: e, rules: map[int64][]*alarms.Alarm{}, locked: map[int64]bool{}, latest: map[int64]latest{},
-		clears: map[int64]time.Time{}}
-	for _, a := range list {
-		b.rules[a.TagID] = append(b.rules[a.TagID], a)
+	if len(rules) == 0 {
+		return
 	}
+	b := batch{e: e, rules: rules, locked: map[int64]bool{}, latest: map[int64]latest{}, clears: map[int64]time.Time{}}
 	for _, u := range uplinks {
 		b.uplink(ctx, u)
 	}
-	b.finish(ctx)
+	if b.finish(ctx) {
+		// A state moved under a lock: read the rules again next time.
+		e.RulesChanged()
+	}
 }
 
 // batch is the evaluation of one batch of uplinks.
 type batch struct {
 	e *Engine
-	// rules are the active rules by node, with their state as read and as
-	// the batch's unchanging values leave it.
+	// rules are the active rules by node (the cache's), with their state as
+	// read and as the batches' unchanging values leave it.
 	rules map[int64][]*alarms.Alarm
 	// locked are the rules evaluated under their lock from some value on.
 	locked map[int64]bool
@@ -118,15 +118,16 @@ func (b *batch) lock(ctx context.Context, a *alarms.Alarm) {
 
 // finish writes the batch's clearings and the time and value of the rules
 // not locked; a rule whose state changed meanwhile (another instance) is
-// evaluated again with its value, under its lock.
-func (b *batch) finish(ctx context.Context) {
+// evaluated again with its value, under its lock. It reports whether any
+// rule was evaluated under its lock, whose state the cache then lacks.
+func (b *batch) finish(ctx context.Context) (moved bool) {
 	if len(b.clears) > 0 {
 		if err := store.ClearEvents(ctx, b.e.db, b.clears); err != nil {
 			b.e.log.Error("clear alarm events", "err", err)
 		}
 	}
 	if len(b.latest) == 0 {
-		return
+		return len(b.locked) > 0
 	}
 	list := make([]store.Evaluation, 0, len(b.latest))
 	for _, l := range b.latest {
@@ -135,7 +136,7 @@ func (b *batch) finish(ctx context.Context) {
 	missed, err := store.SaveEvaluations(ctx, b.e.db, list)
 	if err != nil {
 		b.e.log.Error("save alarm evaluations", "err", err)
-		return
+		return true
 	}
 	for _, id := range missed {
 		l := b.latest[id]
@@ -143,6 +144,7 @@ func (b *batch) finish(ctx context.Context) {
 			b.e.log.Error("evaluate alarm", "alarm", id, "err", err)
 		}
 	}
+	return len(b.locked) > 0 || len(missed) > 0
 }
 
 // moves reports whether value v at time at changes rule a's state: it

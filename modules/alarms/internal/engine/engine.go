@@ -17,6 +17,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/kernel/errs"
 	"github.com/fieldhub/fieldhub/kernel/mail"
 	"github.com/fieldhub/fieldhub/kernel/sms"
 	"github.com/fieldhub/fieldhub/modules/alarms"
@@ -39,8 +40,8 @@ type Engine struct {
 	sms  *sms.Outbox
 	deps Deps
 	log  *slog.Logger
-	// ruleTags are the nodes with active rules (ruletags.go).
-	ruleTags ruleTags
+	// rules are the active rules by node (rulecache.go).
+	rules ruleCache
 	// queued counts the sends into the outboxes, for inTx's wake.
 	queued atomic.Int64
 }
@@ -78,6 +79,9 @@ func number(v any) (float64, bool) {
 func (e *Engine) Evaluate(ctx context.Context, id int64, v float64, at time.Time, n node) error {
 	return e.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		a, err := store.Lock(ctx, tx, id)
+		if errs.Is(err, errs.NotFound) {
+			return nil // deleted since the batch read it
+		}
 		if err != nil || !a.Active {
 			return err
 		}

@@ -115,23 +115,19 @@ func Company(ctx context.Context, idb bun.IDB, companyID int64) ([]*alarms.Alarm
 	return list, nil
 }
 
-// ActiveOfTag lists the active rules on a node.
-func ActiveOfTag(ctx context.Context, idb bun.IDB, tagID int64) ([]*alarms.Alarm, error) {
-	list := []*alarms.Alarm{}
-	if err := idb.NewSelect().Model(&list).Where("tag_id = ? AND active", tagID).OrderExpr("id").Scan(ctx); err != nil {
-		return nil, fmt.Errorf("list alarms of tag %d: %w", tagID, err)
-	}
-	return list, nil
-}
+// stepColumns are what stepping a rule through a value reads: its
+// condition and its state, not its texts and contacts (JSON, costly to
+// read for every batch of uplinks).
+var stepColumns = []string{"id", "tag_id", "tag_data_key", "active", "limit_high", "limit_low", "signal_type", "digital_trigger",
+	"trigger_high", "trigger_low", "advanced", "hysteresis", "alarm_delay", "pending_since", "armed", "open_event_id", "digital_state",
+	"evaluated_at", "last_value", "state_version"}
 
-// ActiveOfTags lists the active rules on the nodes tagIDs, by id.
-func ActiveOfTags(ctx context.Context, idb bun.IDB, tagIDs []int64) ([]*alarms.Alarm, error) {
+// ActiveRules lists every active rule with its condition and state only
+// (stepColumns): a rule that moves is read again whole, under its lock.
+func ActiveRules(ctx context.Context, idb bun.IDB) ([]*alarms.Alarm, error) {
 	list := []*alarms.Alarm{}
-	if len(tagIDs) == 0 {
-		return list, nil
-	}
-	if err := idb.NewSelect().Model(&list).Where("tag_id IN (?) AND active", bun.In(tagIDs)).OrderExpr("id").Scan(ctx); err != nil {
-		return nil, fmt.Errorf("list alarms of %d tags: %w", len(tagIDs), err)
+	if err := idb.NewSelect().Model(&list).Column(stepColumns...).Where("active").OrderExpr("id").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("list active alarms: %w", err)
 	}
 	return list, nil
 }
@@ -293,19 +289,6 @@ func FollowUps(ctx context.Context, idb bun.IDB) ([]*alarms.Event, error) {
 		return nil, fmt.Errorf("list alarm follow-ups: %w", err)
 	}
 	return list, nil
-}
-
-// ActiveTags answers the ids of the nodes that have active rules.
-func ActiveTags(ctx context.Context, idb bun.IDB) (map[int64]bool, error) {
-	var ids []int64
-	if err := idb.NewSelect().Model((*alarms.Alarm)(nil)).ColumnExpr("DISTINCT tag_id").Where("active").Scan(ctx, &ids); err != nil {
-		return nil, fmt.Errorf("list nodes with alarms: %w", err)
-	}
-	out := make(map[int64]bool, len(ids))
-	for _, id := range ids {
-		out[id] = true
-	}
-	return out, nil
 }
 
 // States answers the state of those of ids that are rules of the company:
