@@ -48,13 +48,19 @@ type gw struct {
 // decoded object and the gateways that heard it.
 func (e *env) uplink(t *testing.T, deveui string, fCnt int, object map[string]any, gws ...gw) {
 	t.Helper()
+	e.uplinkAt(t, deveui, fCnt, time.Now().UTC().Add(time.Duration(fCnt)*time.Millisecond), object, gws...)
+}
+
+// uplinkAt posts an uplink that the network server received at at.
+func (e *env) uplinkAt(t *testing.T, deveui string, fCnt int, at time.Time, object map[string]any, gws ...gw) {
+	t.Helper()
 	rx := []any{}
 	for _, g := range gws {
 		rx = append(rx, map[string]any{"gatewayId": g.id, "uplinkId": fCnt, "rssi": g.rssi, "snr": g.snr})
 	}
 	body := map[string]any{
 		"deduplicationId": fmt.Sprintf("3ac7e3c4-4401-4b8d-9386-%012d", fCnt),
-		"time":            time.Now().UTC().Add(time.Duration(fCnt) * time.Millisecond).Format(time.RFC3339Nano),
+		"time":            at.UTC().Format(time.RFC3339Nano),
 		"deviceInfo":      map[string]any{"devEui": deveui, "deviceName": "walker"},
 		"fCnt":            fCnt, "fPort": 2, "dr": 5, "object": object, "rxInfo": rx,
 		"txInfo": map[string]any{"frequency": 867100000, "modulation": map[string]any{"lora": map[string]any{"bandwidth": 125000, "spreadingFactor": 9, "codeRate": "CR_4_5"}}},
@@ -128,8 +134,9 @@ func TestSignalTests(t *testing.T) {
 		if got := e.start(t, user, walkerEUI, map[string]any{"description": string(long)}, http.StatusBadRequest).FieldError("description"); got == "" {
 			t.Error("no field error for a long description")
 		}
-		// An uplink before the test adds nothing to it.
-		e.uplink(t, walkerEUI, 1, map[string]any{"latitude": 57.1, "longitude": 12.1}, gw{"0016c001f153a14c", -90, 5})
+		// An uplink before the test adds nothing to it, also when it reaches
+		// the collector after the start.
+		e.uplinkAt(t, walkerEUI, 1, time.Now().Add(-5*time.Minute), map[string]any{"latitude": 57.1, "longitude": 12.1}, gw{"0016c001f153a14c", -90, 5})
 
 		started := e.start(t, user, walkerEUI, map[string]any{"description": "North field"}, http.StatusCreated).Obj()
 		id := int64(started["testId"].(float64))

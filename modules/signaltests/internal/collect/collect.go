@@ -149,13 +149,21 @@ func (c *Collector) Add(ctx context.Context, us []ingest.UplinkReceived) error {
 	return nil
 }
 
-// testOf picks the test an uplink received at t belongs to.
+// skew is how much earlier than a test's start (the portal's clock) the
+// network server's clock may stamp an uplink that belongs to it.
+const skew = time.Minute
+
+// testOf picks the test an uplink received at t belongs to. An uplink
+// stamped well before the active test's start was received before it and
+// only reached the collector late (a busy portal): it is not the test's.
 func testOf(tests []store.OpenTest, t time.Time) (store.OpenTest, bool) {
 	var active *store.OpenTest
 	for i := range tests {
 		switch o := &tests[i]; {
 		case o.End == nil:
-			active = o
+			if !t.Before(o.Start.Add(-skew)) {
+				active = o
+			}
 		case !t.Before(o.Start) && !t.After(*o.End):
 			return *o, true
 		}

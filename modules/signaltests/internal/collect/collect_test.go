@@ -21,8 +21,10 @@ func TestTestOf(t *testing.T) {
 		{[]store.OpenTest{done, active}, at(19), 1}, // received before the completion, handled after it
 		{[]store.OpenTest{done, active}, at(20), 1},
 		{[]store.OpenTest{done, active}, at(22), 2},
-		{[]store.OpenTest{done, active}, at(-5), 2}, // an old uplink stored while a test is active counts there
-		{[]store.OpenTest{done}, at(25), 0},         // after the completion, none
+		{[]store.OpenTest{done, active}, at(-5), 0},                  // received long before the start, handled late: none
+		{[]store.OpenTest{active}, at(21).Add(-30 * time.Second), 2}, // a network server's clock a little behind the portal's
+		{[]store.OpenTest{active}, at(21).Add(-2 * time.Minute), 0},  // before the start by more than that
+		{[]store.OpenTest{done}, at(25), 0},                          // after the completion, none
 		{nil, at(5), 0},
 	} {
 		got, ok := testOf(c.tests, c.t)
