@@ -194,7 +194,7 @@ type Accounts interface {
 type Tags interface {
 	Tag(ctx context.Context, id int64) (*nodes.Tag, error)
 	CompanyTags(ctx context.Context, companyID int64) ([]*nodes.Tag, error)
-	SilentTags(ctx context.Context, after time.Time, afterID int64, until time.Time, limit int) ([]nodes.SilentTag, error)
+	nodes.Silence
 }
 
 // Settings is what the module asks of settings: a company's settings

@@ -16,11 +16,20 @@ type Config struct {
 	// passed without a new uplink, re-notifies and escalates runs.
 	SweepInterval time.Duration // FIELDHUB_ALARM_SWEEP_INTERVAL
 	// InactivityAfter is how long a node must be silent before its
-	// company's inactivity contact is mailed (SPEC.md section 9: 6 hours).
+	// company's inactivity contact is mailed (SPEC.md section 9: 6 hours),
+	// unless its device profile gives it an expected uplink interval
+	// (MissedUplinks).
 	InactivityAfter time.Duration // FIELDHUB_INACTIVITY_AFTER
 	// InactivityInterval is how often the inactivity job runs.
 	InactivityInterval time.Duration // FIELDHUB_INACTIVITY_INTERVAL
 }
+
+// MissedUplinks is how many of its expected uplinks a node with an
+// expected uplink interval (its device profile's) misses before it counts
+// as silent: MissedUplinks times the interval replaces InactivityAfter for
+// it, shorter or longer (docs/decisions.md, "Inactivity after a profile's
+// interval").
+const MissedUplinks = 3
 
 // Section declares the module's options, read into c.
 func (c *Config) Section() config.Section {

@@ -29,11 +29,18 @@ type SilentTag struct {
 	LatestTime time.Time `bun:"latest_time"`
 }
 
-// Silence finds silent nodes for the inactivity alarm.
+// Silence finds silent nodes for the inactivity alarm. Nodes are grouped
+// by their expected uplink interval (NodeSetup.UplinkInterval, set by their
+// device profile; 0 for none), since the alarm counts each group silent
+// after a different time.
 type Silence interface {
-	// SilentTags lists up to limit nodes whose latest uplink time lies
-	// after (after, afterID) in (latest time, id) order, and at or before
-	// until, in that order: one range scan of an index, so that a job
-	// walks the nodes that fell silent since its last run.
-	SilentTags(ctx context.Context, after time.Time, afterID int64, until time.Time, limit int) ([]SilentTag, error)
+	// UplinkIntervals lists the expected uplink intervals that nodes have,
+	// each once, without 0.
+	UplinkIntervals(ctx context.Context) ([]time.Duration, error)
+	// SilentTags lists up to limit nodes of expected uplink interval every
+	// (0: the nodes without one) whose latest uplink time lies after
+	// (after, afterID) in (latest time, id) order, and at or before until,
+	// in that order: one range scan of an index, so that a job walks the
+	// nodes that fell silent since its last run.
+	SilentTags(ctx context.Context, every time.Duration, after time.Time, afterID int64, until time.Time, limit int) ([]SilentTag, error)
 }

@@ -123,10 +123,10 @@ func TestBulkImportRows(t *testing.T) {
 				}
 			}
 		}
-		// The profile column needs device profiles, which this portal
-		// has not.
+		// The profile column names a device profile the company may use
+		// (modules/profiles/bulk_test.go imports nodes with one).
 		r := e.importFile(t, "acmeAdmin", []byte("devEUI,name,application,profile\nA0000000000000AA,N,Field,Sensor\n"), "p.csv", false)
-		if got := reason(rows(r)[0]); got != "profile: nodes.import.noProfiles" {
+		if got := reason(rows(r)[0]); got != "profile: nodes.import.profileUnknown" {
 			t.Errorf("profile: %s", r.Body)
 		}
 	})
@@ -254,13 +254,14 @@ func TestBulkImportThousandNodes(t *testing.T) {
 		if got := e.value(t, "SELECT tk.label FROM tag_keys AS tk JOIN tags AS t ON t.id = tk.tag_id WHERE t.deveui = 'C000000000000001' AND tk.tag_key = 'temperature'"); got != "Warm" {
 			t.Errorf("label: %s", got)
 		}
-		// The export in CSV names the columns of the import.
+		// The export in CSV names the columns of the import, the profile
+		// too since the application has device profiles.
 		exp := e.Must(t, "acmeAdmin", "GET", "/api/companies/{acme}/nodes/export?format=csv", nil, http.StatusOK)
 		first, _, _ := strings.Cut(string(exp.Body), "\n")
-		if want := "name,devEUI,joinEUI,appKey,application,decoder,latitude,longitude,label:humidity,label:temperature"; first != want {
+		if want := "name,devEUI,joinEUI,appKey,application,profile,decoder,latitude,longitude,label:humidity,label:temperature"; first != want {
 			t.Errorf("header %q, want %q", first, want)
 		}
-		if !slices.Contains(strings.Split(string(exp.Body), "\n"), "Sensor 0002,C000000000000002,70B3D57ED0000001,00000000000000000000000000000003,Field,raw,59.0002,18.5,Humidity,Temperature") {
+		if !slices.Contains(strings.Split(string(exp.Body), "\n"), "Sensor 0002,C000000000000002,70B3D57ED0000001,00000000000000000000000000000003,Field,,raw,59.0002,18.5,Humidity,Temperature") {
 			t.Errorf("export: %.400s", exp.Body)
 		}
 	})

@@ -75,8 +75,12 @@ type Tag struct {
 	DecodeErrorRecord *string    `bun:"decode_error" json:"-"`
 	DecodeErrorAt     *time.Time `bun:"decode_error_at" json:"-"`
 	ImageVersion      *string    `bun:"image_version,scanonly" json:"-"`
-	CreatedAt         time.Time  `bun:"created_at" json:"createdAt"`
-	UpdatedAt         time.Time  `bun:"updated_at" json:"updatedAt"`
+	// UplinkInterval is how often the node is expected to send, in
+	// seconds, 0 unknown: its device profile's (NodeSetup), which the
+	// inactivity alarm goes by.
+	UplinkInterval int64     `bun:"uplink_interval" json:"-"`
+	CreatedAt      time.Time `bun:"created_at" json:"createdAt"`
+	UpdatedAt      time.Time `bun:"updated_at" json:"updatedAt"`
 
 	// Derived when the tag is loaded.
 	Image          *string        `bun:"-" json:"image"`

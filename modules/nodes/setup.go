@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"context"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -9,7 +10,8 @@ import (
 )
 
 // NodeSetup is what a device profile sets on a node: its decoder, the
-// labels and units of its keys, and its default key.
+// labels and units of its keys, its default key and its expected uplink
+// interval.
 type NodeSetup struct {
 	// Decoder is the node's decoder key; empty leaves it as it is.
 	Decoder string
@@ -18,6 +20,12 @@ type NodeSetup struct {
 	Keys []KeySetup
 	// DefaultKey, when set, becomes the node's only default key.
 	DefaultKey string
+	// UplinkInterval is how often the node is expected to send, in whole
+	// seconds; 0 none. The node always takes it, 0 included, so that it
+	// follows its profile: the inactivity alarm counts a node with one
+	// silent after a few missed uplinks (Silence), one without after the
+	// installation's default silence.
+	UplinkInterval time.Duration
 }
 
 // KeySetup is a data key with its label and unit.

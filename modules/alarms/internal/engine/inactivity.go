@@ -10,6 +10,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/fieldhub/fieldhub/kernel/mail"
+	"github.com/fieldhub/fieldhub/modules/alarms"
 	"github.com/fieldhub/fieldhub/modules/alarms/internal/store"
 	"github.com/fieldhub/fieldhub/modules/nodes"
 )
@@ -37,26 +38,57 @@ var errClaimed = errors.New("inactivity scan claimed by another run")
 
 // ScanInactivity mails each company's inactivity contact (the company
 // setting INACTIVITY_EMAIL) about its nodes whose latest uplink lies at
-// least FIELDHUB_INACTIVITY_AFTER before now, once per silence. It walks
-// the nodes' latest times from its mark (one range scan of an index per
-// page), so that a run reads only the nodes that fell silent since the
-// last; a node that speaks again gets a later latest time and is met again
-// when it falls silent again. The mails are queued in the transaction that
-// moves the mark past those nodes with a compare-and-swap
-// (store.AdvanceMark), so that two instances, or a run after a crash, never
-// mail one silence twice, and no write is made per node: the first scan of
-// a fleet that fell silent at once costs a read of its nodes and a mail per
-// company (docs/performance.md, "Inactivity scan"). A company with up to
-// inactivityEach newly silent nodes gets a mail per node, one with more a
-// single mail listing them.
+// least their silence before now, once per silence: FIELDHUB_INACTIVITY_AFTER
+// for a node without an expected uplink interval, alarms.MissedUplinks
+// times the interval for one with (its device profile's). The nodes of
+// each interval are scanned apart (scanSilence), each group from its own
+// mark, since one order of latest times serves one silence only; the
+// intervals are few (one per device profile at most).
 func (e *Engine) ScanInactivity(ctx context.Context, now time.Time) error {
-	until := now.UTC().Add(-e.deps.Config.InactivityAfter)
-	after, afterID, err := store.Mark(ctx, e.db)
+	intervals, err := e.deps.Tags.UplinkIntervals(ctx)
 	if err != nil {
 		return err
 	}
-	contacts := map[int64]string{}
-	zones := map[int64]*time.Location{}
+	s := &silenceScan{now: now.UTC(), contacts: map[int64]string{}, zones: map[int64]*time.Location{}}
+	for _, every := range append([]time.Duration{0}, intervals...) {
+		silence := e.deps.Config.InactivityAfter
+		if every > 0 {
+			silence = alarms.MissedUplinks * every
+		}
+		if err := e.scanSilence(ctx, s, every, silence); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// silenceScan is what one run of the inactivity job has read of the
+// companies: their inactivity contacts and time zones.
+type silenceScan struct {
+	now      time.Time
+	contacts map[int64]string
+	zones    map[int64]*time.Location
+}
+
+// scanSilence mails about the nodes of expected uplink interval every (0:
+// none) silent for at least silence. It walks their latest times from the
+// group's mark (one range scan of an index per page), so that a run reads
+// only the nodes that fell silent since the last; a node that speaks again
+// gets a later latest time and is met again when it falls silent again.
+// The mails are queued in the transaction that moves the mark past those
+// nodes with a compare-and-swap (store.AdvanceMark), so that two
+// instances, or a run after a crash, never mail one silence twice, and no
+// write is made per node: the first scan of a fleet that fell silent at
+// once costs a read of its nodes and a mail per company
+// (docs/performance.md, "Inactivity scan"). A company with up to
+// inactivityEach newly silent nodes gets a mail per node, one with more a
+// single mail listing them.
+func (e *Engine) scanSilence(ctx context.Context, s *silenceScan, every, silence time.Duration) error {
+	until := s.now.Add(-silence)
+	after, afterID, err := store.Mark(ctx, e.db, every)
+	if err != nil {
+		return err
+	}
 	for {
 		var silent []nodes.SilentTag
 		for len(silent) < inactivityScan {
@@ -64,7 +96,7 @@ func (e *Engine) ScanInactivity(ctx context.Context, now time.Time) error {
 			if n := len(silent); n > 0 {
 				from, fromID = silent[n-1].LatestTime, silent[n-1].ID
 			}
-			page, err := e.deps.Tags.SilentTags(ctx, from, fromID, until, inactivityPage)
+			page, err := e.deps.Tags.SilentTags(ctx, every, from, fromID, until, inactivityPage)
 			if err != nil {
 				return err
 			}
@@ -77,12 +109,12 @@ func (e *Engine) ScanInactivity(ctx context.Context, now time.Time) error {
 			return nil
 		}
 		for _, t := range silent {
-			if _, ok := contacts[t.CompanyID]; !ok {
+			if _, ok := s.contacts[t.CompanyID]; !ok {
 				set, err := e.deps.Settings.Company(ctx, t.CompanyID)
 				if err != nil {
 					return fmt.Errorf("settings of company %d: %w", t.CompanyID, err)
 				}
-				contacts[t.CompanyID] = strings.TrimSpace(set["INACTIVITY_EMAIL"])
+				s.contacts[t.CompanyID] = strings.TrimSpace(set["INACTIVITY_EMAIL"])
 			}
 		}
 		last := silent[len(silent)-1]
@@ -90,7 +122,7 @@ func (e *Engine) ScanInactivity(ctx context.Context, now time.Time) error {
 		byCompany := map[int64][]nodes.SilentTag{}
 		var order []int64
 		for _, t := range silent {
-			if contacts[t.CompanyID] == "" {
+			if s.contacts[t.CompanyID] == "" {
 				continue
 			}
 			if _, ok := byCompany[t.CompanyID]; !ok {
@@ -100,12 +132,12 @@ func (e *Engine) ScanInactivity(ctx context.Context, now time.Time) error {
 		}
 		var mails []mail.Message
 		for _, c := range order {
-			mails = append(mails, silenceMails(byCompany[c], contacts[c], e.zone(ctx, c, zones), now)...)
+			mails = append(mails, silenceMails(byCompany[c], s.contacts[c], e.zone(ctx, c, s.zones), s.now)...)
 		}
 		err = e.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 			// The claim first: a second instance waits here, not after
 			// writing mails it would roll back.
-			ok, err := store.AdvanceMark(ctx, tx, after, afterID, last.LatestTime, last.ID)
+			ok, err := store.AdvanceMark(ctx, tx, every, after, afterID, last.LatestTime, last.ID)
 			if err != nil {
 				return err
 			}
@@ -155,7 +187,7 @@ func silenceMails(list []nodes.SilentTag, contact string, loc *time.Location, no
 	}
 	companyID := list[0].CompanyID
 	since := func(t nodes.SilentTag) string {
-		return fmt.Sprintf("since %s, %d hours ago", t.LatestTime.In(loc).Format("2006-01-02 15:04 MST"), int(now.Sub(t.LatestTime).Hours()))
+		return fmt.Sprintf("since %s, %s ago", t.LatestTime.In(loc).Format("2006-01-02 15:04 MST"), silentFor(now.Sub(t.LatestTime)))
 	}
 	if len(list) <= inactivityEach {
 		out := make([]mail.Message, len(list))
@@ -166,7 +198,7 @@ func silenceMails(list []nodes.SilentTag, contact string, loc *time.Location, no
 		return out
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d nodes have sent nothing for at least %d hours:\n\n", len(list), int(now.Sub(list[len(list)-1].LatestTime).Hours()))
+	fmt.Fprintf(&b, "%d nodes have sent nothing for at least %s:\n\n", len(list), silentFor(now.Sub(list[len(list)-1].LatestTime)))
 	for i, t := range list {
 		if i == summaryLines {
 			fmt.Fprintf(&b, "\n... and %d more nodes.\n", len(list)-summaryLines)
@@ -175,4 +207,13 @@ func silenceMails(list []nodes.SilentTag, contact string, loc *time.Location, no
 		fmt.Fprintf(&b, "%s (%s) %s: /tagdetails/%s\n", t.Name, t.DevEUI, since(t), t.DevEUI)
 	}
 	return []mail.Message{{CompanyID: companyID, To: []string{contact}, Subject: fmt.Sprintf("Inactive nodes: %d", len(list)), Text: b.String()}}
+}
+
+// silentFor tells a silence in whole hours, or in minutes below two hours:
+// a node expected every few minutes is mailed about well within the hour.
+func silentFor(d time.Duration) string {
+	if d < 2*time.Hour {
+		return fmt.Sprintf("%d minutes", int(d.Minutes()))
+	}
+	return fmt.Sprintf("%d hours", int(d.Hours()))
 }

@@ -45,3 +45,19 @@ func TestSilenceMails(t *testing.T) {
 		t.Errorf("summary does not say how many more: %q", m.Text[len(m.Text)-60:])
 	}
 }
+
+// TestSilentFor checks that a silence is told in minutes below two hours,
+// as a node with a short expected uplink interval is mailed about, and in
+// hours above.
+func TestSilentFor(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		30 * time.Minute:              "30 minutes",
+		119 * time.Minute:             "119 minutes",
+		2 * time.Hour:                 "2 hours",
+		72*time.Hour + 59*time.Minute: "72 hours",
+	} {
+		if got := silentFor(d); got != want {
+			t.Errorf("%v: %q, want %q", d, got, want)
+		}
+	}
+}

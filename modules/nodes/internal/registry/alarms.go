@@ -33,7 +33,13 @@ func (g *Registry) markAlarms(ctx context.Context, tags []*nodes.Tag) error {
 	return nil
 }
 
+// UplinkIntervals lists the nodes' expected uplink intervals; see
+// nodes.Silence.
+func (g *Registry) UplinkIntervals(ctx context.Context) ([]time.Duration, error) {
+	return store.UplinkIntervals(ctx, g.db)
+}
+
 // SilentTags lists the nodes silent since a time; see nodes.Silence.
-func (g *Registry) SilentTags(ctx context.Context, after time.Time, afterID int64, until time.Time, limit int) ([]nodes.SilentTag, error) {
-	return store.SilentTags(ctx, g.db, after, afterID, until, limit)
+func (g *Registry) SilentTags(ctx context.Context, every time.Duration, after time.Time, afterID int64, until time.Time, limit int) ([]nodes.SilentTag, error) {
+	return store.SilentTags(ctx, g.db, every, after, afterID, until, limit)
 }

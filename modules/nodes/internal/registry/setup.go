@@ -38,6 +38,9 @@ func (g *Registry) SetUpNode(ctx context.Context, idb bun.IDB, tagID int64, s no
 			return nil, err
 		}
 	}
+	if err := store.SetUplinkInterval(ctx, idb, tagID, s.UplinkInterval); err != nil {
+		return nil, err
+	}
 	for _, ks := range s.Keys {
 		if err := g.setUpKey(ctx, idb, tagID, ks, ks.Key == s.DefaultKey); err != nil {
 			return nil, err

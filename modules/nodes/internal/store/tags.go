@@ -133,11 +133,13 @@ func DeleteDownlinksOf(ctx context.Context, idb bun.IDB, tagID int64) error {
 	return nil
 }
 
-// SilentTags lists the tags whose latest time lies after (after, afterID)
-// and at or before until, by (latest time, id); see nodes.Silence.
-func SilentTags(ctx context.Context, idb bun.IDB, after time.Time, afterID int64, until time.Time, limit int) ([]nodes.SilentTag, error) {
+// SilentTags lists the tags of expected uplink interval every whose latest
+// time lies after (after, afterID) and at or before until, by (latest time,
+// id); see nodes.Silence.
+func SilentTags(ctx context.Context, idb bun.IDB, every time.Duration, after time.Time, afterID int64, until time.Time, limit int) ([]nodes.SilentTag, error) {
 	list := []nodes.SilentTag{}
 	q := idb.NewSelect().Model((*nodes.Tag)(nil)).Column("id", "company_id", "name", "deveui", "latest_time").
+		Where("uplink_interval = ?", int64(every/time.Second)).
 		Where("latest_time IS NOT NULL AND latest_time <= ?", until.UTC())
 	if !after.IsZero() {
 		q = q.Where("(latest_time, id) > (?, ?)", after.UTC(), afterID)
@@ -146,4 +148,34 @@ func SilentTags(ctx context.Context, idb bun.IDB, after time.Time, afterID int64
 		return nil, fmt.Errorf("list silent tags: %w", err)
 	}
 	return list, nil
+}
+
+// UplinkIntervals lists the tags' expected uplink intervals other than 0,
+// each once. It skips from one interval to the next through the index on
+// (uplink_interval, latest_time, id), a lookup per interval, so that it
+// costs nothing like a read of the nodes however many have one.
+func UplinkIntervals(ctx context.Context, idb bun.IDB) ([]time.Duration, error) {
+	var secs []int64
+	err := idb.NewRaw(`WITH RECURSIVE i (v) AS (
+			SELECT min(uplink_interval) FROM tags WHERE uplink_interval > 0
+			UNION ALL
+			SELECT (SELECT min(uplink_interval) FROM tags WHERE uplink_interval > i.v) FROM i WHERE i.v IS NOT NULL)
+		SELECT v FROM i WHERE v IS NOT NULL`).Scan(ctx, &secs)
+	if err != nil {
+		return nil, fmt.Errorf("list uplink intervals: %w", err)
+	}
+	out := make([]time.Duration, len(secs))
+	for i, s := range secs {
+		out[i] = time.Duration(s) * time.Second
+	}
+	return out, nil
+}
+
+// SetUplinkInterval sets a tag's expected uplink interval (0: none).
+func SetUplinkInterval(ctx context.Context, idb bun.IDB, tagID int64, every time.Duration) error {
+	if _, err := idb.NewRaw("UPDATE tags SET uplink_interval = ? WHERE id = ? AND uplink_interval <> ?",
+		int64(every/time.Second), tagID, int64(every/time.Second)).Exec(ctx); err != nil {
+		return fmt.Errorf("set uplink interval of tag %d: %w", tagID, err)
+	}
+	return nil
 }

@@ -5,6 +5,7 @@ package registry
 
 import (
 	"context"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -169,7 +170,7 @@ func (g *Registry) Delete(ctx context.Context, id int64) error {
 }
 
 // Apply gives the nodes created with profile id its decoder, key labels,
-// units and default key again, in one transaction, and answers how many
+// units, default key and expected uplink interval again, in one transaction, and answers how many
 // there were. Their alarms and dashboards are left alone: they were made
 // once, and people may have changed them since.
 func (g *Registry) Apply(ctx context.Context, id int64) (profiles.Applied, error) {
@@ -258,7 +259,7 @@ func (g *Registry) CompanyProfiles(ctx context.Context, companyID int64) ([]node
 
 // setup is what p sets on a node.
 func setup(p *profiles.Profile) nodes.NodeSetup {
-	s := nodes.NodeSetup{Decoder: p.Decoder, DefaultKey: p.DefaultKey}
+	s := nodes.NodeSetup{Decoder: p.Decoder, DefaultKey: p.DefaultKey, UplinkInterval: time.Duration(p.UplinkInterval) * time.Second}
 	for _, k := range p.Keys {
 		s.Keys = append(s.Keys, nodes.KeySetup{Key: k.Key, Label: k.Label, Unit: k.Unit})
 	}
