@@ -16,6 +16,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 	"github.com/fieldhub/fieldhub/kernel/web"
+	"github.com/fieldhub/fieldhub/sdk/client"
 )
 
 // apiRoutes lists the router's REST routes by pattern: /api, not pages.
@@ -149,4 +150,78 @@ func TestOpenAPIExamples(t *testing.T) {
 	if n < 10 {
 		t.Errorf("only %d documented examples", n)
 	}
+}
+
+// TestOpenAPIAgreesWithSDK checks the typed client in sdk/ against the
+// document: every JSON field an SDK type reads from a route's answer is one
+// the document's schema of that answer has. The SDK reads leniently (fields
+// it does not know are skipped), so the check is one of inclusion.
+func TestOpenAPIAgreesWithSDK(t *testing.T) {
+	ta := kerneltest.Start(t, db.SQLite, nil, app.Build)
+	var doc map[string]any
+	if err := json.Unmarshal(ta.Call(t, "GET", "/api/openapi.json", "", nil).Body, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		method, path, status string
+		sdk                  any
+	}{
+		{"post", "/api/users/authenticate", "200", client.Session{}},
+		{"post", "/api/users/refresh", "200", client.Session{}},
+		{"get", "/api/users", "200", client.User{}},
+		{"get", "/api/users/{userId}", "200", client.User{}},
+		{"post", "/api/users", "201", client.User{}},
+		{"get", "/api/companies", "200", client.Company{}},
+		{"post", "/api/companies", "201", client.Company{}},
+		{"get", "/api/companies/{companyId}/users", "200", client.User{}},
+	} {
+		props := answerProperties(t, doc, c.method, c.path, c.status)
+		for _, name := range jsonNames(reflect.TypeOf(c.sdk)) {
+			if _, ok := props[name]; !ok {
+				t.Errorf("%s %s: the SDK's %T reads %q, which the document's answer lacks", c.method, c.path, c.sdk, name)
+			}
+		}
+	}
+}
+
+// answerProperties returns the properties of a route's JSON answer (of
+// its items, for an array), following $refs.
+func answerProperties(t *testing.T, doc map[string]any, method, path, status string) map[string]any {
+	t.Helper()
+	get := func(v any, keys ...string) any {
+		for _, k := range keys {
+			m, _ := v.(map[string]any)
+			v = m[k]
+		}
+		return v
+	}
+	s := get(doc, "paths", path, method, "responses", status, "content", "application/json", "schema")
+	for range 3 {
+		if items := get(s, "items"); items != nil {
+			s = items
+		}
+		if ref, ok := get(s, "$ref").(string); ok {
+			s = get(doc, "components", "schemas", strings.TrimPrefix(ref, "#/components/schemas/"))
+		}
+	}
+	props, _ := get(s, "properties").(map[string]any)
+	if props == nil {
+		t.Fatalf("%s %s %s: no object schema in the document", method, path, status)
+	}
+	return props
+}
+
+// jsonNames lists the JSON names of a struct's fields.
+func jsonNames(t reflect.Type) []string {
+	var names []string
+	for f := range t.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name != "-" && f.IsExported() {
+			if name == "" {
+				name = f.Name
+			}
+			names = append(names, name)
+		}
+	}
+	return names
 }

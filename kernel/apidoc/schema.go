@@ -28,6 +28,7 @@ var (
 	timeType         = reflect.TypeFor[time.Time]()
 	rawType          = reflect.TypeFor[json.RawMessage]()
 	jsonMarshaler    = reflect.TypeFor[json.Marshaler]()
+	jsonUnmarshaler  = reflect.TypeFor[json.Unmarshaler]()
 	textMarshaler    = reflect.TypeFor[encoding.TextMarshaler]()
 	unsafeNameChars  = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 	modulePathPrefix = "github.com/fieldhub/fieldhub/"
@@ -43,8 +44,9 @@ func (r *reflector) schemaOf(t reflect.Type) Schema {
 		return Schema{}
 	case t.Kind() == reflect.Pointer:
 		return r.schemaOf(t.Elem())
-	case t.Implements(jsonMarshaler) || reflect.PointerTo(t).Implements(jsonMarshaler):
-		// A type that writes itself: its shape is its own business.
+	case t.Implements(jsonMarshaler) || reflect.PointerTo(t).Implements(jsonMarshaler),
+		reflect.PointerTo(t).Implements(jsonUnmarshaler):
+		// A type that writes or reads itself: its shape is its own business.
 		return Schema{}
 	case t.Implements(textMarshaler) || reflect.PointerTo(t).Implements(textMarshaler):
 		return Schema{"type": "string"}

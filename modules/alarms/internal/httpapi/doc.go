@@ -18,7 +18,7 @@ var docs = web.Docs{
 	"GET /alarms/{alarmId}":                      {Summary: "One alarm rule.", Response: (*alarms.Alarm)(nil)},
 	"DELETE /alarms/{alarmId}":                   {Summary: "Delete an alarm rule."},
 	"POST /alarms/active/{alarmId}/status": {Summary: "Switch an alarm rule on or off.", Request: struct {
-		Active *bool "json:\"active\""
+		Active *bool `json:"active"`
 	}{}, Response: (*alarms.Alarm)(nil)},
 	"POST /alarms/copy/{alarmId}":          {Summary: "Copy an alarm rule.", Response: (*alarms.Alarm)(nil), Status: http.StatusCreated},
 	"POST /alarms/history/{eventId}/reset": {Summary: "Reset (close) an open alarm.", Response: (*alarms.Event)(nil)},

@@ -17,7 +17,7 @@ var docs = web.Docs{
 	"POST /companies/{companyId}/decoders": {Summary: "Create a company decoder.", Request: decoding.DecoderInput{}, Response: (*decoders.Decoder)(nil), Status: http.StatusCreated},
 	"GET /decoders/{decoderId}":            {Summary: "One decoder with its versions.", Response: (*decoders.Decoder)(nil)},
 	"PUT /decoders/{decoderId}": {Summary: "Rename or describe a decoder.", Request: struct {
-		Name *string "json:\"name\""
+		Name *string `json:"name"`
 	}{}, Response: (*decoders.Decoder)(nil)},
 	"DELETE /decoders/{decoderId}":                           {Summary: "Delete a decoder."},
 	"POST /decoders/{decoderId}/versions":                    {Summary: "Add a version of a decoder's code.", Request: decoding.VersionInput{}, Response: (*decoders.Version)(nil), Status: http.StatusCreated},
