@@ -11,6 +11,7 @@ import (
 
 	"github.com/pb33f/libopenapi"
 	validator "github.com/pb33f/libopenapi-validator"
+	"github.com/pb33f/libopenapi/datamodel"
 
 	"github.com/fieldhub/fieldhub/app"
 	"github.com/fieldhub/fieldhub/kernel/db"
@@ -76,7 +77,10 @@ func TestOpenAPIDocument(t *testing.T) {
 	if r.Status != http.StatusOK {
 		t.Fatalf("GET /api/openapi.json: %d %s", r.Status, r.Body)
 	}
-	doc, err := libopenapi.NewDocument(r.Body)
+	// A tree node's required children are an array of tree nodes: finite
+	// (the array may be empty), though libopenapi calls a required circular
+	// reference infinite unless told that arrays end.
+	doc, err := libopenapi.NewDocumentWithConfiguration(r.Body, &datamodel.DocumentConfiguration{IgnoreArrayCircularReferences: true})
 	if err != nil {
 		t.Fatalf("parse: %v", err)
 	}
@@ -91,7 +95,7 @@ func TestOpenAPIDocument(t *testing.T) {
 		for _, e := range verrs {
 			t.Errorf("invalid: %s: %s", e.Message, e.Reason)
 			for _, se := range e.SchemaValidationErrors {
-				t.Errorf("\t%s at %s", se.Reason, se.Location)
+				t.Errorf("\t%s at %s (%s)", se.Reason, se.FieldPath, se.KeywordLocation)
 			}
 		}
 	}
@@ -115,7 +119,7 @@ func TestOpenAPIDocument(t *testing.T) {
 		for i, role := range route.Access {
 			want[i] = string(role)
 		}
-		if !slices.Equal(op.Roles, want) || op.Tags[0] != route.Module || (len(want) > 0) != (len(op.Security) > 0) {
+		if !slices.Equal(op.Roles, want) || op.Tags[0] != route.Module || (len(want) > 0 || route.CredentialID != "") != (len(op.Security) > 0) {
 			t.Errorf("%s: roles %v security %v tags %v, want roles %v of %s", p, op.Roles, op.Security, op.Tags, want, route.Module)
 		}
 	}
@@ -165,19 +169,20 @@ func TestOpenAPIAgreesWithSDK(t *testing.T) {
 	for _, c := range []struct {
 		method, path, status string
 		sdk                  any
+		sendOnly             []string // fields the SDK sends and never reads back
 	}{
-		{"post", "/api/users/authenticate", "200", client.Session{}},
-		{"post", "/api/users/refresh", "200", client.Session{}},
-		{"get", "/api/users", "200", client.User{}},
-		{"get", "/api/users/{userId}", "200", client.User{}},
-		{"post", "/api/users", "201", client.User{}},
-		{"get", "/api/companies", "200", client.Company{}},
-		{"post", "/api/companies", "201", client.Company{}},
-		{"get", "/api/companies/{companyId}/users", "200", client.User{}},
+		{"post", "/api/users/authenticate", "200", client.Session{}, nil},
+		{"post", "/api/users/refresh", "200", client.Session{}, nil},
+		{"get", "/api/users", "200", client.User{}, []string{"password"}},
+		{"get", "/api/users/{userId}", "200", client.User{}, []string{"password"}},
+		{"post", "/api/users", "201", client.User{}, []string{"password"}},
+		{"get", "/api/companies", "200", client.Company{}, nil},
+		{"post", "/api/companies", "201", client.Company{}, nil},
+		{"get", "/api/companies/{companyId}/users", "200", client.User{}, []string{"password"}},
 	} {
 		props := answerProperties(t, doc, c.method, c.path, c.status)
 		for _, name := range jsonNames(reflect.TypeOf(c.sdk)) {
-			if _, ok := props[name]; !ok {
+			if _, ok := props[name]; !ok && !slices.Contains(c.sendOnly, name) {
 				t.Errorf("%s %s: the SDK's %T reads %q, which the document's answer lacks", c.method, c.path, c.sdk, name)
 			}
 		}
