@@ -99,6 +99,20 @@ func TestOpenAPIDocument(t *testing.T) {
 			}
 		}
 	}
+	// The validator does refuse: the same document without its info.
+	var broken map[string]any
+	if err := json.Unmarshal(r.Body, &broken); err != nil {
+		t.Fatal(err)
+	}
+	delete(broken, "info")
+	brokenJSON, _ := json.Marshal(broken)
+	if bad, err := libopenapi.NewDocumentWithConfiguration(brokenJSON, &datamodel.DocumentConfiguration{IgnoreArrayCircularReferences: true}); err == nil {
+		if bv, errs := validator.NewValidator(bad); len(errs) == 0 {
+			if ok, _ := bv.ValidateDocument(); ok {
+				t.Error("a document without info validated")
+			}
+		}
+	}
 	var plain struct {
 		Paths map[string]map[string]struct {
 			Roles    []string `json:"x-roles"`
