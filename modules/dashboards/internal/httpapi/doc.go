@@ -17,6 +17,7 @@ var docs = web.Docs{
 	"PUT /dashboards/categories/{categoryId}":                          {Summary: "Rename or move a dashboard category.", Request: validate.CategoryInput{}, Response: (*dashboards.Category)(nil)},
 	"DELETE /dashboards/categories/{categoryId}":                       {Summary: "Delete a dashboard category."},
 	"GET /companies/{companyId}/dashboards":                            {Summary: "A company's dashboards.", Response: ([]*dashboards.Dashboard)(nil)},
+	"GET /dashboards/scripts/{companyId}":                              {Summary: "The invoked scripts of a company, which a function button may run.", Response: []dashboards.ScriptRef(nil)},
 	"POST /dashboards":                                                 {Summary: "Create a dashboard in the caller's company.", Request: validate.DashboardInput{}, Response: (*dashboards.Dashboard)(nil), Status: http.StatusCreated},
 	"POST /dashboards/create/{companyId}":                              {Summary: "Create a dashboard in a company.", Request: validate.DashboardInput{}, Response: (*dashboards.Dashboard)(nil), Status: http.StatusCreated},
 	"GET /dashboards/default":                                          {Summary: "The caller's default dashboard.", Response: (*dashboards.Dashboard)(nil)},

@@ -10,6 +10,7 @@ import (
 // docs describes this package's /api routes for the OpenAPI document.
 var docs = web.Docs{
 	"GET /devices":                         {Summary: "The device catalog: vendors, models and their codecs.", Response: (*decoders.DeviceCatalog)(nil)},
+	"GET /devices/{vendorId}/{modelId}":    {Summary: "A model of the device catalog, with its vendor and codecs.", Response: (*decoders.DeviceDetails)(nil)},
 	"POST /devices/import":                 {Summary: "Import device definitions into the catalog from an archive of the device repository (or one vendor folder), .tar.gz or .zip, as the body.", RequestType: "application/octet-stream", Response: (*decoders.ImportReport)(nil)},
 	"GET /decoder":                         {Summary: "The decoders a caller may choose for a node.", Response: ([]decoders.Entry)(nil)},
 	"POST /decoder/test":                   {Summary: "Run a codec on a payload and answer the decoded values.", Request: decoding.TestInput{}, Response: decoders.TestResult{}},

@@ -3,12 +3,18 @@ package httpapi
 import (
 	"github.com/fieldhub/fieldhub/kernel/web"
 	"github.com/fieldhub/fieldhub/modules/nodes"
+	"github.com/fieldhub/fieldhub/modules/nodes/internal/bulk"
 	"github.com/fieldhub/fieldhub/modules/nodes/internal/registry"
 	"net/http"
 )
 
 // docs describes this package's /api routes for the OpenAPI document.
 var docs = web.Docs{
+	"POST /companies/{companyId}/nodes/import": {Summary: "Check (dryRun, the default) or write a file of nodes: CSV text or an XLSX workbook.",
+		Description: "The file is the multipart field file, or the request body itself (text/csv or the workbook). dryRun=false writes every row in one transaction unless a row is refused: then nothing is written and the answer is 400 with the same report. docs/api/nodes-import.md has the columns and the errors.",
+		RequestType: "multipart/form-data", Query: []string{"dryRun"}, Response: (*bulk.Report)(nil)},
+	"GET /companies/{companyId}/nodes/export": {Summary: "The company's nodes in the import's columns, as an attachment: format=xlsx (the default) or csv.",
+		Query: []string{"format"}, ContentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"},
 	"POST /applications/{companyId}": {Summary: "Create an application in a company.", Request: registry.ApplicationInput{}, Response: (*nodes.Application)(nil), Status: http.StatusCreated,
 		Example: web.Example{Request: `{"name": "Greenhouses", "networkServer": "chirpstack", "chirpstackApplicationId": "b3f1c0de-1111-2222-3333-444455556666"}`, Response: `{"id": 4, "companyId": 3, "name": "Greenhouses", "networkServer": "chirpstack", "chirpstackApplicationId": "b3f1c0de-1111-2222-3333-444455556666", "ttsDownlinkUrl": "", "ttsApiKeySet": false, "createdAt": "2026-11-27T15:00:00Z", "updatedAt": "2026-11-27T15:00:00Z"}`}},
 	"GET /applications/{applicationId}":       {Summary: "One application.", Response: (*nodes.Application)(nil)},
