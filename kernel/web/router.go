@@ -51,6 +51,7 @@ type Router struct {
 	pages    pageSupport
 	mux      *http.ServeMux
 	routes   []Route
+	docs     map[string]DescribedRoute
 	cat      *i18n.Catalogs
 	log      *slog.Logger
 	authn    []Authenticator
@@ -124,8 +125,12 @@ func AuthenticatedBy(id string) RouteOption { return func(r *Route) { r.Credenti
 // path after /api, which the router prefixes; access lists the roles
 // allowed (auth.Open for anyone).
 func (m *ModuleRoutes) API(pattern string, access []auth.Role, h HandlerFunc, opts ...RouteOption) {
-	method, path, _ := strings.Cut(pattern, " ")
+	method, path, _ := splitPattern(pattern)
 	m.handle(Route{Method: method, Path: "/api" + path}, access, h, opts)
+}
+
+func splitPattern(pattern string) (method, path string, ok bool) {
+	return strings.Cut(pattern, " ")
 }
 
 // Raw registers an endpoint outside /api (health, metrics, pages).

@@ -162,7 +162,12 @@ func TestAPIDocumentationPage(t *testing.T) {
 	}
 	kerneltest.WantContains(t, "API page", r, "API documentation", "Authorization: Bearer &lt;token&gt;", "POST /api/users/authenticate",
 		"POST /api/users/refresh", html.EscapeString(`{"status", "id", "message", "errors"}`),
-		`<h2 id="api-accounts">accounts</h2>`, `<h2 id="api-settings">settings</h2>`)
+		`<h2 id="api-accounts">accounts</h2>`, `<h2 id="api-settings">settings</h2>`,
+		// Rendered from the OpenAPI document: its address, each route's
+		// summary, and the shared schemas.
+		`href="/api/openapi.json"`, "Sign in with email and password", `id="schema-web.Problem"`)
+	sv := ta.Call(t, "GET", "/api", "", nil, "Accept-Language", "sv")
+	kerneltest.WantContains(t, "API page in Swedish", sv, "API-dokumentation", "Anropens beskrivningar är på engelska.")
 	n := 0
 	for _, rt := range ta.Host().Router.Routes() {
 		if rt.Page || !strings.HasPrefix(rt.Path, "/api/") {

@@ -142,8 +142,9 @@ async function keyboardWalk(page) {
       if (el.matches('[tabindex^="-"], :disabled') || el.closest("[inert]")) return;
       // The content of a closed <details> is not seen (Chromium still lays
       // it out for getBoundingClientRect); its summary is.
-      const closed = el.closest("details:not([open])");
-      if (closed && el.parentElement !== closed) return;
+      for (let d = el.closest("details:not([open])"); d; d = d.parentElement?.closest("details:not([open])")) {
+        if (!(el.tagName === "SUMMARY" && el.parentElement === d)) return;
+      }
       if (el.type === "radio") {
         if (radios.has(el.name)) return;
         radios.add(el.name);

@@ -104,6 +104,8 @@ export const PAGES = [
   { name: "reset-invalid", path: "/forgot/3f1d2c4b-0000-4000-8000-000000000000", as: null, status: 404 },
   { name: "news", path: "/news", as: null },
   { name: "news-superadmin", path: "/news", as: "SuperAdmin" },
+  // The API reference (the OpenAPI document rendered), open to visitors.
+  { name: "api", path: "/api", as: null },
   { name: "contact", path: "/contact", as: "User" },
   { name: "contact-visitor", path: "/contact", as: null },
   { name: "settings", path: "/settings", as: "User" },

@@ -29,6 +29,7 @@ func New(host *kernel.Host, dir *directory.Directory, sign *signin.Service) *API
 
 // Routes registers the JSON routes, each with who may call it.
 func (a *API) Routes(r *web.ModuleRoutes) {
+	r.Describe(docs)
 	r.API("POST /users/authenticate", auth.Open, a.authenticate)
 	r.API("POST /users/refresh", auth.Open, a.refresh)
 	r.API("POST /users/logout", auth.Open, a.logout)

@@ -42,6 +42,7 @@ func New(host *kernel.Host, acc alarms.Accounts, tags alarms.Tags, eng *engine.E
 // Routes registers the routes: reading for CompanyOrUser, changing rules
 // for AdminOrCompanyAdmin, every company's open firings for the SuperAdmin.
 func (a *API) Routes(r *web.ModuleRoutes) {
+	r.Describe(docs)
 	r.API("GET /companies/{companyId}/alarm", auth.CompanyOrUser, a.list)
 	r.API("POST /companies/{companyId}/alarm", auth.AdminOrCompanyAdmin, a.create)
 	r.API("PUT /companies/{companyId}/alarm/{alarmId}", auth.AdminOrCompanyAdmin, a.update)

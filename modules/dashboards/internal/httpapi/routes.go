@@ -65,6 +65,7 @@ func New(host *kernel.Host, deps Deps) *API {
 // for their known parts; the same holds for POST
 // /dashboards/modules/{id}/{part} beside POST /dashboards/modules/copy/{id}.
 func (a *API) Routes(r *web.ModuleRoutes) {
+	r.Describe(docs)
 	r.API("GET /dashboards/categories/{companyId}", auth.CompanyOrUser, a.categoryTree)
 	r.API("POST /dashboards/categories/{companyId}", auth.AdminOrCompanyAdmin, a.createCategory)
 	r.API("PUT /dashboards/categories/indexes", auth.AdminOrCompanyAdmin, a.saveIndexes)

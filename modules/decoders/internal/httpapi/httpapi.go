@@ -25,6 +25,7 @@ func New(svc *decoding.Service) *API { return &API{svc: svc} }
 
 // Routes registers the JSON routes.
 func (a *API) Routes(r *web.ModuleRoutes) {
+	r.Describe(docs)
 	r.API("GET /decoder", auth.CompanyOrUser, a.list)
 	r.API("POST /decoder/test", auth.AdminOrCompanyAdmin, a.test, web.MaxBody(decoding.MaxTestBody))
 	r.API("GET /companies/{companyId}/decoders", auth.AdminOrCompanyAdmin, a.listCustom)

@@ -123,6 +123,7 @@ func (m *Feed) Name() string { return "events" }
 
 // Routes registers the feed.
 func (m *Feed) Routes(r *web.ModuleRoutes) {
+	r.Describe(docs)
 	r.API("GET /events", auth.CompanyOrUser, m.serve)
 }
 

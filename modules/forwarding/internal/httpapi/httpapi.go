@@ -20,6 +20,7 @@ func New(f *forwarder.Forwarder) *API { return &API{f: f} }
 // Routes registers the routes, for those who manage the application's
 // company (the forwarder checks which company).
 func (a *API) Routes(r *web.ModuleRoutes) {
+	r.Describe(docs)
 	r.API("GET /applications/{applicationId}/forwarding", auth.AdminOrCompanyAdmin, a.list)
 	r.API("POST /applications/{applicationId}/forwarding", auth.AdminOrCompanyAdmin, a.create)
 	r.API("PUT /forwarding/{targetId}", auth.AdminOrCompanyAdmin, a.update)

@@ -26,6 +26,7 @@ func New(reg *registry.Registry, router *web.Router) *API { return &API{reg: reg
 // Routes registers the routes: reads for every company role, changes for
 // those who manage the company.
 func (a *API) Routes(r *web.ModuleRoutes) {
+	r.Describe(docs)
 	r.API("POST /gateway/{applicationId}", auth.AdminOrCompanyAdmin, a.create)
 	r.API("GET /gateway/{gatewayId}", auth.CompanyOrUser, a.get)
 	r.API("DELETE /gateway/{gatewayId}", auth.AdminOrCompanyAdmin, a.remove)

@@ -23,6 +23,7 @@ func New(jobs *redecode.Jobs, tags ingest.Tags, values ingest.Values) *API {
 
 // Routes registers the routes.
 func (a *API) Routes(r *web.ModuleRoutes) {
+	r.Describe(docs)
 	r.API("GET /companies/{companyId}/redecode", auth.AdminOrCompanyAdmin, a.listJobs)
 	r.API("POST /companies/{companyId}/redecode", auth.AdminOrCompanyAdmin, a.createJob)
 	r.API("GET /redecode/{jobId}", auth.AdminOrCompanyAdmin, a.getJob)

@@ -19,6 +19,7 @@ func New(lic *klicense.License) *API { return &API{lic: lic} }
 
 // Routes registers GET /api/license/terms for every signed-in role.
 func (a *API) Routes(r *web.ModuleRoutes) {
+	r.Describe(docs)
 	r.API("GET /license/terms", auth.CompanyOrUser, a.terms)
 }
 

@@ -36,6 +36,7 @@ func New(db *bun.DB, accounts logs.Accounts, series logs.Series) *API {
 // Routes registers the routes, open to every signed-in user for their own
 // company.
 func (a *API) Routes(r *web.ModuleRoutes) {
+	r.Describe(docs)
 	r.API("GET /logs", auth.CompanyOrUser, a.list)
 	r.API("GET /logs/activeusers", auth.CompanyOrUser, a.activeUsers)
 	r.API("GET /logs/datapoints", auth.CompanyOrUser, a.dataPoints)

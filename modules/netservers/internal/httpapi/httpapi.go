@@ -42,6 +42,7 @@ func (a *API) window() parse.Window { return parse.Window{Now: a.now(), MaxAge: 
 // sessions go: each authenticates its caller by an integration token
 // instead, as the API documentation says.
 func (a *API) Routes(r *web.ModuleRoutes) {
+	r.Describe(docs)
 	ingest := []web.RouteOption{web.MaxBody(netservers.MaxBody), web.AuthenticatedBy(netservers.IDIntegrationToken)}
 	r.API("POST /ingest/chirpstack", auth.Open, a.chirpStack, ingest...)
 	r.API("POST /ingest/tts", auth.Open, a.tts, ingest...)

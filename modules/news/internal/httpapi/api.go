@@ -28,6 +28,7 @@ func New(b *board.Board, router *web.Router, catalogs *i18n.Catalogs) *API {
 // Routes registers the routes: reading is open, as the page is; writing is
 // the SuperAdmin's.
 func (a *API) Routes(r *web.ModuleRoutes) {
+	r.Describe(docs)
 	r.API("GET /news", auth.Open, a.list)
 	r.API("POST /news", auth.SuperAdminOnly, a.create)
 	r.API("PUT /news/{newsId}", auth.SuperAdminOnly, a.update)

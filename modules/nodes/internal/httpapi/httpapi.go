@@ -39,6 +39,7 @@ func New(reg *registry.Registry, accounts nodes.Accounts, series nodes.Series, i
 // Routes registers the routes of applications, tags, their keys and
 // pictures, the node pool and integration tokens.
 func (a *API) Routes(r *web.ModuleRoutes) {
+	r.Describe(docs)
 	r.API("POST /applications/{companyId}", auth.AdminOrCompanyAdmin, a.createApplication)
 	r.API("GET /applications/{applicationId}", auth.CompanyOrUser, a.getApplication)
 	r.API("PUT /applications/{applicationId}", auth.AdminOrCompanyAdmin, a.updateApplication)

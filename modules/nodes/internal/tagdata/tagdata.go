@@ -56,6 +56,7 @@ const (
 // /tag/latest/trend/x, and neither is more specific), while the wildcard
 // pattern is less specific than both and so leaves them their paths.
 func (a *API) Routes(r *web.ModuleRoutes) {
+	r.Describe(docs)
 	r.API("GET /tag/tagdata", auth.CompanyOrUser, a.tagDataPoints)
 	r.API("GET /tag/latest/{tagId}/{key}", auth.CompanyOrUser, a.latestTagData)
 	r.API("GET /tag/{tagId}/{view}/{key}", auth.CompanyOrUser, a.tagView)

@@ -21,6 +21,7 @@ func New(x *inbox.Inbox) *API { return &API{inbox: x} }
 // Routes registers the routes, open to every signed-in staff role for their
 // own notifications.
 func (a *API) Routes(r *web.ModuleRoutes) {
+	r.Describe(docs)
 	r.API("GET /notification/{userId}", auth.CompanyOrUser, a.list)
 	r.API("PUT /notification/deactivate/{notificationId}", auth.CompanyOrUser, a.markRead)
 	r.API("PUT /notification/deactivate/all/{userId}", auth.CompanyOrUser, a.markAllRead)

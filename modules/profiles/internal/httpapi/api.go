@@ -20,6 +20,7 @@ func New(reg *registry.Registry) *API { return &API{reg: reg} }
 // Routes registers the routes, all for those who manage a company; company
 // 0 is the installation, whose profiles only the SuperAdmin changes.
 func (a *API) Routes(r *web.ModuleRoutes) {
+	r.Describe(docs)
 	r.API("GET /companies/{companyId}/profiles", auth.AdminOrCompanyAdmin, a.list)
 	r.API("POST /companies/{companyId}/profiles", auth.AdminOrCompanyAdmin, a.create)
 	r.API("POST /profiles/from-model", auth.AdminOrCompanyAdmin, a.fromModel)

@@ -41,6 +41,7 @@ func New(host *kernel.Host, acc reports.Accounts, r *render.Renderer, d *deliver
 
 // Routes registers the routes of docs/api/reports.md.
 func (a *API) Routes(r *web.ModuleRoutes) {
+	r.Describe(docs)
 	r.API("GET /report/company/{companyId}", auth.AdminOrCompanyAdmin, a.companyReports)
 	r.API("GET /report/{reportId}", auth.AdminOrCompanyAdmin, a.getReport)
 	r.API("POST /report", auth.AdminOrCompanyAdmin, a.createReport)

@@ -28,6 +28,7 @@ func New(lib *library.Library, run *runner.Runner) *API { return &API{lib: lib, 
 
 // Routes registers the routes, for those who manage the company.
 func (a *API) Routes(r *web.ModuleRoutes) {
+	r.Describe(docs)
 	r.API("GET /script/company/{companyId}", auth.AdminOrCompanyAdmin, a.list)
 	r.API("POST /script/{companyId}", auth.AdminOrCompanyAdmin, a.create, web.MaxBody(bodyLimit))
 	r.API("POST /script/test/{companyId}", auth.AdminOrCompanyAdmin, a.test, web.MaxBody(bodyLimit))

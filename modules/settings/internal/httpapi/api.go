@@ -32,6 +32,7 @@ func New(host *kernel.Host, v *values.Service, accounts settings.Accounts) *API 
 // own settings and reads the branding; a SuperAdmin saves the global
 // settings; an Admin or a CompanyAdmin reads and saves a company's.
 func (a *API) Routes(r *web.ModuleRoutes) {
+	r.Describe(docs)
 	r.API("GET /settings", auth.CompanyOrUser, a.getUserSettings)
 	r.API("POST /settings", auth.CompanyOrUser, a.postUserSettings)
 	r.API("GET /settings/global", auth.CompanyOrUser, a.getGlobal)

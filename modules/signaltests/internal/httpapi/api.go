@@ -41,6 +41,7 @@ func New(db *bun.DB, bus kevents.Bus, nodes signaltests.Nodes, gateways signalte
 // companies they may see: field testing is work for every role (SPEC.md
 // section 2, "Field testing").
 func (a *API) Routes(r *web.ModuleRoutes) {
+	r.Describe(docs)
 	r.API("POST /signaltest/{companyId}/{deveui}", auth.CompanyOrUser, a.start)
 	r.API("GET /signaltest/{companyId}", auth.CompanyOrUser, a.list)
 	r.API("GET /signaltest/single/{testId}", auth.CompanyOrUser, a.single)

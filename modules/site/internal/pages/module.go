@@ -4,8 +4,10 @@ package pages
 
 import (
 	"log/slog"
+	"sync"
 
 	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/kernel/apidoc"
 	"github.com/fieldhub/fieldhub/kernel/auth"
 	"github.com/fieldhub/fieldhub/kernel/web"
 	"github.com/fieldhub/fieldhub/modules/site"
@@ -18,6 +20,8 @@ type Module struct {
 	log      *slog.Logger
 	ui       *ui.Env
 	accounts site.Accounts
+	docOnce  sync.Once
+	doc      *apidoc.Document
 }
 
 // menuItems are this module's side menu entries: Home for everyone,
@@ -48,4 +52,6 @@ func (m *Module) Routes(r *web.ModuleRoutes) {
 	// The page sits at the API's base address, beside (not under) /api/, so
 	// that it never shadows an endpoint.
 	r.Page("GET /api", auth.Open, m.apiPage)
+	r.API("GET /openapi.json", auth.Open, m.openAPI)
+	r.Describe(docs)
 }
