@@ -108,6 +108,7 @@ func (m *module) Start(ctx context.Context) error {
 		return err
 	}
 	log := m.host.Logger("alarms")
+	go m.engine.RunFlush(ctx)
 	go func() {
 		if err := m.engine.CatchUp(ctx); err != nil && ctx.Err() == nil {
 			log.Error("catch up on stored uplinks", "err", err)

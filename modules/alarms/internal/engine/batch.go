@@ -105,6 +105,7 @@ func (b *batch) uplink(ctx context.Context, u ingest.UplinkReceived) {
 func (b *batch) lock(ctx context.Context, a *alarms.Alarm) {
 	b.locked[a.ID] = true
 	delete(b.latest, a.ID)
+	b.e.unwritten.drop(a.ID)
 	if a.OpenEventID == nil {
 		return
 	}
@@ -116,35 +117,18 @@ func (b *batch) lock(ctx context.Context, a *alarms.Alarm) {
 	}
 }
 
-// finish writes the batch's clearings and the time and value of the rules
-// not locked; a rule whose state changed meanwhile (another instance) is
-// evaluated again with its value, under its lock. It reports whether any
-// rule was evaluated under its lock, whose state the cache then lacks.
+// finish writes the batch's clearings and hands the time and value of the
+// rules not locked to the engine's unwritten evaluations, which Flush
+// writes. It reports whether any rule was evaluated under its lock, whose
+// state the cache then lacks.
 func (b *batch) finish(ctx context.Context) (moved bool) {
 	if len(b.clears) > 0 {
 		if err := store.ClearEvents(ctx, b.e.db, b.clears); err != nil {
 			b.e.log.Error("clear alarm events", "err", err)
 		}
 	}
-	if len(b.latest) == 0 {
-		return len(b.locked) > 0
-	}
-	list := make([]store.Evaluation, 0, len(b.latest))
-	for _, l := range b.latest {
-		list = append(list, l.eval)
-	}
-	missed, err := store.SaveEvaluations(ctx, b.e.db, list)
-	if err != nil {
-		b.e.log.Error("save alarm evaluations", "err", err)
-		return true
-	}
-	for _, id := range missed {
-		l := b.latest[id]
-		if err := b.e.Evaluate(ctx, id, l.eval.Value, l.eval.At, l.node); err != nil {
-			b.e.log.Error("evaluate alarm", "alarm", id, "err", err)
-		}
-	}
-	return len(b.locked) > 0 || len(missed) > 0
+	b.e.unwritten.add(b.latest)
+	return len(b.locked) > 0
 }
 
 // moves reports whether value v at time at changes rule a's state: it

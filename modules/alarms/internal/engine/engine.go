@@ -42,6 +42,8 @@ type Engine struct {
 	log  *slog.Logger
 	// rules are the active rules by node (rulecache.go).
 	rules ruleCache
+	// unwritten are the evaluations Flush writes (flush.go).
+	unwritten unwritten
 	// queued counts the sends into the outboxes, for inTx's wake.
 	queued atomic.Int64
 }
