@@ -9,7 +9,6 @@ package stats
 import (
 	"context"
 	"log/slog"
-	"math/rand/v2"
 	"slices"
 	"sync"
 	"time"
@@ -20,10 +19,6 @@ import (
 	"github.com/fieldhub/fieldhub/modules/ingest"
 )
 
-// RingSize is how many of a gateway's latest receptions its medians are
-// taken over (the slots of gateway_samples).
-const RingSize = 32
-
 // samplesPerFlush bounds the samples of one gateway written at one flush:
 // the newest ones; under heavy traffic the ring still turns over.
 const samplesPerFlush = 8
@@ -32,11 +27,6 @@ const samplesPerFlush = 8
 // server names a handful; a body naming thousands would only grow the
 // tables.
 const maxReceptions = 64
-
-// maxSlots bounds the remembered ring positions; past it they start over
-// (each gateway at a random slot again), so that a stream of made-up EUIs
-// cannot grow memory for good.
-const maxSlots = 200_000
 
 // FlushEvery is how often the counts go to the database.
 const FlushEvery = 5 * time.Second
@@ -56,13 +46,12 @@ type Aggregator struct {
 
 	mu      sync.Mutex
 	pending map[store.Key]*pending
-	slot    map[store.Key]int // the ring slot each gateway's next sample goes to
-	flushMu sync.Mutex        // one flush at a time
+	flushMu sync.Mutex // one flush at a time
 }
 
 // New returns an aggregator that writes to bdb.
 func New(bdb *bun.DB, log *slog.Logger) *Aggregator {
-	return &Aggregator{db: bdb, log: log, pending: map[store.Key]*pending{}, slot: map[store.Key]int{}}
+	return &Aggregator{db: bdb, log: log, pending: map[store.Key]*pending{}}
 }
 
 // Observe counts the receptions of one uplink. A gateway named twice in
@@ -82,9 +71,6 @@ func (a *Aggregator) Observe(e ingest.UplinkReceived) {
 	named := seen[:0]
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if len(a.slot) > maxSlots {
-		clear(a.slot)
-	}
 	for _, r := range e.Receptions[:min(len(e.Receptions), maxReceptions)] {
 		eui, ok := parseEUI(r.GatewayID)
 		if !ok || slices.Contains(named, eui) {
@@ -100,12 +86,7 @@ func (a *Aggregator) Observe(e ingest.UplinkReceived) {
 		p.first, p.last = minTime(p.first, at), maxTime(p.last, at)
 		p.counts[hour]++
 		if r.RSSI != nil || r.SNR != nil {
-			s, ok := a.slot[k]
-			if !ok {
-				s = rand.IntN(RingSize) // instances start apart, so that they overwrite each other's samples less
-			}
-			a.slot[k] = (s + 1) % RingSize
-			p.samples[p.n%samplesPerFlush] = store.Sample{Key: k, Slot: s, At: at, RSSI: r.RSSI, SNR: r.SNR}
+			p.samples[p.n%samplesPerFlush] = store.Sample{Key: k, At: at, RSSI: r.RSSI, SNR: r.SNR}
 			p.n++
 		}
 	}
@@ -157,11 +138,17 @@ func (a *Aggregator) Flush(ctx context.Context) error {
 	a.mu.Unlock()
 	b := &store.Batch{}
 	for k, p := range taken {
-		b.Seen = append(b.Seen, store.Seen{Key: k, First: p.first, Last: p.last})
+		kept := min(p.n, samplesPerFlush)
+		b.Seen = append(b.Seen, store.Seen{Key: k, First: p.first, Last: p.last, Samples: kept})
 		for hour, n := range p.counts {
 			b.Counts = append(b.Counts, store.Count{Key: k, Bucket: hour, Uplinks: n})
 		}
-		b.Samples = append(b.Samples, p.samples[:min(p.n, samplesPerFlush)]...)
+		// The kept samples, oldest first, numbered for their ring slots.
+		for i := range kept {
+			s := p.samples[(p.n-kept+i)%samplesPerFlush]
+			s.Slot = i
+			b.Samples = append(b.Samples, s)
+		}
 	}
 	if err := store.AddBatch(ctx, a.db, b); err != nil {
 		a.log.Warn("gateway statistics dropped", "gateways", len(taken), "err", err)

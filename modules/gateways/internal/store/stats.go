@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -27,11 +28,16 @@ type Key struct {
 	EUI       string
 }
 
+// RingSize is how many of a gateway's latest receptions its medians are
+// taken over (the slots of gateway_samples).
+const RingSize = 32
+
 // Seen is when an instance first and last heard a gateway since its last
-// flush.
+// flush, and how many samples of it the flush writes.
 type Seen struct {
 	Key
 	First, Last time.Time
+	Samples     int
 }
 
 // Count is the uplinks a gateway heard in one clock hour (Bucket).
@@ -42,7 +48,8 @@ type Count struct {
 }
 
 // Sample is one reception for the medians, to be written to a slot of the
-// gateway's ring.
+// gateway's ring. Slot counts the gateway's samples of one batch from 0
+// (oldest first); AddBatch places them after the ring's last written slot.
 type Sample struct {
 	Key
 	Slot      int
@@ -72,16 +79,39 @@ func AddBatch(ctx context.Context, bdb *bun.DB, b *Batch) error {
 		return err
 	}
 	return bdb.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		// The ring position each gateway's samples start at: the upsert
+		// moves next_slot past them under the row's lock, so that another
+		// instance's flush takes the slots after these.
+		start := make(map[Key]int, len(b.Seen))
 		for part := range slices.Chunk(b.Seen, rowsPerStatement) {
-			args := make([]any, 0, len(part)*4)
+			args := make([]any, 0, len(part)*5)
 			for _, s := range part {
-				args = append(args, s.CompanyID, s.EUI, s.First.UTC(), s.Last.UTC())
+				args = append(args, s.CompanyID, s.EUI, s.First.UTC(), s.Last.UTC(), s.Samples%RingSize)
 			}
-			q := "INSERT INTO gateway_seen (company_id, eui, first_seen, last_seen) VALUES " + values(len(part), 4) +
+			q := "INSERT INTO gateway_seen (company_id, eui, first_seen, last_seen, next_slot) VALUES " + values(len(part), 5) +
 				" ON CONFLICT (company_id, eui) DO UPDATE SET last_seen = CASE WHEN excluded.last_seen > gateway_seen.last_seen " +
-				"THEN excluded.last_seen ELSE gateway_seen.last_seen END"
-			if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+				"THEN excluded.last_seen ELSE gateway_seen.last_seen END, " +
+				fmt.Sprintf("next_slot = (gateway_seen.next_slot + excluded.next_slot) %% %d", RingSize) +
+				" RETURNING company_id, eui, next_slot"
+			rows, err := tx.QueryContext(ctx, q, args...)
+			if err != nil {
 				return fmt.Errorf("add gateways' last seen: %w", err)
+			}
+			ends := map[Key]int{}
+			for rows.Next() {
+				var k Key
+				var next int
+				if err := rows.Scan(&k.CompanyID, &k.EUI, &next); err != nil {
+					rows.Close()
+					return fmt.Errorf("read gateways' ring slots: %w", err)
+				}
+				ends[k] = next
+			}
+			if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+				return fmt.Errorf("read gateways' ring slots: %w", err)
+			}
+			for _, s := range part {
+				start[s.Key] = ((ends[s.Key]-s.Samples)%RingSize + RingSize) % RingSize
 			}
 		}
 		for part := range slices.Chunk(b.Counts, rowsPerStatement) {
@@ -98,7 +128,7 @@ func AddBatch(ctx context.Context, bdb *bun.DB, b *Batch) error {
 		for part := range slices.Chunk(b.Samples, rowsPerStatement) {
 			args := make([]any, 0, len(part)*6)
 			for _, s := range part {
-				args = append(args, s.CompanyID, s.EUI, s.Slot, s.At.UTC(), s.RSSI, s.SNR)
+				args = append(args, s.CompanyID, s.EUI, (start[s.Key]+s.Slot)%RingSize, s.At.UTC(), s.RSSI, s.SNR)
 			}
 			q := "INSERT INTO gateway_samples (company_id, eui, slot, at, rssi, snr) VALUES " + values(len(part), 6) +
 				" ON CONFLICT (company_id, eui, slot) DO UPDATE SET at = excluded.at, rssi = excluded.rssi, snr = excluded.snr"
