@@ -10,6 +10,13 @@ const (
 	whyEllenexReading = "The generic `ellenex` key does not know the model: it gives bytes 3-4 as `reading` and bytes 5-6 as `reading2`"
 )
 
+// abeewayModes are Abeeway's operating modes as the abeeway key names them.
+var abeewayModes = map[string]any{"STAND_BY": "standby", "MOTION_START_END_TRACKING": "motion_start_end_tracking"}
+
+// whyAbeewayPayload is the sentence of docs/decoders.md that says why the
+// abeeway key leaves out the frame as hex.
+const whyAbeewayPayload = "Left out: Abeeway's `payload`, the frame itself as hex"
+
 func init() {
 	pairings = append(pairings,
 		// One TLV decoder for every Elsys model, compared on each model's
@@ -25,6 +32,7 @@ func init() {
 		// transmitter.
 		pairing{codec: "ttn/ellenex/pts2-l-codec", key: "ellenex"},
 		pairing{codec: "ttn/ellenex/pls2-l-codec", key: "ellenex"},
+		pairing{codec: "ttn/abeeway/asset-tracker-2-codec", key: "abeeway"},
 	)
 	for _, key := range []string{"ellenex_pts2", "ellenex_pls2", "ellenex"} {
 		renames = append(renames, renamed{key: key, vendor: "batteryVoltage", ours: "battery_voltage"})
@@ -42,4 +50,25 @@ func init() {
 		explained{key: "ellenex", path: "reading", quote: whyEllenexPort},
 		explained{key: "ellenex", path: "reading2", quote: whyEllenexReading},
 	)
+	renames = append(renames,
+		renamed{key: "abeeway", vendor: "ackToken", ours: "ack_token"},
+		renamed{key: "abeeway", vendor: "age", ours: "age_s"},
+		renamed{key: "abeeway", vendor: "appState", ours: "tracking_active", values: map[string]any{"0": false, "1": true}},
+		renamed{key: "abeeway", vendor: "batteryLevel", ours: "battery_level"},
+		renamed{key: "abeeway", vendor: "batteryStatus", ours: "battery_status", values: map[string]any{"OPERATING": "operating"}},
+		renamed{key: "abeeway", vendor: "deviceConfiguration.mode", ours: "operating_mode", values: abeewayModes},
+		renamed{key: "abeeway", vendor: "trackingMode", ours: "operating_mode", values: abeewayModes},
+		renamed{key: "abeeway", vendor: "dynamicMotionState", ours: "moving", values: map[string]any{"STATIC": false, "MOVING": true}},
+		renamed{key: "abeeway", vendor: "eventType", ours: "event_type", values: map[string]any{"GEOLOC_START": "geoloc_start"}},
+		renamed{key: "abeeway", vendor: "gpsLatitude", ours: "latitude"},
+		renamed{key: "abeeway", vendor: "gpsLongitude", ours: "longitude"},
+		renamed{key: "abeeway", vendor: "horizontalAccuracy", ours: "ehpe_m"},
+		renamed{key: "abeeway", vendor: "messageType", ours: "message_type", values: map[string]any{"POSITION_MESSAGE": "position", "EVENT": "event"}},
+		renamed{key: "abeeway", vendor: "onDemand", ours: "on_demand"},
+		renamed{key: "abeeway", vendor: "periodicPosition", ours: "periodic_position"},
+		renamed{key: "abeeway", vendor: "rawPositionType", ours: "position_type", values: map[string]any{"GPS": "gps"}},
+		renamed{key: "abeeway", vendor: "sosFlag", ours: "sos", values: map[string]any{"0": false, "1": true}},
+		renamed{key: "abeeway", vendor: "temperatureMeasure", ours: "temperature"},
+	)
+	explanations = append(explanations, explained{key: "abeeway", path: "payload", quote: whyAbeewayPayload})
 }
