@@ -17,6 +17,14 @@ var abeewayModes = map[string]any{"STAND_BY": "standby", "MOTION_START_END_TRACK
 // abeeway key leaves out the frame as hex.
 const whyAbeewayPayload = "Left out: Abeeway's `payload`, the frame itself as hex"
 
+// The sentences of docs/decoders.md that explain the acrios_load key's
+// differences.
+const (
+	whyAcriosFrame = "Left out: the framing fields of Acrios' output (`l`, `len`, `type`, `fixed`, `cStored`) and each record's `id`, `func` and counter 1's `storage`"
+	whyAcriosID    = "the identification number is a string of its eight BCD digits"
+	whyAcriosParts = "`frame_index` and `frame_count` tell which uplink of a readout this is"
+)
+
 func init() {
 	pairings = append(pairings,
 		// One TLV decoder for every Elsys model, compared on each model's
@@ -33,6 +41,7 @@ func init() {
 		pairing{codec: "ttn/ellenex/pts2-l-codec", key: "ellenex"},
 		pairing{codec: "ttn/ellenex/pls2-l-codec", key: "ellenex"},
 		pairing{codec: "ttn/abeeway/asset-tracker-2-codec", key: "abeeway"},
+		pairing{codec: "ttn/acrios/acr-cv-101l-m-x-codec", key: "acrios_load"},
 	)
 	for _, key := range []string{"ellenex_pts2", "ellenex_pls2", "ellenex"} {
 		renames = append(renames, renamed{key: key, vendor: "batteryVoltage", ours: "battery_voltage"})
@@ -71,4 +80,22 @@ func init() {
 		renamed{key: "abeeway", vendor: "temperatureMeasure", ours: "temperature"},
 	)
 	explanations = append(explanations, explained{key: "abeeway", path: "payload", quote: whyAbeewayPayload})
+	renames = append(renames,
+		renamed{key: "acrios_load", vendor: "accessN", ours: "access_number"},
+		renamed{key: "acrios_load", vendor: "deviceCode", ours: "medium_code"},
+		renamed{key: "acrios_load", vendor: "deviceType", ours: "medium", values: map[string]any{"Water meter": "water"}},
+		renamed{key: "acrios_load", vendor: "data[0].value", ours: "counter1"},
+		renamed{key: "acrios_load", vendor: "data[0].unit", ours: "counter1_unit"},
+		renamed{key: "acrios_load", vendor: "data[1].value", ours: "counter2"},
+		renamed{key: "acrios_load", vendor: "data[1].unit", ours: "counter2_unit"},
+		renamed{key: "acrios_load", vendor: "data[1].storage", ours: "counter2_historic", values: map[string]any{"0": false, "1": true}},
+	)
+	for _, path := range []string{"l", "len", "type", "fixed", "cStored", "data[0].id", "data[0].func", "data[0].storage", "data[1].id", "data[1].func"} {
+		explanations = append(explanations, explained{key: "acrios_load", path: path, quote: whyAcriosFrame})
+	}
+	explanations = append(explanations,
+		explained{key: "acrios_load", path: "id", quote: whyAcriosID},
+		explained{key: "acrios_load", path: "frame_index", quote: whyAcriosParts},
+		explained{key: "acrios_load", path: "frame_count", quote: whyAcriosParts},
+	)
 }
