@@ -52,26 +52,30 @@ const (
 // the limits ({max} rows, {mib} MiB), an unknown or repeated column
 // ({column}), no file; and the reasons a row is refused: a DevEUI that is
 // in an earlier row ({row}), an application name that several
-// applications have ({name}), a profile that is not the company's ({name})
-// or profiles not being available, a position that is not a number, and
+// applications have ({name}), a profile that is not the company's ({name}),
+// a profile name or decoder key ({name}, {key}) that several profiles'
+// names or decoders' keys match but for case, or profiles not being
+// available, a position that is not a number, and
 // a new DevEUI left unchecked once the file has named as many other
 // companies' DevEUIs as the limit of refused claims lets it learn.
 // An apply with refused rows is refused as a whole ({count}).
 const (
-	IDImportFileType       = "nodes.import.fileType"
-	IDImportNoHeader       = "nodes.import.noHeader"
-	IDImportTooManyRows    = "nodes.import.tooManyRows"
-	IDImportTooLarge       = "nodes.import.tooLarge"
-	IDImportUnknownColumn  = "nodes.import.unknownColumn"
-	IDImportRepeatedColumn = "nodes.import.repeatedColumn"
-	IDImportNoFile         = "nodes.import.noFile"
-	IDImportDuplicate      = "nodes.import.duplicate"
-	IDImportAppAmbiguous   = "nodes.import.applicationAmbiguous"
-	IDImportProfileUnknown = "nodes.import.profileUnknown"
-	IDImportNoProfiles     = "nodes.import.noProfiles"
-	IDImportRefused        = "nodes.import.refused"
-	IDImportClaims         = "nodes.import.claims"
-	IDImportNumber         = "nodes.import.number"
+	IDImportFileType         = "nodes.import.fileType"
+	IDImportNoHeader         = "nodes.import.noHeader"
+	IDImportTooManyRows      = "nodes.import.tooManyRows"
+	IDImportTooLarge         = "nodes.import.tooLarge"
+	IDImportUnknownColumn    = "nodes.import.unknownColumn"
+	IDImportRepeatedColumn   = "nodes.import.repeatedColumn"
+	IDImportNoFile           = "nodes.import.noFile"
+	IDImportDuplicate        = "nodes.import.duplicate"
+	IDImportAppAmbiguous     = "nodes.import.applicationAmbiguous"
+	IDImportProfileUnknown   = "nodes.import.profileUnknown"
+	IDImportProfileAmbiguous = "nodes.import.profileAmbiguous"
+	IDImportDecoderAmbiguous = "nodes.import.decoderAmbiguous"
+	IDImportNoProfiles       = "nodes.import.noProfiles"
+	IDImportRefused          = "nodes.import.refused"
+	IDImportClaims           = "nodes.import.claims"
+	IDImportNumber           = "nodes.import.number"
 )
 
 // AuditTagsImported is the audit trail's entry of a bulk import: {created}

@@ -103,6 +103,43 @@ func TestBulkImportWithProfile(t *testing.T) {
 	})
 }
 
+// TestBulkImportProfileNamesWhateverTheirCase resolves the profile column
+// as people type it: the exact name first, else the one profile whose name
+// differs from it only in case or by surrounding spaces; a name that
+// several profiles match but for case is refused, not guessed.
+func TestBulkImportProfileNamesWhateverTheirCase(t *testing.T) {
+	t.Parallel()
+	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
+		t.Parallel()
+		e := newEnv(t, d)
+		c, tok := e.p.Client, e.own.CompanyAdminToken
+		for _, name := range []string{"EM300-TH", "Dup One", "DUP ONE"} {
+			c.Must(t, "POST", fmt.Sprintf("/api/companies/%d/profiles", e.own.CompanyID), tok, profileBody(name), http.StatusCreated)
+		}
+		cases := []struct{ cell, want string }{
+			{"EM300-TH", "created"},
+			{"em300-th", "created"},
+			{"  Em300-Th ", "created"},
+			{"DUP ONE", "created"},
+			{"dup one", "refused (profile: nodes.import.profileAmbiguous)"},
+			{"em300", "refused (profile: nodes.import.profileUnknown)"},
+		}
+		for _, tc := range cases {
+			got := actions(e.upload(t, "name,devEUI,application,profile\nN,70B3D57ED0006001,Field,"+tc.cell+"\n", false))
+			if fmt.Sprint(got) != "["+tc.want+"]" {
+				t.Errorf("profile %q: %v, want %s", tc.cell, got, tc.want)
+			}
+		}
+		if got := fmt.Sprint(actions(e.upload(t, "name,devEUI,application,profile\nN,70B3D57ED0006001,Field,em300-th\n", true))); got != "[created]" {
+			t.Fatalf("import %s", got)
+		}
+		exp := c.Must(t, "GET", fmt.Sprintf("/api/companies/%d/nodes/export?format=csv", e.own.CompanyID), tok, nil, http.StatusOK)
+		if !strings.Contains(string(exp.Body), "N,70B3D57ED0006001,,,Field,EM300-TH,") {
+			t.Errorf("the node is not exported with the profile EM300-TH: %.600s", exp.Body)
+		}
+	})
+}
+
 // count reads one number straight from the database.
 func count(t *testing.T, e *env, query string, args ...any) int64 {
 	t.Helper()

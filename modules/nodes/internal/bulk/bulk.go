@@ -11,6 +11,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/fieldhub/fieldhub/kernel/errs"
@@ -104,23 +106,102 @@ func (s *Service) memoDecoders() registry.HasDecoder {
 	}
 }
 
-// profileByName asks the profiles for a name once per name; nil is no such
-// profile.
-func profileByName(p nodes.Profiles, companyID int64) func(ctx context.Context, name string) (*nodes.ProfileRef, error) {
-	known := map[string]*nodes.ProfileRef{}
-	return func(ctx context.Context, name string) (*nodes.ProfileRef, error) {
-		if ref, seen := known[name]; seen {
-			return ref, nil
+// decoderKey resolves what a row's decoder cell names to the key as the
+// decoder list spells it: people retype keys from the list and change
+// their case. A key the company may name as written is taken as it is;
+// otherwise the one key of the company's list that differs from it only in
+// case. ambiguous is true when several keys do; "" with ambiguous false is
+// no such key, which the node validation then refuses.
+func (s *Service) decoderKey(companyID int64, has registry.HasDecoder) func(ctx context.Context, v string) (key string, ambiguous bool, err error) {
+	var byFold map[string][]string
+	return func(ctx context.Context, v string) (string, bool, error) {
+		ok, err := has(ctx, companyID, v)
+		if err != nil || ok {
+			return v, false, err
 		}
+		if byFold == nil {
+			list, err := s.decoders.Catalog(ctx, companyID)
+			if err != nil {
+				return "", false, fmt.Errorf("list decoders: %w", err)
+			}
+			byFold = map[string][]string{}
+			for _, e := range list {
+				k := strings.ToLower(e.Key)
+				if !slices.Contains(byFold[k], e.Key) {
+					byFold[k] = append(byFold[k], e.Key)
+				}
+			}
+		}
+		switch keys := byFold[strings.ToLower(v)]; len(keys) {
+		case 0:
+			return v, false, nil
+		case 1:
+			return keys[0], false, nil
+		default:
+			return "", true, nil
+		}
+	}
+}
+
+// profileByName resolves a profile name once per name: the profile of
+// that exact name (the company's own before the installation's), else the
+// one whose name differs from it only in case, as people type "em300-th"
+// for "EM300-TH". nil is no such profile; ambiguous is true when the
+// names of several profiles differ from it only in case.
+func profileByName(p nodes.Profiles, companyID int64) func(ctx context.Context, name string) (ref *nodes.ProfileRef, ambiguous bool, err error) {
+	type answer struct {
+		ref       *nodes.ProfileRef
+		ambiguous bool
+	}
+	known := map[string]answer{}
+	var byFold map[string][]string // lower-case name → the names spelled so
+	exact := func(ctx context.Context, name string) (*nodes.ProfileRef, error) {
 		ref, err := p.ProfileByName(ctx, companyID, name)
 		switch {
 		case errors.Is(err, nodes.ErrProfileNotFound) || errs.Is(err, errs.NotFound):
-			known[name] = nil
 			return nil, nil
 		case err != nil:
 			return nil, fmt.Errorf("look up profile %q: %w", name, err)
 		}
-		known[name] = &ref
 		return &ref, nil
+	}
+	return func(ctx context.Context, name string) (*nodes.ProfileRef, bool, error) {
+		if a, seen := known[name]; seen {
+			return a.ref, a.ambiguous, nil
+		}
+		ref, err := exact(ctx, name)
+		if err != nil {
+			return nil, false, err
+		}
+		list, lists := p.(nodes.ProfileChoices)
+		if ref != nil || !lists {
+			known[name] = answer{ref: ref}
+			return ref, false, nil
+		}
+		if byFold == nil {
+			refs, err := list.CompanyProfiles(ctx, companyID)
+			if err != nil {
+				return nil, false, fmt.Errorf("list profiles: %w", err)
+			}
+			byFold = map[string][]string{}
+			for _, r := range refs {
+				k := strings.ToLower(strings.TrimSpace(r.Name))
+				if !slices.Contains(byFold[k], r.Name) {
+					byFold[k] = append(byFold[k], r.Name)
+				}
+			}
+		}
+		var a answer
+		switch names := byFold[strings.ToLower(name)]; len(names) {
+		case 0:
+		case 1:
+			if a.ref, err = exact(ctx, names[0]); err != nil {
+				return nil, false, err
+			}
+		default:
+			a.ambiguous = true
+		}
+		known[name] = a
+		return a.ref, a.ambiguous, nil
 	}
 }

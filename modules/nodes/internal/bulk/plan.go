@@ -24,7 +24,8 @@ type plan struct {
 	validate  func(ctx context.Context, t *nodes.Tag, in registry.TagInput, all bool, has registry.HasDecoder) error
 
 	profiles      nodes.Profiles
-	profileByName func(ctx context.Context, name string) (*nodes.ProfileRef, error)
+	decoderKey    func(ctx context.Context, v string) (key string, ambiguous bool, err error)
+	profileByName func(ctx context.Context, name string) (ref *nodes.ProfileRef, ambiguous bool, err error)
 	nodeProfiles  map[int64]nodes.ProfileRef
 	appsByName    map[string][]nodes.Application
 	appsByID      map[int64]nodes.Application
@@ -55,6 +56,7 @@ func (s *Service) newPlan(ctx context.Context, companyID int64, l *layout, rows 
 	p := &plan{companyID: companyID, layout: l, nodes: cn, hasDec: s.memoDecoders(), validate: s.reg.ApplyTagWith,
 		appsByName: map[string][]nodes.Application{}, appsByID: map[int64]nodes.Application{}, seen: map[string]int{}, claimed: map[string]int64{},
 		report: Report{Rows: make([]RowReport, 0, len(rows))}}
+	p.decoderKey = s.decoderKey(companyID, p.hasDec)
 	for _, a := range cn.Applications {
 		key := strings.ToLower(strings.TrimSpace(a.Name))
 		p.appsByName[key] = append(p.appsByName[key], a)
@@ -113,7 +115,7 @@ func (p *plan) row(ctx context.Context, r row) error {
 		}
 	}
 
-	in, err := p.input(r, refuse)
+	in, err := p.input(ctx, r, refuse)
 	if err != nil {
 		return err
 	}
@@ -174,7 +176,7 @@ func (p *plan) row(ctx context.Context, r row) error {
 }
 
 // input is the row as the node forms' input: the columns the file has.
-func (p *plan) input(r row, refuse func(field, id string, args map[string]any)) (registry.TagInput, error) {
+func (p *plan) input(ctx context.Context, r row, refuse func(field, id string, args map[string]any)) (registry.TagInput, error) {
 	l := p.layout
 	var in registry.TagInput
 	text := func(column string) *string {
@@ -184,7 +186,19 @@ func (p *plan) input(r row, refuse func(field, id string, args map[string]any)) 
 		return nil
 	}
 	in.Name, in.DevEUI, in.AppEUI, in.AppKey = text(colName), text(colDevEUI), text(colJoinEUI), text(colAppKey)
-	in.Decoder = text(colDecoder)
+	if v := text(colDecoder); v != nil && *v != "" {
+		key, ambiguous, err := p.decoderKey(ctx, *v)
+		if err != nil {
+			return in, err
+		}
+		if ambiguous {
+			refuse(colDecoder, nodes.IDImportDecoderAmbiguous, map[string]any{"key": *v})
+		} else {
+			in.Decoder = &key
+		}
+	} else {
+		in.Decoder = v
+	}
 	in.Lat = number(l, r, colLatitude, refuse)
 	in.Long = number(l, r, colLongitude, refuse)
 	return in, nil
@@ -266,9 +280,13 @@ func (p *plan) profile(ctx context.Context, r row, t, existing *nodes.Tag, refus
 		refuse(colProfile, nodes.IDImportNoProfiles, nil)
 		return nil, nil
 	}
-	ref, err := p.profileByName(ctx, v)
+	ref, ambiguous, err := p.profileByName(ctx, v)
 	if err != nil {
 		return nil, err
+	}
+	if ambiguous {
+		refuse(colProfile, nodes.IDImportProfileAmbiguous, map[string]any{"name": v})
+		return nil, nil
 	}
 	if ref == nil {
 		refuse(colProfile, nodes.IDImportProfileUnknown, map[string]any{"name": v})
