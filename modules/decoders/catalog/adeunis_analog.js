@@ -5,6 +5,8 @@
 //
 // 0x42: per channel one byte whose low nibble is the input type (1: voltage,
 // 2: current, else off) and a 24-bit value in µV or in 10 nA. Big endian.
+// Its status byte also carries the alarm flags of channels A and B
+// (alarm_channel_a, alarm_channel_b).
 
 function u16(b, i) { return ((b[i] << 8) | b[i + 1]) & 0xffff; }
 function i16(b, i) { var v = u16(b, i); return v > 0x7fff ? v - 0x10000 : v; }
@@ -49,6 +51,10 @@ function decodeUplink(input) {
   if (b.length < 2) return { data: d, errors: ["payload is " + b.length + " bytes, want at least 2"] };
   if (b[0] !== 0x42) return otherFrame(d, b);
   status(d, b, false);
+  // Bits 3 and 4 of the data frame's status byte: a threshold alarm on
+  // channel A or B, as Adeunis' codec reads them.
+  d.alarm_channel_a = (b[1] & 0x08) !== 0;
+  d.alarm_channel_b = (b[1] & 0x10) !== 0;
   if (b.length < 10) return { data: d, errors: ["frame 0x42 is " + b.length + " bytes, want 10"] };
   channel(d, b, 2, "channel_a");
   channel(d, b, 6, "channel_b");

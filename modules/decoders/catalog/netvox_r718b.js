@@ -1,7 +1,7 @@
 // @key netvox_r718b
 // @name Netvox R718B / R718B2 / R718CJ / R718CK / R718CT / R718CR / R718CE (temperature probes, thermocouples)
 // @devices R718CJ, R718CK, R718CT, R718CR, R718CE, R718B, R718B2, R718CK2, R718CT2
-// @source Netvox LoRaWAN Application Command document and the device user manuals (ReportDataCmd on fPort 6, ConfigureCmd responses on fPort 7; http://www.netvox.com.tw); examples from Netvox's codecs in TheThingsNetwork/lorawan-devices vendor/netvox (two-probe models: payload/r718b2.js, r718b2-codec.yaml)
+// @source Netvox LoRaWAN Application Command document and the device user manuals (ReportDataCmd on fPort 6, ConfigureCmd responses on fPort 7, GlobalCalibrateCmd responses on fPort 14; http://www.netvox.com.tw); examples from Netvox's codecs in TheThingsNetwork/lorawan-devices vendor/netvox (payload/r718cj_ck_ct_cr_ce_r718b.js, r718b-codec.yaml; two-probe models: payload/r718b2.js, r718b2-codec.yaml)
 // @include netvox
 // @include netvox_r718b
 //
@@ -16,6 +16,9 @@
 // low_battery; version reports: software_version, hardware_version, date_code.
 // Device fields: temperature °C (0.1); two-probe models (R718B2, R718CK2, R718CT2): temperature_1,
 //   temperature_2 °C (0.1); configuration: temperature_change °C
+// Global calibration responses (fPort 14, no device type in the frame): command
+//   (SetGlobalCalibrateRsp, GetGlobalCalibrateRsp, ClearGlobalCalibrateRsp), sensor_type (1:
+//   temperature), channel (from 1), success; multiplier, divisor, delta_value (signed)
 
 function decodeUplink(input) {
   return nvDecode(input, [NV_R718B]);

@@ -1,7 +1,7 @@
 // @key netvox_r831
 // @name Netvox R831A / R831B / R831C / R831D (control box: motor, relays, inputs)
 // @devices R831A, R831B, R831C, R831D
-// @source Netvox LoRaWAN Application Command document and the device user manuals (ReportDataCmd on fPort 6, ConfigureCmd responses on fPort 7; http://www.netvox.com.tw); Netvox's codec TheThingsNetwork/lorawan-devices vendor/netvox/payload/r831.js
+// @source Netvox LoRaWAN Application Command document and the device user manuals (ReportDataCmd on fPort 6, ConfigureCmd responses on fPort 7; http://www.netvox.com.tw); Netvox's codec TheThingsNetwork/lorawan-devices vendor/netvox/payload/r831.js and the R831D's examples (r831d-codec.yaml)
 // @include netvox
 // @include netvox_r831
 //

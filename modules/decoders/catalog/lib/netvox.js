@@ -1,6 +1,6 @@
 // Netvox frames, the core of the netvox_* codecs (// @include netvox): the common
-// fields of fPort 6 reports and fPort 7 configuration responses. Each device family
-// is a library of its own (lib/netvox_<family>.js, defining NV_<FAMILY>): a family
+// fields of fPort 6 reports and fPort 7 configuration responses, and the fPort 14 global
+// calibration responses. Each device family is a library of its own (lib/netvox_<family>.js, defining NV_<FAMILY>): a family
 // is { devices: {device type: model name}, report(type, b, rt, d) (the device's
 // report fields; returns a problem or nothing), config(type, b, d) (its reportable
 // changes), and, for devices whose byte 3 is not the battery on some reports,
@@ -40,16 +40,43 @@ function nvStatus(d, name, b) {
   return true;
 }
 
+// nvCalibration decodes a global calibration response (fPort 14), as Netvox's codecs of the
+// sensors that take one read it: the frame names a sensor type (1 is temperature) and a channel
+// (counted from 0 on the air, from 1 here), not the device, so it gives no device_type.
+function nvCalibration(b, data) {
+  var cmd = b[0] & 0xff;
+  if (cmd === 0x81 || cmd === 0x82) {
+    data.command = cmd === 0x81 ? "SetGlobalCalibrateRsp" : "GetGlobalCalibrateRsp";
+    data.sensor_type = b[1] & 0xff;
+    data.channel = (b[2] & 0xff) + 1;
+    if (cmd === 0x81) {
+      data.success = (b[3] & 0xff) === 0;
+    } else {
+      data.multiplier = nvUint16(b, 3);
+      data.divisor = nvUint16(b, 5);
+      data.delta_value = nvInt16(b, 7);
+    }
+    return { data: data };
+  }
+  if (cmd === 0x83) {
+    data.command = "ClearGlobalCalibrateRsp";
+    data.success = (b[1] & 0xff) === 0;
+    return { data: data };
+  }
+  return { data: data, errors: ["calibration command 0x" + nvHex(cmd) + " is not decoded"] };
+}
+
 function nvDecode(input, families) {
   var b = (input && input.bytes) || [];
   var fPort = input && input.fPort;
   var data = {};
-  if (fPort !== 6 && fPort !== 7) {
-    return { data: data, errors: ["fPort " + fPort + " carries nothing this decoder knows: Netvox reports come on fPort 6, configuration responses on fPort 7"] };
+  if (fPort !== 6 && fPort !== 7 && fPort !== 14) {
+    return { data: data, errors: ["fPort " + fPort + " carries nothing this decoder knows: Netvox reports come on fPort 6, configuration responses on fPort 7, calibration responses on fPort 14"] };
   }
   if (b.length < 11) {
     return { data: data, errors: ["payload too short: " + b.length + " bytes, Netvox frames have 11"] };
   }
+  if (fPort === 14) return nvCalibration(b, data);
   var type = b[1] & 0xff;
   var family = nvFamily(families, type);
   data.device_type = type;

@@ -1,0 +1,87 @@
+// Netvox R718N3 uplink decoder in the style of Netvox's codec
+// (lorawan-devices vendor/netvox/payload/r718n3.js):
+// the version report, reports 1 to 4 (currents, multipliers, alarms) and the report configuration responses, named as Netvox names them. Reduced to what the examples use.
+function getCfgCmd(cfgcmd) {
+  var cfgcmdlist = {
+    129: "ConfigReportRsp",
+    130: "ReadConfigReportRsp",
+  };
+  return cfgcmdlist[cfgcmd];
+}
+
+function getDeviceName(dev) {
+  var deviceName = {
+    0x4a: "R718N3",
+  };
+  return deviceName[dev];
+}
+
+function padLeft(str, len) {
+  str = "" + str;
+  return str.length >= len ? str : new Array(len - str.length + 1).join("0") + str;
+}
+
+function u16(bytes, at) {
+  return (bytes[at] << 8) | bytes[at + 1];
+}
+
+function getMultiplier(code) {
+  return [1, 5, 10, 100][code & 0x03];
+}
+
+function decodeUplink(input) {
+  var bytes = input.bytes;
+  var data = {};
+  switch (input.fPort) {
+    case 6:
+      data.Device = getDeviceName(bytes[1]);
+      if (bytes[2] === 0x00) {
+        data.SWver = bytes[3] / 10;
+        data.HWver = bytes[4];
+        data.Datecode = padLeft(bytes[5].toString(16), 2) + padLeft(bytes[6].toString(16), 2) + padLeft(bytes[7].toString(16), 2) + padLeft(bytes[8].toString(16), 2);
+        return { data: data };
+      }
+      if (bytes[3] & 0x80) {
+        data.Volt = ((bytes[3] & 0x7f) / 10).toString() + "(low battery)";
+      } else {
+        data.Volt = bytes[3] / 10;
+      }
+      if (bytes[2] === 0x01 || bytes[2] === 0x03) {
+        data.Current1 = u16(bytes, 4);
+        data.Current2 = u16(bytes, 6);
+        data.Current3 = u16(bytes, 8);
+        if (bytes[2] === 0x01) {
+          data.Multiplier1 = bytes[10];
+        } else {
+          data.Multiplier1 = getMultiplier(bytes[10]);
+          data.Multiplier2 = getMultiplier(bytes[10] >> 2);
+          data.Multiplier3 = getMultiplier(bytes[10] >> 4);
+        }
+      } else if (bytes[2] === 0x02) {
+        data.Multiplier2 = bytes[4];
+        data.Multiplier3 = bytes[5];
+      } else if (bytes[2] === 0x04) {
+        data.LowCurrent1Alarm = bytes[4] & 0x01;
+        data.HighCurrent1Alarm = (bytes[4] >> 1) & 0x01;
+        data.LowCurrent2Alarm = (bytes[4] >> 2) & 0x01;
+        data.HighCurren2Alarm = (bytes[4] >> 3) & 0x01;
+        data.LowCurrent3Alarm = (bytes[4] >> 4) & 0x01;
+        data.HighCurrent3Alarm = (bytes[4] >> 5) & 0x01;
+      }
+      break;
+    case 7:
+      data.Cmd = getCfgCmd(bytes[0]);
+      data.Device = getDeviceName(bytes[1]);
+      if (bytes[0] === 0x81) {
+        data.Status = bytes[2] === 0x00 ? "Success" : "Failure";
+      } else if (bytes[0] === 0x82) {
+        data.MinTime = u16(bytes, 2);
+        data.MaxTime = u16(bytes, 4);
+        data.CurrentChange = u16(bytes, 6);
+      }
+      break;
+    default:
+      return { errors: ["unknown FPort"] };
+  }
+  return { data: data };
+}
