@@ -12,8 +12,14 @@
 //     one range of a key and writing one value; the server's CPU share of
 //     one core over -window.
 //   - "ingest": the ingest's rate with -conns connections posting uplinks
-//     of -nodes nodes, without triggered scripts and then with -triggered
-//     of them, and the ratio.
+//     of -ingest-nodes nodes, without triggered scripts and then with
+//     -triggered of them (on as many of those nodes), and the ratio.
+//
+// Each measurement makes its own scripts and runs them switched on; after
+// each, every script the benchmark made must still be on (a script that
+// fails 5 runs in a row is switched off): the benchmark fails loudly
+// otherwise, naming the script and its last error, since a measurement of
+// scripts that stopped running measures nothing.
 //
 // Run it as:
 //
@@ -53,7 +59,7 @@ write(trigger.tagId, {dew_point: Math.round(243.12 * g / (17.62 - g) * 100) / 10
 type options struct {
 	only, bin, pg               string
 	nodes, rate, scripts, conns int
-	triggered                   int
+	triggered, ingestNodes      int
 	interval                    int
 	duration, window, warmup    time.Duration
 }
@@ -69,6 +75,7 @@ func main() {
 	flag.DurationVar(&o.window, "window", 3*time.Minute, "how long loop measures the server's CPU")
 	flag.IntVar(&o.conns, "conns", 256, "connections for ingest")
 	flag.IntVar(&o.triggered, "triggered", 100, "triggered scripts for the second ingest run")
+	flag.IntVar(&o.ingestNodes, "ingest-nodes", 1000, "nodes the ingest runs post to (the first -triggered of them get a script)")
 	flag.DurationVar(&o.warmup, "warmup", 5*time.Second, "warm-up of each ingest run")
 	flag.StringVar(&o.bin, "bin", "", "a fieldhub binary to test (default: build one)")
 	flag.StringVar(&o.pg, "pg", loadkit.DefaultPostgres(), "PostgreSQL admin URL, used to create and drop the benchmark database")
@@ -86,6 +93,8 @@ type portal struct {
 	token   string // the CompanyAdmin's
 	ingest  string // an integration token
 	app     int64
+	// made are the scripts the benchmark made, all switched on.
+	made map[int64]bool
 }
 
 func run(o options) (err error) {
@@ -135,6 +144,9 @@ func run(o options) (err error) {
 			if err := s.fn(p, o); err != nil {
 				return server.Fail(fmt.Errorf("%s: %w", s.name, err))
 			}
+			if err := p.stillOn(); err != nil {
+				return server.Fail(fmt.Errorf("after %s: %w", s.name, err))
+			}
 		}
 	}
 	return nil
@@ -158,7 +170,7 @@ func setUp(server *loadkit.Server) (*portal, error) {
 			"password": benchPassword}}, http.StatusCreated, &co); err != nil {
 		return nil, err
 	}
-	p := &portal{server: server, company: co.Company.ID}
+	p := &portal{server: server, company: co.Company.ID, made: map[int64]bool{}}
 	if p.token, _, err = loadkit.Login(base, "admin@bench.example", benchPassword); err != nil {
 		return nil, err
 	}
@@ -209,7 +221,58 @@ func (p *portal) script(body map[string]any) (int64, error) {
 		ID int64 `json:"id"`
 	}
 	err := loadkit.Call(p.server.Base, "POST", fmt.Sprintf("/api/script/%d", p.company), p.token, body, http.StatusCreated, &s)
+	if err == nil {
+		p.made[s.ID] = true
+	}
 	return s.ID, err
+}
+
+// listed is a script as the company's list answers it.
+type listed struct {
+	ID        int64      `json:"id"`
+	Name      string     `json:"name"`
+	Enabled   bool       `json:"enabled"`
+	LastRun   *time.Time `json:"lastRun"`
+	LastError string     `json:"lastError"`
+	Failures  int        `json:"failures"`
+}
+
+// list lists the company's scripts.
+func (p *portal) list() ([]listed, error) {
+	var out []listed
+	err := loadkit.Call(p.server.Base, "GET", fmt.Sprintf("/api/script/company/%d", p.company), p.token, nil, http.StatusOK, &out)
+	return out, err
+}
+
+// stillOn fails when a script the benchmark made was switched off; it
+// names those whose last run failed.
+func (p *portal) stillOn() error {
+	list, err := p.list()
+	if err != nil {
+		return err
+	}
+	var off []string
+	failing := 0
+	for _, s := range list {
+		if !p.made[s.ID] {
+			continue
+		}
+		if !s.Enabled {
+			off = append(off, fmt.Sprintf("%s (%s)", s.Name, s.LastError))
+		} else if s.LastError != "" {
+			failing++
+			if failing == 1 {
+				fmt.Printf("  script %s: last run failed: %s\n", s.Name, s.LastError)
+			}
+		}
+	}
+	if failing > 1 {
+		fmt.Printf("  ... and %d more scripts whose last run failed\n", failing-1)
+	}
+	if len(off) > 0 {
+		return fmt.Errorf("%d scripts were switched off, e.g. %s", len(off), off[0])
+	}
+	return nil
 }
 
 // uplink is the generic body of an uplink of n at.
@@ -267,6 +330,7 @@ func benchTrigger(p *portal, o options) error {
 	}
 	time.Sleep(2 * time.Second) // the last runs finish
 	var lat []time.Duration
+	failed := 0
 	for i, n := range list {
 		var runs []struct {
 			StartedAt  time.Time `json:"startedAt"`
@@ -280,11 +344,21 @@ func benchTrigger(p *portal, o options) error {
 		slices.Reverse(runs)
 		for k, r := range runs {
 			j := i + k*len(list)
-			if j >= total || r.Error != "" {
+			if j >= total {
+				continue
+			}
+			if r.Error != "" {
+				if failed == 0 {
+					fmt.Printf("  a triggered run failed: %s\n", r.Error)
+				}
+				failed++
 				continue
 			}
 			lat = append(lat, r.StartedAt.Add(time.Duration(r.DurationMS)*time.Millisecond).Sub(committed[j]))
 		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of the triggered runs failed", failed)
 	}
 	if len(lat) == 0 {
 		return fmt.Errorf("no runs recorded")
@@ -306,10 +380,13 @@ func benchLoop(p *portal, o options) error {
 	content := fmt.Sprintf(`var r = range(%d, "level", new Date(Date.now() - 3600e3), new Date(), 60);
 write(%d, {avg: r.length});
 return r.length;`, n.id, n.id)
+	loops := map[int64]bool{}
 	for i := range o.scripts {
-		if _, err := p.script(map[string]any{"name": "Loop " + strconv.Itoa(i), "type": 0, "interval": o.interval, "enabled": true, "content": content}); err != nil {
+		id, err := p.script(map[string]any{"name": "Loop " + strconv.Itoa(i), "type": 0, "interval": o.interval, "enabled": true, "content": content})
+		if err != nil {
 			return err
 		}
+		loops[id] = true
 	}
 	time.Sleep(time.Duration(o.interval) * time.Second) // the first round, which starts them all at once
 	cpu0, _ := loadkit.ProcessCPU(p.server.PID())
@@ -319,6 +396,21 @@ return r.length;`, n.id, n.id)
 	cpu1, _ := loadkit.ProcessCPU(p.server.PID())
 	pg1 := loadkit.CommandCPU("postgres")
 	elapsed := time.Since(start)
+	// The measurement is of scripts that ran: each must have run since the
+	// first round.
+	ran, err := p.list()
+	if err != nil {
+		return err
+	}
+	idle := 0
+	for _, s := range ran {
+		if loops[s.ID] && (s.LastRun == nil || s.LastRun.Before(start)) {
+			idle++
+		}
+	}
+	if idle > 0 && o.window >= time.Duration(o.interval)*time.Second {
+		return fmt.Errorf("%d of the looping scripts did not run within the window", idle)
+	}
 	fmt.Printf("loop: %d looping scripts every %d s, each reading a range and writing a value: server %.1f %% of a core, PostgreSQL %.1f %%\n",
 		o.scripts, o.interval, 100*(cpu1-cpu0).Seconds()/elapsed.Seconds(), 100*(pg1-pg0).Seconds()/elapsed.Seconds())
 	return nil
@@ -327,7 +419,12 @@ return r.length;`, n.id, n.id)
 // benchIngest compares the ingest's rate without and with triggered
 // scripts.
 func benchIngest(p *portal, o options) error {
-	list, err := p.nodes(o.nodes, 0x300000)
+	// The runs post over a fleet larger than the scripted nodes, so that a
+	// node sends at most some ten uplinks a second, as the trigger
+	// measurement's do: a node at the ingest's full rate over 100 nodes
+	// (about 100 a second) would write past a script's own limit a minute
+	// and rightly be switched off.
+	list, err := p.nodes(max(o.ingestNodes, o.triggered), 0x300000)
 	if err != nil {
 		return err
 	}
@@ -362,6 +459,7 @@ func benchIngest(p *portal, o options) error {
 	if err != nil {
 		return err
 	}
+	time.Sleep(2 * time.Second) // the queued runs finish before the scripts are checked
 	fmt.Printf("ingest: %d connections, %d nodes: %.0f uplinks/s without scripts, %.0f with %d triggered scripts (%.0f %%)\n",
 		o.conns, len(list), without, with, o.triggered, 100*with/without)
 	return nil

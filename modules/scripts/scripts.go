@@ -28,7 +28,10 @@
 // Each run keeps LastRun, LastResult and LastError on the script and a row
 // of the run history (the newest MaxRuns per script). A script that fails
 // FailuresToSwitchOff times in a row is switched off (Enabled false), with a
-// log entry and a notification to the company's administrators.
+// log entry and a notification to the company's administrators. A run
+// refused only by a company-wide ceiling (MaxCompanyWritesPerMinute,
+// MaxCompanySendsPerMinute) is recorded with its reason but is not a
+// failure of the script.
 //
 // The host API the JavaScript sees (docs/decisions.md, "Scripts") is
 // described in HostAPI; its limits are the Limit constants. Package module
@@ -198,10 +201,21 @@ const (
 	// (and log entries), and sends (downlinks, notifications, mails, SMS).
 	MaxWritesPerRun = 20
 	MaxSendsPerRun  = 5
-	// MaxWritesPerMinute and MaxSendsPerMinute bound a company's scripts
-	// together, per instance.
-	MaxWritesPerMinute = 600
-	MaxSendsPerMinute  = 30
+	// MaxScriptWritesPerMinute and MaxScriptSendsPerMinute bound one
+	// script's writes and sends in a minute, counted across instances: an
+	// action past them fails the run, which counts towards switching the
+	// script off. A virtual sensor on a node that sends every 6 s writes 10
+	// times a minute; one on a node that sends 10 times a second, 600.
+	MaxScriptWritesPerMinute = 1200
+	MaxScriptSendsPerMinute  = 10
+	// MaxCompanyWritesPerMinute and MaxCompanySendsPerMinute bound a
+	// company's scripts together in a minute, counted across instances: an
+	// action past them is refused (the run says why) without being held
+	// against the script, which may have done nothing wrong. The writes'
+	// ceiling is twice a virtual sensor for every uplink at 1,000 uplinks a
+	// second; sends cost money and stay few.
+	MaxCompanyWritesPerMinute = 120_000
+	MaxCompanySendsPerMinute  = 30
 	// FailuresToSwitchOff is how many failed runs in a row switch a
 	// script off.
 	FailuresToSwitchOff = 5
@@ -225,6 +239,11 @@ const (
 	// off for failing again and again ({name}, {failures}, {error}).
 	IDSwitchedOff      = "scripts.switchedOff"
 	IDSwitchedOffLabel = "scripts.switchedOff.label"
+	// IDCompanyWrites and IDCompanySends are the WARNING log entry of a
+	// company whose scripts reached the company-wide ceiling of writes or
+	// sends this minute ({max}).
+	IDCompanyWrites = "scripts.limit.companyWrites"
+	IDCompanySends  = "scripts.limit.companySends"
 	// IDLogEntry is a script's own log entry ({name}: {text}).
 	IDLogEntry = "scripts.logEntry"
 	// Audit trail entries.

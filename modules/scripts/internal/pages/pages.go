@@ -96,6 +96,14 @@ type nodeChoice struct {
 	Name string `json:"name"`
 }
 
+// editorLimits are the limits the editor's help states.
+var editorLimits = map[string]int{
+	"runWrites": scripts.MaxWritesPerRun, "runSends": scripts.MaxSendsPerRun,
+	"scriptWrites": scripts.MaxScriptWritesPerMinute, "scriptSends": scripts.MaxScriptSendsPerMinute,
+	"companyWrites": scripts.MaxCompanyWritesPerMinute, "companySends": scripts.MaxCompanySendsPerMinute,
+	"failures": scripts.FailuresToSwitchOff, "maxModule": scripts.MaxModule,
+}
+
 // editorPage is /script/create and /script/{scriptId}.
 func (p *Pages) editorPage(w http.ResponseWriter, r *http.Request) error {
 	title := "scripts.create.title"
@@ -104,7 +112,7 @@ func (p *Pages) editorPage(w http.ResponseWriter, r *http.Request) error {
 		return p.ui.Render(w, r, http.StatusOK, title, noCompany(title))
 	}
 	var s *scripts.Script
-	props := map[string]any{"companyId": company}
+	props := map[string]any{"companyId": company, "limits": editorLimits}
 	if r.PathValue("scriptId") != "" {
 		var err error
 		if s, err = p.pageScript(r); err != nil {

@@ -1,6 +1,7 @@
 // Package runner runs scripts for real or as a test: the engine's run,
 // then (for real) the actions it asked for, within the per-run limits the
-// engine enforces and the per-minute limits of the company (limits.go),
+// engine enforces and the per-minute limits of the script and its company
+// across instances (limits.go),
 // and the record of the run on the script and in its history, switching
 // off a script that keeps failing.
 package runner
@@ -52,7 +53,8 @@ type Runner struct {
 
 // New returns a runner; its Engine must be started.
 func New(host *kernel.Host, deps Deps) *Runner {
-	r := &Runner{host: host, db: host.DB, deps: deps, limits: newLimiter(), log: host.Logger("scripts")}
+	log := host.Logger("scripts")
+	r := &Runner{host: host, db: host.DB, deps: deps, limits: newLimiter(host.DB, log), log: log}
 	r.Engine = engine.New(reader{deps}, r.log)
 	return r
 }
@@ -65,14 +67,24 @@ func (r *Runner) Run(ctx context.Context, s *scripts.Script, cause string, trig 
 	if err != nil {
 		return scripts.Outcome{}, err
 	}
-	done := 0
-	if !res.Failed() {
+	done, failed := 0, res.Failed()
+	if !failed {
 		done, err = r.apply(ctx, s, res.Actions)
-		if err != nil {
+		var ref *refusal
+		switch {
+		case errors.As(err, &ref):
+			res.Error, failed = ref.msg, ref.own
+			if !ref.own {
+				res.Log = append(res.Log, ref.msg)
+				if ref.first {
+					r.refusedByCeiling(s, ref.kind)
+				}
+			}
+		case err != nil:
 			if errs.KindOf(err) == errs.Internal {
 				r.log.Error("a script's action failed", "script", s.ID, "err", err)
 			}
-			res.Error = actionError(err)
+			res.Error, failed = actionError(err), true
 		}
 	}
 	out := outcome(res)
@@ -81,7 +93,7 @@ func (r *Runner) Run(ctx context.Context, s *scripts.Script, cause string, trig 
 	if run.Error != "" && out.Line > 0 {
 		run.Error = fmt.Sprintf("%s (line %d)", out.Error, out.Line)
 	}
-	off, err := store.Finish(context.WithoutCancel(ctx), r.db, run, scripts.FailuresToSwitchOff)
+	off, err := store.Finish(context.WithoutCancel(ctx), r.db, run, failed, scripts.FailuresToSwitchOff)
 	if err != nil {
 		return out, err
 	}
@@ -164,8 +176,7 @@ func actionError(err error) string {
 // stops at the first that fails.
 func (r *Runner) apply(ctx context.Context, s *scripts.Script, actions []scripts.Action) (int, error) {
 	for i, a := range actions {
-		send := a.Kind != scripts.ActionWrite && a.Kind != scripts.ActionLog
-		if err := r.limits.take(s.CompanyID, send, time.Now()); err != nil {
+		if err := r.limits.allow(ctx, s, a.Kind, time.Now()); err != nil {
 			return i, err
 		}
 		if err := r.do(ctx, s, a); err != nil {
@@ -228,6 +239,25 @@ func (r *Runner) record(s *scripts.Script, text string) {
 	c := s.CompanyID
 	r.deps.Logs.Record(logs.Entry{CompanyID: &c, Type: logs.TypeApp, Message: clip(s.Name+": "+text, logs.MaxMessage),
 		MessageID: scripts.IDLogEntry, Data: map[string]any{"name": s.Name, "text": text, "scriptId": s.ID}})
+}
+
+// refusedByCeiling tells the company, once a minute per instance, that its
+// scripts reached the company-wide ceiling of writes or sends: the runs
+// refused say so too, but nobody reads every run.
+func (r *Runner) refusedByCeiling(s *scripts.Script, kind string) {
+	id, most := scripts.IDCompanyWrites, scripts.MaxCompanyWritesPerMinute
+	msg := "The company's scripts wrote %d times this minute, the most they may together: further writes are refused until the minute is over. No script is switched off for it."
+	if kind != scripts.ActionWrite && kind != scripts.ActionLog {
+		id, most = scripts.IDCompanySends, scripts.MaxCompanySendsPerMinute
+		msg = "The company's scripts sent %d messages this minute, the most they may together: further sends are refused until the minute is over. No script is switched off for it."
+	}
+	r.log.Warn("scripts reached the company's ceiling", "company_id", s.CompanyID, "kind", kind)
+	if r.deps.Logs == nil {
+		return
+	}
+	c := s.CompanyID
+	r.deps.Logs.Record(logs.Entry{CompanyID: &c, Type: logs.TypeWarning, Message: fmt.Sprintf(msg, most), MessageID: id,
+		Data: map[string]any{"max": most, "name": s.Name, "scriptId": s.ID}})
 }
 
 // switchedOff tells the company that s was switched off.

@@ -119,9 +119,10 @@ func Claim(ctx context.Context, idb bun.IDB, id int64, was *time.Time, next time
 
 // Finish records a run on its script: the last run, result and error, the
 // failures in a row (switching it off at off), and the run in the history,
-// keeping the newest scripts.MaxRuns. It reports whether this run switched
-// the script off.
-func Finish(ctx context.Context, idb bun.IDB, r *scripts.Run, off int) (switchedOff bool, err error) {
+// keeping the newest scripts.MaxRuns. A run with an error that is not the
+// script's fault (failed false) leaves the failures as they were. It
+// reports whether this run switched the script off.
+func Finish(ctx context.Context, idb bun.IDB, r *scripts.Run, failed bool, off int) (switchedOff bool, err error) {
 	err = idb.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		s := new(scripts.Script)
 		if err := tx.NewSelect().Model(s).Column("failures", "enabled").Where("id = ?", r.ScriptID).Scan(ctx); err != nil {
@@ -131,8 +132,11 @@ func Finish(ctx context.Context, idb bun.IDB, r *scripts.Run, off int) (switched
 			return err
 		}
 		failures := 0
-		if r.Error != "" {
+		switch {
+		case failed:
 			failures = s.Failures + 1
+		case r.Error != "":
+			failures = s.Failures
 		}
 		enabled := s.Enabled
 		if failures >= off && s.Enabled {
@@ -169,4 +173,25 @@ func Runs(ctx context.Context, idb bun.IDB, scriptID int64) ([]scripts.Run, erro
 		return nil, fmt.Errorf("runs of script %d: %w", scriptID, err)
 	}
 	return list, nil
+}
+
+// AddCount adds n to the count of scope in minute (Unix seconds / 60) in
+// the table the instances share (PostgreSQL only) and returns the count
+// after; concurrent adds of any instance are serialised by the row.
+func AddCount(ctx context.Context, idb bun.IDB, scope string, minute int64, n int) (int64, error) {
+	var used int64
+	err := idb.NewRaw(`INSERT INTO script_limits (scope, minute, used) VALUES (?, ?, ?)
+		ON CONFLICT (scope, minute) DO UPDATE SET used = script_limits.used + excluded.used RETURNING used`, scope, minute, n).Scan(ctx, &used)
+	if err != nil {
+		return 0, fmt.Errorf("count %s in minute %d: %w", scope, minute, err)
+	}
+	return used, nil
+}
+
+// SweepCounts deletes the counts of minutes before minute.
+func SweepCounts(ctx context.Context, idb bun.IDB, minute int64) error {
+	if _, err := idb.NewRaw("DELETE FROM script_limits WHERE minute < ?", minute).Exec(ctx); err != nil {
+		return fmt.Errorf("delete counts before minute %d: %w", minute, err)
+	}
+	return nil
 }

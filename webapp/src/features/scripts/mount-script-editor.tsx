@@ -1,8 +1,8 @@
 // mount renders the script editor into its island element; props:
-// {companyId, scriptId?, nodes: [{id, name}]} (ScriptEditorProps).
+// {companyId, scriptId?, nodes: [{id, name}], limits?} (ScriptEditorProps).
 import { createRoot } from "react-dom/client";
 import { Intl } from "@/lib/i18n";
-import { ScriptEditor, type NodeChoice, type ScriptEditorProps } from "@/features/scripts/components/script-editor";
+import { ScriptEditor, type Limits, type NodeChoice, type ScriptEditorProps } from "@/features/scripts/components/script-editor";
 
 const positive = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v > 0;
 
@@ -14,6 +14,20 @@ function readNodes(raw: unknown): NodeChoice[] {
   });
 }
 
+const limitKeys = ["runWrites", "runSends", "scriptWrites", "scriptSends", "companyWrites", "companySends", "failures", "maxModule"] as const;
+
+// readLimits takes the limits only when every one is a positive integer.
+function readLimits(raw: unknown): Limits | undefined {
+  const o = (typeof raw === "object" && raw !== null ? raw : {}) as Record<string, unknown>;
+  const out: Partial<Record<(typeof limitKeys)[number], number>> = {};
+  for (const k of limitKeys) {
+    const v = o[k];
+    if (!positive(v)) return undefined;
+    out[k] = v;
+  }
+  return out as Limits;
+}
+
 export function mount(el: HTMLElement, props: unknown): void {
   const p = (typeof props === "object" && props !== null ? props : {}) as Record<string, unknown>;
   if (!positive(p.companyId)) {
@@ -22,6 +36,8 @@ export function mount(el: HTMLElement, props: unknown): void {
   }
   const out: ScriptEditorProps = { companyId: p.companyId, nodes: readNodes(p.nodes) };
   if (positive(p.scriptId)) out.scriptId = p.scriptId;
+  const limits = readLimits(p.limits);
+  if (limits) out.limits = limits;
   createRoot(el).render(
     <Intl>
       <ScriptEditor {...out} />

@@ -1,5 +1,6 @@
-// The script engine's API (modules/scripts): a script, its test and its
-// run history.
+// The script engine's API (modules/scripts): a script (JavaScript, or a
+// compiled WebAssembly module of sdk/script, base64 in JSON), its test and
+// its run history.
 import { api } from "@/lib/api";
 
 export type ScriptType = 0 | 1 | 2;
@@ -12,6 +13,9 @@ export interface Script {
   enabled: boolean;
   boundTag: number | null;
   content: string;
+  // module is the compiled script, run instead of content; absent for a
+  // JavaScript script.
+  module?: string;
   lastRun: string | null;
   lastResult: string;
   lastError: string;
@@ -24,6 +28,8 @@ export interface ScriptInput {
   enabled: boolean;
   boundTag: number;
   content: string;
+  // module replaces the compiled script; "" removes it (back to content).
+  module?: string;
 }
 
 export interface Action {
@@ -66,16 +72,36 @@ export const scriptErrorIds = [
   "scripts.type.invalid",
   "scripts.boundTag.required",
   "scripts.boundTag.unknown",
+  "scripts.module.tooLarge",
 ] as const;
+
+// TestCode is what a test runs: the editor's JavaScript or a module.
+export type TestCode = { content: string } | { module: string };
 
 export const fetchScript = (id: number): Promise<Script> => api<Script>("GET", `/api/script/${id}`);
 
 export const saveScript = (companyId: number, id: number | undefined, body: ScriptInput): Promise<Script> =>
   id ? api<Script>("PUT", `/api/script/${id}`, body) : api<Script>("POST", `/api/script/${companyId}`, body);
 
-export const testScript = (companyId: number, content: string, boundTag: number): Promise<Outcome> =>
-  api<Outcome>("POST", `/api/script/test/${companyId}`, boundTag ? { content, boundTag } : { content });
+export const testScript = (companyId: number, code: TestCode, boundTag: number): Promise<Outcome> =>
+  api<Outcome>("POST", `/api/script/test/${companyId}`, boundTag ? { ...code, boundTag } : code);
 
 export const runScript = (id: number): Promise<Outcome> => api<Outcome>("GET", `/api/script/run/${id}`);
 
 export const fetchRuns = (id: number): Promise<Run[]> => api<Run[]>("GET", `/api/script/history/${id}`);
+
+// toBase64 encodes a chosen module for the JSON body.
+export function toBase64(buf: ArrayBuffer): string {
+  const bytes = new Uint8Array(buf);
+  let bin = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(bin);
+}
+
+// base64Size is the number of bytes a base64 text holds.
+export function base64Size(b64: string): number {
+  const pad = b64.endsWith("==") ? 2 : b64.endsWith("=") ? 1 : 0;
+  return Math.floor((b64.length * 3) / 4) - pad;
+}

@@ -1,21 +1,28 @@
 // ScriptEditor is the island of /script/create and /script/{id}: a script's
-// name, type, interval, bound node and switch, its code (the decoders' code
-// editor), the test pane (the result, the writes and sends it would do, and
-// its console output) and, for a saved script, "Run now" and its run
-// history.
+// name, type, interval, bound node and switch, its language and code
+// (JavaScript in the decoders' code editor, or a compiled WebAssembly
+// module chosen as a .wasm file), the test pane (the result, the writes and
+// sends it would do, and its console output) and, for a saved script, "Run
+// now" and its run history.
 import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from "react";
 import { defineMessages, useIntl, type NoMessageValues } from "react-intl";
 import { CodeEditor } from "@/components/code-editor/code-editor";
+import { Button } from "@/components/ui/button";
+import { FileTrigger } from "@/components/ui/file-trigger";
 import {
+  base64Size,
   fetchRuns,
   fetchScript,
   runScript,
   saveScript,
   scriptErrorIds,
   testScript,
+  toBase64,
   type Outcome,
   type Run,
+  type ScriptInput,
   type ScriptType,
+  type TestCode,
 } from "@/features/scripts/api/scripts";
 import { ResultPane } from "@/features/scripts/components/result-pane";
 import { fieldErrors, serverMessage, translator } from "@/lib/api-error";
@@ -65,7 +72,59 @@ const messages = defineMessages<Record<string, NoMessageValues>>({
   outcome: { id: "scripts.runs.outcome", defaultMessage: "Result or error" },
   actions: { id: "scripts.runs.actions", defaultMessage: "Writes and sends" },
   generic: { id: "error.generic", defaultMessage: "An error occured, try again later" },
+  language: { id: "scripts.editor.language", defaultMessage: "Language" },
+  langJS: { id: "scripts.editor.langJS", defaultMessage: "JavaScript" },
+  langWasm: { id: "scripts.editor.langWasm", defaultMessage: "Compiled (WebAssembly module)" },
+  wasmHint: {
+    id: "scripts.editor.wasmHint",
+    defaultMessage:
+      "A WebAssembly module built with the Go SDK (sdk/script, see examples/script): it sees the same trigger, reads, writes and sends as JavaScript, under the same limits.",
+  },
+  uploadWasm: { id: "scripts.editor.uploadWasm", defaultMessage: "Choose a .wasm file" },
+  replaceWasm: { id: "scripts.editor.replaceWasm", defaultMessage: "Replace the .wasm file" },
+  noModule: { id: "scripts.editor.noModule", defaultMessage: "No .wasm file chosen" },
+  backToJS: {
+    id: "scripts.editor.backToJS",
+    defaultMessage: "The saved script is compiled: saving it as JavaScript removes the WebAssembly module and runs the code below instead.",
+  },
 });
+
+const valueMessages = defineMessages<{
+  moduleChosen: { name: string; size: string };
+  moduleSaved: { size: string };
+  tooLarge: { max: number };
+  limits: Omit<Limits, "maxModule">;
+}>({
+  moduleChosen: { id: "scripts.editor.moduleChosen", defaultMessage: "Chosen: {name}, {size}" },
+  moduleSaved: { id: "scripts.editor.moduleSaved", defaultMessage: "Saved WebAssembly module, {size}; choose a file to replace it" },
+  tooLarge: { id: "scripts.module.tooLarge", defaultMessage: "A compiled script may be at most {max} bytes" },
+  limits: {
+    id: "scripts.editor.limits",
+    defaultMessage:
+      "Limits: {runWrites} writes and {runSends} sends a run. A script may write {scriptWrites} times and send {scriptSends} messages a minute; past that its runs fail, and {failures} failed runs in a row switch it off. The company's scripts together may write {companyWrites} times and send {companySends} messages a minute; past that actions are refused, but no script is switched off for it.",
+  },
+});
+
+// Limits are the script engine's limits, from the contract, for the help.
+export interface Limits {
+  runWrites: number;
+  runSends: number;
+  scriptWrites: number;
+  scriptSends: number;
+  companyWrites: number;
+  companySends: number;
+  failures: number;
+  maxModule: number;
+}
+
+type Language = "js" | "wasm";
+
+// Upload is a module chosen in this session.
+interface Upload {
+  name: string;
+  size: number;
+  base64: string;
+}
 
 export interface NodeChoice {
   id: number;
@@ -76,11 +135,12 @@ export interface ScriptEditorProps {
   companyId: number;
   scriptId?: number;
   nodes: NodeChoice[];
+  limits?: Limits;
 }
 
 type Load = "loading" | "failed" | "ready";
 
-export function ScriptEditor({ companyId, scriptId, nodes }: ScriptEditorProps): ReactNode {
+export function ScriptEditor({ companyId, scriptId, nodes, limits }: ScriptEditorProps): ReactNode {
   const intl = useIntl();
   const t = (m: keyof typeof messages) => intl.formatMessage(messages[m]!);
   const translate = translator(intl, scriptErrorIds);
@@ -91,6 +151,10 @@ export function ScriptEditor({ companyId, scriptId, nodes }: ScriptEditorProps):
   const [boundTag, setBoundTag] = useState(0);
   const [enabled, setEnabled] = useState(false);
   const [content, setContent] = useState("");
+  const [language, setLanguage] = useState<Language>("js");
+  const [upload, setUpload] = useState<Upload | null>(null);
+  // savedModule is the saved script's module (base64), for its test.
+  const [savedModule, setSavedModule] = useState("");
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [alert, setAlert] = useState("");
   const [busy, setBusy] = useState<"" | "save" | "test" | "run">("");
@@ -111,6 +175,8 @@ export function ScriptEditor({ companyId, scriptId, nodes }: ScriptEditorProps):
         setBoundTag(s.boundTag ?? 0);
         setEnabled(s.enabled);
         setContent(s.content);
+        setSavedModule(s.module ?? "");
+        setLanguage(s.module ? "wasm" : "js");
         setLoad("ready");
         loadRuns();
       })
@@ -129,8 +195,19 @@ export function ScriptEditor({ companyId, scriptId, nodes }: ScriptEditorProps):
     setAlert("");
     try {
       // An empty interval is left out: the server names it as missing.
-      const given = interval.trim() === "" ? {} : { interval: Number(interval) };
-      await saveScript(companyId, scriptId, { name, type, enabled, boundTag, content, ...given });
+      const body: ScriptInput = { name, type, enabled, boundTag, content };
+      if (interval.trim() !== "") body.interval = Number(interval);
+      if (language === "wasm") {
+        if (upload) body.module = upload.base64;
+        else if (!savedModule) {
+          setErrors({ module: t("noModule") });
+          setBusy("");
+          return;
+        }
+      } else if (savedModule) {
+        body.module = "";
+      }
+      await saveScript(companyId, scriptId, body);
       toastOnNextPage("success", t(scriptId ? "saved" : "created"));
       window.location.assign("/script");
     } catch (err) {
@@ -143,7 +220,16 @@ export function ScriptEditor({ companyId, scriptId, nodes }: ScriptEditorProps):
     setBusy("test");
     setAlert("");
     try {
-      setOutcome({ kind: "test", out: await testScript(companyId, content, type === 2 ? boundTag : 0) });
+      let code: TestCode = { content };
+      if (language === "wasm") {
+        const module = upload?.base64 ?? savedModule;
+        if (!module) {
+          setErrors({ module: t("noModule") });
+          return;
+        }
+        code = { module };
+      }
+      setOutcome({ kind: "test", out: await testScript(companyId, code, type === 2 ? boundTag : 0) });
     } catch (err) {
       fail(err);
     } finally {
@@ -163,6 +249,20 @@ export function ScriptEditor({ companyId, scriptId, nodes }: ScriptEditorProps):
     } finally {
       setBusy("");
     }
+  };
+
+  const onFiles = (files: FileList | null): void => {
+    const file = files?.[0];
+    if (!file) return;
+    setErrors({});
+    if (limits && file.size > limits.maxModule) {
+      setErrors({ module: intl.formatMessage(valueMessages.tooLarge, { max: limits.maxModule }) });
+      return;
+    }
+    file
+      .arrayBuffer()
+      .then((buf) => setUpload({ name: file.name, size: file.size, base64: toBase64(buf) }))
+      .catch(fail);
   };
 
   if (load === "loading") return <p className="muted">{t("loading")}</p>;
@@ -224,8 +324,44 @@ export function ScriptEditor({ companyId, scriptId, nodes }: ScriptEditorProps):
             <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> {t("enabled")}
           </label>
         </div>
-        <CodeEditor label={t("code")} hint={t("codeHint")} value={content} onChange={setContent} error={errors.content} />
+        <fieldset className="fh-script__language">
+          <legend>{t("language")}</legend>
+          {(["js", "wasm"] as const).map((l) => (
+            <label key={l} className="fh-script__check">
+              <input type="radio" name="script-language" value={l} checked={language === l} onChange={() => setLanguage(l)} />{" "}
+              {t(l === "js" ? "langJS" : "langWasm")}
+            </label>
+          ))}
+        </fieldset>
+        {language === "js" ? (
+          <>
+            {savedModule ? <p className="fh-script__notice">{t("backToJS")}</p> : null}
+            <CodeEditor label={t("code")} hint={t("codeHint")} value={content} onChange={setContent} error={errors.content} />
+          </>
+        ) : (
+          <div className="fh-script__module">
+            <p className="muted">{t("wasmHint")}</p>
+            <FileTrigger acceptedFileTypes={[".wasm", "application/wasm"]} onSelect={onFiles}>
+              <Button className="button secondary">
+                <span className="mdi mdi-file-upload-outline" aria-hidden="true" /> {t(savedModule || upload ? "replaceWasm" : "uploadWasm")}
+              </Button>
+            </FileTrigger>
+            <p aria-live="polite" className="fh-script__module-name">
+              {upload
+                ? intl.formatMessage(valueMessages.moduleChosen, { name: upload.name, size: `${intl.formatNumber(upload.size)} B` })
+                : savedModule
+                  ? intl.formatMessage(valueMessages.moduleSaved, { size: `${intl.formatNumber(base64Size(savedModule))} B` })
+                  : t("noModule")}
+            </p>
+            {errors.module ? (
+              <p className="fh-script__error" role="alert">
+                {errors.module}
+              </p>
+            ) : null}
+          </div>
+        )}
         <p className="muted">{t("testHint")}</p>
+        {limits ? <p className="muted">{intl.formatMessage(valueMessages.limits, limits)}</p> : null}
         <div className="fh-script__actions">
           <button type="submit" className="button" disabled={busy !== ""}>
             {busy === "save" ? t("saving") : t(scriptId ? "save" : "create")}
