@@ -26,6 +26,11 @@ export interface ScriptInput {
   content: string;
 }
 
+export interface TestInput {
+  content: string;
+  boundTag?: number;
+}
+
 export interface Action {
   kind: "write" | "downlink" | "notify" | "mail" | "sms" | "log";
   tagId?: number;
@@ -74,7 +79,7 @@ export const saveScript = (companyId: number, id: number | undefined, body: Scri
   id ? api<Script>("PUT", `/api/script/${id}`, body) : api<Script>("POST", `/api/script/${companyId}`, body);
 
 export const testScript = (companyId: number, content: string, boundTag: number): Promise<Outcome> =>
-  api<Outcome>("POST", `/api/script/test/${companyId}`, boundTag ? { content, boundTag } : { content });
+  api<Outcome>("POST", `/api/script/test/${companyId}`, (boundTag ? { content, boundTag } : { content }) satisfies TestInput);
 
 export const runScript = (id: number): Promise<Outcome> => api<Outcome>("GET", `/api/script/run/${id}`);
 
