@@ -99,7 +99,9 @@ type CompareValue<S, I, D extends Direction, At extends string, Depth extends un
     ? [I] extends [readonly unknown[]]
       ? Problem<At, Server, Island>
       : [I] extends [object]
-        ? CompareFields<S, I, D, At, Depth>
+        ? I extends unknown // each member of an island's union of objects on its own
+          ? CompareFields<S, I, D, At, Depth>
+          : never
         : Problem<At, Server, Island>
     : D extends "read"
       ? [Kind<S>] extends [Kind<I>]
