@@ -3,11 +3,15 @@
 // are read leniently (utils/dashboard-model.ts), field by field into these
 // types, so the check holds the field names and kinds they read to the
 // document.
-import type { Expect, Reads, Sends } from "@/lib/openapi-contract";
+import type { ExampleFits, Expect, Reads, Sends } from "@/lib/openapi-contract";
+import type { examples } from "@/lib/openapi-examples.gen";
 import type { ModuleInput } from "@/features/dashboards/api/source";
 import type { DashModule } from "@/features/dashboards/utils/dashboard-model";
 
 type ModuleBody = Omit<ModuleInput, "image">;
+
+// A value a function button writes (writeValue).
+type WrittenValue = { key: string; value: number | string | boolean };
 
 // The answer's image is null without a picture, which readModule turns
 // into "".
@@ -20,6 +24,7 @@ export type Contract = [
   Expect<Reads<"/api/dashboards/{dashboardId}/{part}", "post", ModuleAnswer>>,
   Expect<Sends<"/api/dashboards/modules/multiple", "put", ModuleBody[]>>,
   Expect<Reads<"/api/dashboards/modules/multiple", "put", ModuleAnswer[]>>,
-  Expect<Sends<"/api/tag/{tagId}/tagdata", "post", { key: string; value: number | string | boolean }>>,
+  Expect<Sends<"/api/tag/{tagId}/tagdata", "post", WrittenValue>>,
+  Expect<ExampleFits<(typeof examples)["POST /api/tag/{tagId}/tagdata"]["request"], WrittenValue>>,
   Expect<Sends<"/api/downlink/{tagId}", "post", { port: number; payload: string; payloadType: string; confirmed: boolean }>>,
 ];
