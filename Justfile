@@ -38,6 +38,10 @@ templ:
 proto:
     go run ./scripts/protogen
 
+# regenerate the islands' TypeScript types of the REST API (webapp/src/lib/*.gen.ts, committed) from its OpenAPI document
+openapi:
+    npm --prefix webapp run --silent openapi
+
 # run the portal on the embedded default (SQLite under ./data) at http://127.0.0.1:8080
 run *ARGS: assets plugins
     go run . serve {{ARGS}}
@@ -64,6 +68,15 @@ test: assets plugins
     after=$(git ls-files -z --cached --others --exclude-standard -- sdk/partner | xargs -0 -r sha256sum)
     if [ "$before" != "$after" ]; then
         echo "proto: generated sdk/partner files were stale; they are regenerated now, commit them" >&2
+        exit 1
+    fi
+    # So must the islands' types generated from the OpenAPI document (webapp/src/lib/*.gen.ts),
+    # which the lint step below holds the islands' API types to.
+    before=$(git ls-files -z --cached --others --exclude-standard -- 'webapp/src/lib/*.gen.ts' | xargs -0 -r sha256sum)
+    npm --prefix webapp run --silent openapi
+    after=$(git ls-files -z --cached --others --exclude-standard -- 'webapp/src/lib/*.gen.ts' | xargs -0 -r sha256sum)
+    if [ "$before" != "$after" ]; then
+        echo "openapi: generated webapp/src/lib/*.gen.ts files were stale (the REST API changed); they are regenerated now (npm --prefix webapp run openapi), commit them" >&2
         exit 1
     fi
     # Every Go file that git tracks or would track, but generated templ output.

@@ -1,5 +1,5 @@
 // Command fieldhub is the Fieldhub portal: one binary with the subcommands
-// serve, demo, migrate, admin, config, license and version. It parses the command
+// serve, demo, migrate, admin, config, license, openapi and version. It parses the command
 // line; package app builds the portal.
 package main
 
@@ -49,6 +49,8 @@ commands:
                                                   (a checkout of lorawan-devices, or its vendor folder):
                                                   vendors, models, codecs verified against their examples
   config                                          list every configuration option
+  openapi [--out FILE]                            write the REST API's OpenAPI document (as
+                                                  GET /api/openapi.json serves it) without a server
   license verify FILE                             check a license file and print its terms
   version                                         print the version
 `
@@ -76,6 +78,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return nil
 	case "license":
 		return licenseCommand(args[1:], stdout)
+	case "openapi":
+		return openAPICommand(ctx, args[1:], stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "fieldhub", version)
 		return nil

@@ -3,6 +3,7 @@ package apidoc
 import (
 	"encoding"
 	"encoding/json"
+	"maps"
 	"reflect"
 	"regexp"
 	"strings"
@@ -149,11 +150,33 @@ func (r *reflector) fields(t reflect.Type, props Schema, required *[]string) {
 		if hasOpt(opts, "string") {
 			s = Schema{"type": "string"}
 		}
+		omitted := hasOpt(opts, "omitempty") || hasOpt(opts, "omitzero")
+		if ft.Kind() == reflect.Pointer && !omitted {
+			// encoding/json writes a nil pointer as null unless told to
+			// leave it out; clients must expect the null.
+			s = nullable(s)
+		}
 		props[name] = s
-		if ft.Kind() != reflect.Pointer && !hasOpt(opts, "omitempty") && !hasOpt(opts, "omitzero") {
+		if ft.Kind() != reflect.Pointer && !omitted {
 			*required = append(*required, name)
 		}
 	}
+}
+
+// nullable returns s admitting null as well: a type list for a plain
+// type, anyOf for a reference. A schema of anything admits null already.
+func nullable(s Schema) Schema {
+	switch t := s["type"].(type) {
+	case string:
+		n := maps.Clone(s)
+		n["type"] = []string{t, "null"}
+		return n
+	case nil:
+		if len(s) == 0 {
+			return s
+		}
+	}
+	return Schema{"anyOf": []Schema{s, {"type": "null"}}}
 }
 
 func hasOpt(opts, want string) bool {

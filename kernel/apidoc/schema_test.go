@@ -21,6 +21,7 @@ type sample struct {
 	Raw     json.RawMessage   `json:"raw"`
 	Count   int64             `json:"count,string"`
 	Child   *sample           `json:"child"`
+	Parent  *sample           `json:"parent,omitempty"`
 	Hidden  string            `json:"-"`
 	inner   string            //nolint:unused // unexported fields are not JSON
 	Inline  struct{ A bool }  `json:"inline"`
@@ -28,7 +29,8 @@ type sample struct {
 }
 
 // TestSchemaFollowsEncodingJSON describes a struct as encoding/json reads
-// and writes it.
+// and writes it: a pointer is optional, and null unless omitempty leaves a
+// nil one out.
 func TestSchemaFollowsEncodingJSON(t *testing.T) {
 	r := newReflector()
 	ref := r.schemaOf(reflect.TypeFor[*sample]())
@@ -36,11 +38,11 @@ func TestSchemaFollowsEncodingJSON(t *testing.T) {
 		t.Fatalf("ref %v", ref)
 	}
 	got, _ := json.Marshal(r.components["apidoc.sample"])
-	want := `{"properties":{"at":{"format":"date-time","type":"string"},"child":{"$ref":"#/components/schemas/apidoc.sample"},` +
+	want := `{"properties":{"at":{"format":"date-time","type":"string"},"child":{"anyOf":[{"$ref":"#/components/schemas/apidoc.sample"},{"type":"null"}]},` +
 		`"count":{"type":"string"},"entries":{"items":{"additionalProperties":{"type":"boolean"},"type":"object"},"type":"array"},` +
 		`"extra":{"additionalProperties":{"format":"int64","type":"integer"},"type":"object"},"id":{"format":"int64","type":"integer"},` +
-		`"inline":{"properties":{"A":{"type":"boolean"}},"required":["A"],"type":"object"},"name":{"type":"string"},"note":{"type":"string"},` +
-		`"raw":{},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","name","at","raw","count","inline","entries"],"type":"object"}`
+		`"inline":{"properties":{"A":{"type":"boolean"}},"required":["A"],"type":"object"},"name":{"type":"string"},"note":{"type":["string","null"]},` +
+		`"parent":{"$ref":"#/components/schemas/apidoc.sample"},"raw":{},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","name","at","raw","count","inline","entries"],"type":"object"}`
 	if string(got) != want {
 		t.Errorf("schema\n got %s\nwant %s", got, want)
 	}

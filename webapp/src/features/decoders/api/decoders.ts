@@ -21,7 +21,9 @@ export interface Decoder {
   kind: Kind;
   key: string;
   activeVersion: number;
-  versions: VersionInfo[];
+  // versions come only in the answers about one decoder (GET, PUT,
+  // activate), and are left out when there are none.
+  versions?: VersionInfo[];
   source?: string;
   updatedAt: string;
 }

@@ -395,7 +395,7 @@ export function DecoderEditor({ companyId, decoderId, maxSource, maxModule }: De
                 </tr>
               </thead>
               <tbody>
-                {decoder.versions.map((v) => (
+                {(decoder.versions ?? []).map((v) => (
                   <tr key={v.version}>
                     <th scope="row">{v.version}</th>
                     <td>{intl.formatDate(v.createdAt, dateTimeWithZone)}</td>

@@ -32,6 +32,14 @@ export interface ScriptInput {
   module?: string;
 }
 
+// TestInput is the body of a test: JavaScript (content) or a compiled
+// module, and the node whose trigger it runs with.
+export interface TestInput {
+  content?: string;
+  module?: string;
+  boundTag?: number;
+}
+
 export interface Action {
   kind: "write" | "downlink" | "notify" | "mail" | "sms" | "log";
   tagId?: number;
@@ -84,7 +92,7 @@ export const saveScript = (companyId: number, id: number | undefined, body: Scri
   id ? api<Script>("PUT", `/api/script/${id}`, body) : api<Script>("POST", `/api/script/${companyId}`, body);
 
 export const testScript = (companyId: number, code: TestCode, boundTag: number): Promise<Outcome> =>
-  api<Outcome>("POST", `/api/script/test/${companyId}`, boundTag ? { ...code, boundTag } : code);
+  api<Outcome>("POST", `/api/script/test/${companyId}`, (boundTag ? { ...code, boundTag } : code) satisfies TestInput);
 
 export const runScript = (id: number): Promise<Outcome> => api<Outcome>("GET", `/api/script/run/${id}`);
 
