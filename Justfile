@@ -160,3 +160,8 @@ bench-soak *ARGS: assets
 bench-partner-ingest *ARGS:
     scripts/ensure-services.sh
     go run ./bench/partneringest {{ARGS}}
+
+# partner API Watch fan-out benchmark: paced HTTP uplinks (default 5,000/s) to 10 Watch streams on PostgreSQL, p50-p99 delay from post to receipt (extra flags go to bench/watchfanout, e.g. -rate 500 -d 5s, -instances 2); results go in docs/performance.md
+bench-watch *ARGS:
+    scripts/ensure-services.sh
+    go run ./bench/watchfanout {{ARGS}}

@@ -199,7 +199,8 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	dash.UseAlarmStates(alarmStates{alm}) // the alarm_id of dashboard modules
 	// Its recorder queues the ingest's stored uplinks in their batch.
 	k.Add(forwardingmodule.New(host, forwardingmodule.Deps{Applications: nod, Ingest: ing, Notifier: notify, Pages: nod}))
-	k.Add(eventsmodule.New(host, eventsmodule.Deps{Config: mc.events}))
+	ev := eventsmodule.New(host, eventsmodule.Deps{Config: mc.events})
+	k.Add(ev)
 	k.Add(sitemodule.New(host, sitemodule.Deps{UI: env, Accounts: acc}))
 	rep := reportsmodule.New(host, reportsmodule.Deps{Accounts: acc, Nodes: nod, Series: series, Logs: lg, UI: env})
 	k.Add(rep)
@@ -212,8 +213,9 @@ func (o Options) wire(ctx context.Context, k *kernel.Kernel, cfg *config.Config,
 	scr := scriptsmodule.New(host, scriptsmodule.Deps{Nodes: nod, Series: series, Values: ing, Downlinks: ns, Notifier: notify, Logs: lg, UI: env})
 	k.Add(scr)
 	dash.UseScripts(scriptButtons{scr}) // the SCRIPT kind of function buttons
-	// The partner API answers its calls through the routes above.
-	k.Add(partnerapimodule.New(host, partnerapimodule.Deps{Portal: host.Router}))
+	// The partner API answers its calls through the routes above; its
+	// Watch hears every instance's uplinks through the live feed's fan-out.
+	k.Add(partnerapimodule.New(host, partnerapimodule.Deps{Portal: host.Router, Uplinks: ev}))
 	return &App{kernel: k, accounts: acc, decoders: dec, dashboards: dash, settings: set, logs: lg, nodes: nod, netservers: ns, alarms: alm, reports: rep, series: series, notify: notify}, nil
 }
 

@@ -47,14 +47,17 @@
 // Events that happen while a client is not connected are not replayed.
 //
 // Several instances share events through the database: on PostgreSQL by
-// LISTEN/NOTIFY, on SQLite (a single instance) in process. Package module
-// builds the module; the feed lives in internal/feed.
+// LISTEN/NOTIFY, on SQLite (a single instance) in process. The same
+// fan-out hands other modules every stored uplink of every instance
+// (Uplinks), which the partner API's Watch streams. Package module builds
+// the module; the feed lives in internal/feed.
 package events
 
 import (
 	"time"
 
 	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/logs"
 )
 
@@ -111,6 +114,21 @@ type Envelope struct {
 	Entry *logs.Entry `json:"entry,omitempty"`
 }
 
+// Uplinks hands subscribers the stored uplinks of every instance: this
+// instance's as the ingest announces them (ingest.UplinkReceived on the
+// bus), the other instances' as the fan-out receives them, with the same
+// fields (company, node, time, values, fCnt, spreading factor, receptions,
+// source). Nothing is replayed: an uplink stored while an instance's
+// listener is reconnecting, or that the fan-out could not queue, is missed.
+type Uplinks interface {
+	// SubscribeUplinks calls fn with every uplink of company until cancel
+	// is called. fn runs on the module's own goroutines, possibly two at
+	// once (this instance's uplinks and the others'), and must not wait
+	// (hand the uplink on through a buffered channel, or drop it) nor call
+	// cancel itself.
+	SubscribeUplinks(company int64, fn func(ingest.UplinkReceived)) (cancel func())
+}
+
 // Module is the events module as the kernel and the application see it.
 // Start connects the fan-out between instances; Stop closes every
 // connection.
@@ -119,4 +137,5 @@ type Module interface {
 	kernel.Router
 	kernel.Starter
 	kernel.Stopper
+	Uplinks
 }

@@ -9,8 +9,8 @@
 //   - fieldhub.v1.TagDataService: Range (downsampled) and Latest read a
 //     node's values as GET /api/tag/tagdata and GET
 //     /api/tag/latest/{tagId}/{key} do; the server-streaming Watch sends a
-//     company's uplinks as they are stored (ingest.UplinkReceived on the
-//     kernel's bus), optionally of some nodes alone;
+//     company's uplinks as any instance stores them (Uplinks: the events
+//     module's fan-out between instances), optionally of some nodes alone;
 //   - fieldhub.v1.DecoderService: ListDecoders and TestDecoder, as GET
 //     /api/decoder and POST /api/decoder/test;
 //   - fieldhub.v1.NodesService: list, get, create and update applications
@@ -31,12 +31,22 @@ import (
 	"connectrpc.com/connect"
 
 	"github.com/fieldhub/fieldhub/kernel"
+	"github.com/fieldhub/fieldhub/modules/ingest"
 )
 
 // Portal is the portal's own HTTP handler (the kernel's router with every
 // module's routes), which the RPCs call in process.
 type Portal interface {
 	ServeHTTP(w http.ResponseWriter, r *http.Request)
+}
+
+// Uplinks is where Watch hears the stored uplinks of every instance of the
+// portal, not only of the one that serves the call: the events module's
+// fan-out, which the application wires in.
+type Uplinks interface {
+	// SubscribeUplinks calls fn with every uplink of company until cancel
+	// is called; fn must not wait, nor call cancel.
+	SubscribeUplinks(company int64, fn func(ingest.UplinkReceived)) (cancel func())
 }
 
 // Module is the partner API module as the kernel and the application see

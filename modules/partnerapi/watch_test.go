@@ -13,6 +13,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 
+	"github.com/fieldhub/fieldhub/app"
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 	"github.com/fieldhub/fieldhub/sdk/partner"
@@ -106,4 +107,75 @@ func watchWithGRPCGo(t *testing.T, ctx context.Context, p *portal, tagID int64) 
 		t.Fatalf("grpc-go receive: %v", err)
 	}
 	return res.GetUplink()
+}
+
+// TestWatchAcrossInstances runs two portals on one PostgreSQL database, as
+// two instances behind a load balancer: a Watch on one receives the
+// uplinks the other stores, with their node, fCnt, radio side and values,
+// and a Watch of another company does not.
+func TestWatchAcrossInstances(t *testing.T) {
+	t.Parallel()
+	a := start(t, db.Postgres)
+	b := kerneltest.Start(t, db.Postgres, map[string]string{"DATABASE_URL": a.ta.Host().Config.DatabaseURL}, app.Build)
+	own := a.ta.AppNode(t, a.own.CompanyAdminToken, a.own.CompanyID, "Cold store", "Freezer", "70B3D57ED0000021")
+	foreign := a.ta.AppNode(t, a.foreign.CompanyAdminToken, a.foreign.CompanyID, "Yard", "Gate", "70B3D57ED0000022")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	ownWatch, err := partner.New(b.URL, a.own.UserToken).TagData.Watch(ctx, req(&fieldhubv1.WatchRequest{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ownWatch.Close()
+	foreignWatch, err := partner.New(b.URL, a.foreign.UserToken).TagData.Watch(ctx, req(&fieldhubv1.WatchRequest{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer foreignWatch.Close()
+	// The headers come once each watch is in place.
+	ownWatch.ResponseHeader()
+	foreignWatch.ResponseHeader()
+
+	// A ChirpStack uplink has the radio side the generic form lacks.
+	a.ta.Must(t, "POST", "/api/ingest/chirpstack?event=up", a.ownIngest, map[string]any{
+		"deviceInfo": map[string]any{"devEui": "70b3d57ed0000021"}, "fCnt": 42, "object": map[string]any{"temperature": -18.5},
+		"rxInfo": []any{map[string]any{"gatewayId": "aa555a0000000001", "rssi": -97, "snr": 7.5}},
+		"txInfo": map[string]any{"modulation": map[string]any{"lora": map[string]any{"spreadingFactor": 9}}},
+	}, http.StatusOK)
+	// Posted after the own uplink, through the same instance and so the
+	// same order of notifications: had the own uplink leaked to the other
+	// company's watcher, it would come first.
+	a.ta.Must(t, "POST", "/api/ingest/generic", a.foreignIngest, map[string]any{"devEui": "70B3D57ED0000022", "values": map[string]any{"open": 1}}, http.StatusOK)
+
+	if !ownWatch.Receive() {
+		t.Fatalf("no uplink on the other instance: %v", ownWatch.Err())
+	}
+	u := ownWatch.Msg().GetUplink()
+	rx := u.GetReceptions()
+	if u.GetTagId() != own.TagID || u.GetCompanyId() != a.own.CompanyID || u.GetDevEui() != "70B3D57ED0000021" || u.GetName() != "Freezer" ||
+		u.GetFCnt() != 42 || u.GetSpreadingFactor() != 9 || u.GetValues().GetFields()["temperature"].GetNumberValue() != -18.5 ||
+		len(rx) != 1 || rx[0].GetGatewayId() != "aa555a0000000001" || rx[0].GetRssi() != -97 || rx[0].GetSnr() != 7.5 {
+		t.Fatalf("uplink %v", u)
+	}
+	// 200 values of 60 characters are over the 8000 bytes a notification
+	// may carry: the uplink crosses through its row, radio part included.
+	large := map[string]any{"n": 2}
+	for i := range 200 {
+		large[fmt.Sprintf("text%03d", i)] = strings.Repeat("x", 60)
+	}
+	a.ta.Must(t, "POST", "/api/ingest/chirpstack?event=up", a.ownIngest, map[string]any{
+		"deviceInfo": map[string]any{"devEui": "70b3d57ed0000021"}, "fCnt": 43, "object": large}, http.StatusOK)
+	if !ownWatch.Receive() {
+		t.Fatalf("no large uplink on the other instance: %v", ownWatch.Err())
+	}
+	if u := ownWatch.Msg().GetUplink(); u.GetTagId() != own.TagID || u.GetFCnt() != 43 || len(u.GetValues().GetFields()) != 201 {
+		t.Fatalf("large uplink of node %d, fCnt %d, %d values", u.GetTagId(), u.GetFCnt(), len(u.GetValues().GetFields()))
+	}
+
+	if !foreignWatch.Receive() {
+		t.Fatalf("no uplink of the other company: %v", foreignWatch.Err())
+	}
+	if got := foreignWatch.Msg().GetUplink(); got.GetTagId() != foreign.TagID || got.GetValues().GetFields()["open"].GetNumberValue() != 1 {
+		t.Fatalf("the other company's watcher received %v", got)
+	}
 }

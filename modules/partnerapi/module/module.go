@@ -31,21 +31,26 @@ type Deps struct {
 	// Portal answers the RPCs' REST calls: the kernel's handler, with
 	// every module's routes. Required.
 	Portal partnerapi.Portal
+	// Uplinks feeds Watch with the uplinks of every instance: the events
+	// module. Required.
+	Uplinks partnerapi.Uplinks
 }
 
-// New builds the module and subscribes Watch to the bus's uplinks. It
-// panics without Deps.Portal, so that a wiring mistake stops the program
-// at start.
+// New builds the module. It panics without Deps.Portal or Deps.Uplinks, so
+// that a wiring mistake stops the program at start.
 func New(host *kernel.Host, deps Deps) partnerapi.Module {
 	if deps.Portal == nil {
 		panic("partnerapi module: Deps.Portal is required")
+	}
+	if deps.Uplinks == nil {
+		panic("partnerapi module: Deps.Uplinks is required")
 	}
 	portal := bridge.New(deps.Portal)
 	opts := []connect.HandlerOption{connect.WithReadMaxBytes(maxMessage)}
 	m := &module{}
 	add := func(path string, h http.Handler) { m.handlers = append(m.handlers, service{path, h}) }
 	add(fieldhubv1connect.NewIngestServiceHandler(&rpc.Ingest{Portal: portal}, opts...))
-	add(fieldhubv1connect.NewTagDataServiceHandler(&rpc.TagData{Portal: portal, Live: rpc.NewLive(host.Bus, host.Catalogs)}, opts...))
+	add(fieldhubv1connect.NewTagDataServiceHandler(&rpc.TagData{Portal: portal, Live: rpc.NewLive(deps.Uplinks, host.Catalogs)}, opts...))
 	add(fieldhubv1connect.NewDecoderServiceHandler(&rpc.Decoders{Portal: portal}, opts...))
 	add(fieldhubv1connect.NewNodesServiceHandler(&rpc.Nodes{Portal: portal}, opts...))
 	return m

@@ -24,7 +24,11 @@ import (
 // A NOTIFY payload holds at most 8000 bytes. Most uplinks are far smaller
 // and travel inline; a larger one (an uplink may hold 256 values) is
 // written to the UNLOGGED table live_events and the notification carries
-// only its row id, which each interested instance reads. Rows are deleted
+// only its row id, which each interested instance reads. An uplink's
+// notification carries, beside its feed event, its radio part (the node's
+// id, fCnt, spreading factor, receptions), from which the other instances
+// rebuild it for the subscribers of events.Uplinks; a spilled uplink's row
+// holds it in its column radio. Rows are deleted
 // after a few minutes. Events are not replayed: an instance whose listener
 // reconnects misses what was sent meanwhile, as a client that reconnects
 // does.
@@ -43,14 +47,16 @@ const (
 
 // envelope is a notification: the origin instance, the company, the kind
 // of message ("" for an uplink's event, else events.MessageLogEntry, or
-// kindUsers for a message to the users Users, whose company is 0) and the
-// event itself or the live_events row that holds it.
+// kindUsers for a message to the users Users, whose company is 0), the
+// event itself (with an uplink's radio part) or the live_events row that
+// holds them.
 type envelope struct {
 	Origin  string          `json:"o"`
 	Company int64           `json:"c"`
 	Kind    string          `json:"t,omitempty"`
 	Users   []int64         `json:"u,omitempty"`
 	Event   json.RawMessage `json:"e,omitempty"`
+	Radio   json.RawMessage `json:"w,omitempty"`
 	Row     int64           `json:"r,omitempty"`
 }
 
@@ -62,6 +68,7 @@ type outgoing struct {
 	kind    string
 	users   []int64
 	event   []byte
+	radio   []byte // an uplink's (encodeRadio)
 }
 
 type pgFanout struct {
@@ -70,6 +77,7 @@ type pgFanout struct {
 	origin  string
 	log     *slog.Logger
 	hub     *hub
+	uplinks *uplinkSubs
 	pending chan outgoing
 	full    prometheus.Counter
 	wg      sync.WaitGroup
@@ -81,9 +89,19 @@ type pgFanout struct {
 	deliverUsers func(users []int64, msg []byte)
 }
 
-func newPGFanout(bdb *bun.DB, url string, log *slog.Logger, h *hub, full prometheus.Counter) *pgFanout {
-	return &pgFanout{db: bdb, url: url, origin: auth.RandomToken(9), log: log, hub: h,
+func newPGFanout(bdb *bun.DB, url string, log *slog.Logger, h *hub, uplinks *uplinkSubs, full prometheus.Counter) *pgFanout {
+	return &pgFanout{db: bdb, url: url, origin: auth.RandomToken(9), log: log, hub: h, uplinks: uplinks,
 		pending: make(chan outgoing, pendingSize), full: full}
+}
+
+// publishUplink queues an uplink's feed event and radio part for the other
+// instances without waiting.
+func (f *pgFanout) publishUplink(company int64, event, radio []byte) {
+	select {
+	case f.pending <- outgoing{company: company, event: event, radio: radio}:
+	default:
+		f.full.Inc()
+	}
 }
 
 // publish queues an event for the other instances without waiting.
@@ -176,9 +194,13 @@ func (f *pgFanout) notify(ctx context.Context, batch []outgoing) error {
 		if err := flush(); err != nil {
 			return err
 		}
-		if _, err := f.db.NewRaw(`WITH row AS (INSERT INTO live_events (company_id, body, created_at) VALUES (?, ?, ?) RETURNING id)
+		var radio *string
+		if o.radio != nil {
+			radio = new(string(o.radio))
+		}
+		if _, err := f.db.NewRaw(`WITH row AS (INSERT INTO live_events (company_id, body, radio, created_at) VALUES (?, ?, ?, ?) RETURNING id)
 			SELECT pg_notify(?, json_build_object('o', ?::text, 'c', ?::bigint, 't', ?::text, 'r', id)::text) FROM row`,
-			o.company, string(o.event), time.Now(), channel, f.origin, o.company, o.kind).Exec(ctx); err != nil {
+			o.company, string(o.event), radio, time.Now(), channel, f.origin, o.company, o.kind).Exec(ctx); err != nil {
 			return err
 		}
 	}
@@ -190,7 +212,7 @@ func (f *pgFanout) notify(ctx context.Context, batch []outgoing) error {
 // since the events module encoded it (json.Marshal would parse it again).
 func (f *pgFanout) inline(o outgoing) string {
 	var b strings.Builder
-	b.Grow(len(o.event) + len(f.origin) + 48)
+	b.Grow(len(o.event) + len(o.radio) + len(f.origin) + 56)
 	b.WriteString(`{"o":"`)
 	b.WriteString(f.origin) // letters, digits, - and _ (auth.RandomToken)
 	b.WriteString(`","c":`)
@@ -213,6 +235,10 @@ func (f *pgFanout) inline(o outgoing) string {
 	if len(o.event) > 0 {
 		b.WriteString(`,"e":`)
 		b.Write(o.event)
+	}
+	if len(o.radio) > 0 {
+		b.WriteString(`,"w":`)
+		b.Write(o.radio)
 	}
 	b.WriteByte('}')
 	return b.String()
@@ -296,12 +322,15 @@ func (f *pgFanout) loop(ctx context.Context, conn *pgx.Conn) error {
 			}
 			continue
 		}
-		if !f.hub.has(env.Company) {
+		feed := f.hub.has(env.Company)
+		watched := env.Kind == "" && f.uplinks.has(env.Company)
+		if !feed && !watched {
 			continue
 		}
 		if env.Row != 0 {
 			var body string
-			err := f.db.NewRaw("SELECT body FROM live_events WHERE id = ?", env.Row).Scan(ctx, &body)
+			var radio *string
+			err := f.db.NewRaw("SELECT body, radio FROM live_events WHERE id = ?", env.Row).Scan(ctx, &body, &radio)
 			if err != nil {
 				if ctx.Err() != nil {
 					return ctx.Err()
@@ -310,10 +339,25 @@ func (f *pgFanout) loop(ctx context.Context, conn *pgx.Conn) error {
 				continue
 			}
 			env.Event = json.RawMessage(body)
+			if radio != nil {
+				env.Radio = json.RawMessage(*radio)
+			}
 		}
 		if len(env.Event) == 0 || !json.Valid(env.Event) {
 			continue
 		}
-		f.deliver(env.Company, env.Kind, env.Event)
+		if feed {
+			f.deliver(env.Company, env.Kind, env.Event)
+		}
+		// An instance that runs an older version sends no radio part: its
+		// uplinks reach the feed, not the subscribers.
+		if watched && len(env.Radio) > 0 {
+			u, err := uplinkOf(env.Company, env.Event, env.Radio)
+			if err != nil {
+				f.log.Warn("live uplink of another instance not read", "company_id", env.Company, "err", err)
+				continue
+			}
+			f.uplinks.deliver(u)
+		}
 	}
 }

@@ -49,13 +49,15 @@ const (
 
 // Feed is the live feed; it satisfies events.Module.
 type Feed struct {
-	host   *kernel.Host
-	log    *slog.Logger
-	opts   Options
-	hub    *hub
-	fanout *pgFanout // nil on SQLite: one instance, nothing to share
-	limit  limiter
-	pgLim  *pgLimiter // the limit on PostgreSQL, whose rows need a heartbeat
+	host *kernel.Host
+	log  *slog.Logger
+	opts Options
+	hub  *hub
+	// uplinks are the subscribers of events.Uplinks.
+	uplinks *uplinkSubs
+	fanout  *pgFanout // nil on SQLite: one instance, nothing to share
+	limit   limiter
+	pgLim   *pgLimiter // the limit on PostgreSQL, whose rows need a heartbeat
 
 	// ctx ends when the module stops; connections then close with 1001.
 	ctx    context.Context
@@ -86,7 +88,7 @@ func New(host *kernel.Host, opts Options) *Feed {
 	if opts.MaxPerCompany <= 0 {
 		opts.MaxPerCompany = defaultMaxPerCompany
 	}
-	m := &Feed{host: host, log: host.Logger("events"), opts: opts, hub: newHub()}
+	m := &Feed{host: host, log: host.Logger("events"), opts: opts, hub: newHub(), uplinks: newUplinkSubs()}
 	m.ctx, m.cancel = context.WithCancel(context.Background())
 	m.connections = prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "fieldhub_events_connections",
@@ -103,7 +105,7 @@ func New(host *kernel.Host, opts Options) *Feed {
 	host.Router.Registry().MustRegister(m.connections, m.dropped, m.refused)
 	c := caps{perUser: opts.MaxPerUser, perCompany: opts.MaxPerCompany}
 	if db.DialectOf(host.DB) == db.Postgres {
-		m.fanout = newPGFanout(host.DB, host.Config.DatabaseURL, m.log, m.hub, m.dropped.WithLabelValues("fanout_full"))
+		m.fanout = newPGFanout(host.DB, host.Config.DatabaseURL, m.log, m.hub, m.uplinks, m.dropped.WithLabelValues("fanout_full"))
 		m.fanout.deliver = m.deliver
 		m.fanout.deliverUsers = m.deliverUsers
 		m.pgLim = newPGLimiter(c, host.DB, m.log)
@@ -166,23 +168,37 @@ func (m *Feed) Stop(ctx context.Context) error {
 	}
 }
 
-// onUplink pushes an uplink to this instance's connections at once, and
-// hands it to the fan-out for the other instances. It never waits on a
-// client or on the database, so the ingest is never slowed by the feed.
+// SubscribeUplinks hands fn every uplink of company that any instance
+// stores (events.Uplinks).
+func (m *Feed) SubscribeUplinks(company int64, fn func(ingest.UplinkReceived)) (cancel func()) {
+	return m.uplinks.subscribe(company, fn)
+}
+
+// onUplink pushes an uplink to this instance's connections and uplink
+// subscribers at once, and hands it to the fan-out for the other
+// instances. It never waits on a client or on the database, so the ingest
+// is never slowed by the feed.
 func (m *Feed) onUplink(_ context.Context, e kevents.Event) {
 	u, ok := e.(ingest.UplinkReceived)
 	if !ok {
 		return
 	}
+	m.uplinks.deliver(u)
 	body, err := encodeEvent(eventOf(u))
 	if err != nil {
 		m.log.Error("live event not sent", "company_id", u.CompanyID, "err", err)
 		return
 	}
 	m.deliver(u.CompanyID, "", body)
-	if m.fanout != nil {
-		m.fanout.publish(u.CompanyID, "", body)
+	if m.fanout == nil {
+		return
 	}
+	radio, err := encodeRadio(u)
+	if err != nil {
+		m.log.Error("live uplink not shared with other instances", "company_id", u.CompanyID, "err", err)
+		return
+	}
+	m.fanout.publishUplink(u.CompanyID, body, radio)
 }
 
 // onLogEntry pushes a written log entry to the connections of its company

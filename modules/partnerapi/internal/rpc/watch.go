@@ -13,7 +13,6 @@ import (
 
 	"github.com/fieldhub/fieldhub/kernel/auth"
 	"github.com/fieldhub/fieldhub/kernel/errs"
-	kevents "github.com/fieldhub/fieldhub/kernel/events"
 	"github.com/fieldhub/fieldhub/kernel/i18n"
 	"github.com/fieldhub/fieldhub/modules/ingest"
 	"github.com/fieldhub/fieldhub/modules/nodes"
@@ -24,49 +23,50 @@ import (
 // counts as fallen behind.
 const watchBuffer = 1024
 
-// Live sends the uplinks the bus announces to the watchers of their
-// company. The bus's handler never waits on a client: a watcher whose
-// buffer is full is ended (partnerapi.IDWatchBehind) rather than slowing the ingest
-// or losing uplinks silently.
+// Live sends each watcher the uplinks of its company that any instance
+// stores (partnerapi.Uplinks). The handing over never waits on a client: a
+// watcher whose buffer is full is ended (partnerapi.IDWatchBehind) rather
+// than slowing the ingest or the other instances' fan-out, or losing
+// uplinks silently.
 type Live struct {
 	catalogs *i18n.Catalogs
-	mu       sync.Mutex
-	watchers map[*watcher]struct{}
+	uplinks  partnerapi.Uplinks
 }
 
 // watcher is one Watch call.
 type watcher struct {
 	company int64
 	tags    map[int64]bool
-	deveuis map[string]bool // lower case, as the bus spells them
+	deveuis map[string]bool // lower case, as ingest.UplinkReceived spells them
 	ch      chan ingest.UplinkReceived
 	behind  chan struct{}
+	// fell is set once behind is closed; the uplinks handed on after it are
+	// dropped.
+	fell bool
+	mu   sync.Mutex // this instance's uplinks and the others' may come at once
 }
 
-// NewLive subscribes to the bus's uplinks.
-func NewLive(bus kevents.Bus, catalogs *i18n.Catalogs) *Live {
-	w := &Live{catalogs: catalogs, watchers: map[*watcher]struct{}{}}
-	bus.Subscribe(ingest.UplinkReceived{}.Topic(), w.onUplink)
-	return w
+// NewLive serves Watch with the uplinks of uplinks.
+func NewLive(uplinks partnerapi.Uplinks, catalogs *i18n.Catalogs) *Live {
+	return &Live{catalogs: catalogs, uplinks: uplinks}
 }
 
-func (s *Live) onUplink(_ context.Context, e kevents.Event) {
-	u, ok := e.(ingest.UplinkReceived)
-	if !ok {
+// offer queues u for the watcher if it asked for it, and ends the watcher
+// when it has fallen behind.
+func (w *watcher) offer(u ingest.UplinkReceived) {
+	if !w.wants(u) {
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for w := range s.watchers {
-		if !w.wants(u) {
-			continue
-		}
-		select {
-		case w.ch <- u:
-		default:
-			delete(s.watchers, w)
-			close(w.behind)
-		}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.fell {
+		return
+	}
+	select {
+	case w.ch <- u:
+	default:
+		w.fell = true
+		close(w.behind)
 	}
 }
 
@@ -103,14 +103,8 @@ func (s *Live) Watch(ctx context.Context, req *connect.Request[fieldhubv1.WatchR
 	for _, eui := range req.Msg.GetDevEuis() {
 		w.deveuis[strings.ToLower(nodes.NormaliseEUI(eui))] = true
 	}
-	s.mu.Lock()
-	s.watchers[w] = struct{}{}
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		delete(s.watchers, w)
-		s.mu.Unlock()
-	}()
+	cancel := s.uplinks.SubscribeUplinks(company, w.offer)
+	defer cancel()
 	// The headers go out at once, so that the client knows it is
 	// watching before the first uplink.
 	if err := stream.Send(nil); err != nil {
