@@ -104,13 +104,3 @@ export const decoderErrorIds = [
   "error.notFound",
   "error.forbidden",
 ];
-
-// toBase64 encodes an uploaded module.
-export function toBase64(buf: ArrayBuffer): string {
-  const bytes = new Uint8Array(buf);
-  let bin = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(bin);
-}

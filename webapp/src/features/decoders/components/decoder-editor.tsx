@@ -10,6 +10,7 @@ import { FileTrigger } from "@/components/ui/file-trigger";
 import { Radio, RadioGroup } from "@/components/ui/radio-group";
 import { TextField } from "@/components/ui/text-field";
 import { defineMessages, useIntl, type NoMessageValues } from "react-intl";
+import { toBase64 } from "@/lib/base64";
 import {
   activate,
   addVersion,
@@ -18,7 +19,6 @@ import {
   fetchVersion,
   decoderErrorIds,
   rename,
-  toBase64,
   type CodecBody,
   type Decoder,
   type Kind,

@@ -9,15 +9,14 @@ import { defineMessages, useIntl, type NoMessageValues } from "react-intl";
 import { CodeEditor } from "@/components/code-editor/code-editor";
 import { Button } from "@/components/ui/button";
 import { FileTrigger } from "@/components/ui/file-trigger";
+import { base64Size, toBase64 } from "@/lib/base64";
 import {
-  base64Size,
   fetchRuns,
   fetchScript,
   runScript,
   saveScript,
   scriptErrorIds,
   testScript,
-  toBase64,
   type Outcome,
   type Run,
   type ScriptInput,
