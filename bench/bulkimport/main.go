@@ -23,18 +23,11 @@ import (
 	"mime/multipart"
 	"net/http"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"time"
 
 	"github.com/xuri/excelize/v2"
 
 	"github.com/fieldhub/fieldhub/bench/internal/loadkit"
-)
-
-const (
-	benchEmail    = "super@bench.example"
-	benchPassword = "Bench-Passw0rd-1"
 )
 
 type options struct {
@@ -58,42 +51,22 @@ func main() {
 
 func run(o options) (err error) {
 	ctx := context.Background()
-	tmp, err := os.MkdirTemp("", "fieldhub-bench-bulkimport-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	bin := o.bin
-	if bin == "" {
-		bin = filepath.Join(tmp, "fieldhub")
-		if err := loadkit.BuildBinary(bin); err != nil {
-			return err
-		}
-	}
-	env := append(loadkit.CleanEnv(), "FIELDHUB_DATA="+filepath.Join(tmp, "data"), "FIELDHUB_ACCESS_LOG=false")
+	pgAdmin := ""
 	if o.dialect == "postgres" {
-		dbURL, drop, err := loadkit.CreatePostgres(ctx, o.pg, "fieldhub_bench_bulkimport")
-		if err != nil {
-			return err
-		}
-		defer func() {
-			if derr := drop(); derr != nil && err == nil {
-				err = derr
-			}
-		}()
-		env = append(env, "DATABASE_URL="+dbURL)
+		pgAdmin = o.pg
 	}
-	admin := exec.Command(bin, "admin", "create-superadmin", "--email", benchEmail, "--password", benchPassword)
-	admin.Env = env
-	if out, err := admin.CombinedOutput(); err != nil {
-		return fmt.Errorf("fieldhub admin create-superadmin: %v\n%s", err, out)
-	}
-	server, err := loadkit.StartServer(bin, env, filepath.Join(tmp, "server.log"))
+	portal, stop, err := loadkit.StartPortal(ctx, loadkit.PortalOptions{Name: "bulkimport", Bin: o.bin, PGAdmin: pgAdmin})
 	if err != nil {
 		return err
 	}
-	defer server.Stop()
-	company, token, err := setUp(server.Base)
+	defer func() {
+		if serr := stop(); serr != nil && err == nil {
+			err = serr
+		}
+	}()
+	server := portal.Server()
+	// The import names the application "Bench" on every row.
+	co, err := loadkit.NewCompany(server.Base, portal.RootToken, loadkit.CompanyOptions{Application: map[string]any{"name": "Bench"}})
 	if err != nil {
 		return server.Fail(err)
 	}
@@ -101,7 +74,7 @@ func run(o options) (err error) {
 	if err != nil {
 		return err
 	}
-	importPath := fmt.Sprintf("/api/companies/%d/nodes/import", company)
+	importPath := fmt.Sprintf("/api/companies/%d/nodes/import", co.ID)
 	fmt.Printf("%d nodes on %s, an XLSX of %.1f MB\n", o.nodes, o.dialect, float64(len(file))/1e6)
 	for _, step := range []struct {
 		name, query string
@@ -111,7 +84,7 @@ func run(o options) (err error) {
 		{"apply (one transaction)", "?dryRun=false", func(c counts) bool { return c.Created == o.nodes }},
 	} {
 		t0 := time.Now()
-		c, err := upload(server.Base+importPath+step.query, token, file)
+		c, err := upload(server.Base+importPath+step.query, co.AdminToken, file)
 		if err != nil {
 			return server.Fail(err)
 		}
@@ -121,13 +94,13 @@ func run(o options) (err error) {
 		fmt.Printf("%-26s %s\n", step.name+":", time.Since(t0).Round(time.Millisecond))
 	}
 	t0 := time.Now()
-	exported, err := download(server.Base+fmt.Sprintf("/api/companies/%d/nodes/export?format=xlsx", company), token)
+	exported, err := download(server.Base+fmt.Sprintf("/api/companies/%d/nodes/export?format=xlsx", co.ID), co.AdminToken)
 	if err != nil {
 		return server.Fail(err)
 	}
 	fmt.Printf("%-26s %s (%.1f MB)\n", "export:", time.Since(t0).Round(time.Millisecond), float64(len(exported))/1e6)
 	t0 = time.Now()
-	c, err := upload(server.Base+importPath+"?dryRun=true", token, exported)
+	c, err := upload(server.Base+importPath+"?dryRun=true", co.AdminToken, exported)
 	if err != nil {
 		return server.Fail(err)
 	}
@@ -136,32 +109,6 @@ func run(o options) (err error) {
 	}
 	fmt.Printf("%-26s %s (every row unchanged)\n", "dry run of the export:", time.Since(t0).Round(time.Millisecond))
 	return nil
-}
-
-// setUp makes a company with an application "Bench" through the API and
-// returns the company and a CompanyAdmin's token.
-func setUp(base string) (int64, string, error) {
-	root, _, err := loadkit.Login(base, benchEmail, benchPassword)
-	if err != nil {
-		return 0, "", err
-	}
-	var co struct {
-		Company struct {
-			ID int64 `json:"companyId"`
-		} `json:"company"`
-	}
-	if err := loadkit.Call(base, "POST", "/api/users/create/company", root, map[string]any{
-		"company": map[string]any{"name": "Bench AB", "orgNumber": "556677-8899", "invoiceAdress": "bench@bench.example", "country": "SE"},
-		"user": map[string]any{"firstName": "Bench", "lastName": "Admin", "email": "admin@bench.example", "phoneNumber": "46701234567",
-			"password": benchPassword}}, http.StatusCreated, &co); err != nil {
-		return 0, "", err
-	}
-	token, _, err := loadkit.Login(base, "admin@bench.example", benchPassword)
-	if err != nil {
-		return 0, "", err
-	}
-	err = loadkit.Call(base, "POST", fmt.Sprintf("/api/applications/%d", co.Company.ID), token, map[string]any{"name": "Bench"}, http.StatusCreated, nil)
-	return co.Company.ID, token, err
 }
 
 // workbook writes the XLSX of n nodes.

@@ -32,8 +32,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -45,11 +43,7 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/tsdb/sqlts"
 )
 
-const (
-	benchEmail    = "bench@fieldhub.test"
-	benchPassword = "bench-password-1"
-	parallel      = 6
-)
+const parallel = 6
 
 type options struct {
 	days, runs int
@@ -133,50 +127,18 @@ func modules(days int) []module {
 
 func run(o options) (err error) {
 	ctx := context.Background()
-	tmp, err := os.MkdirTemp("", "fieldhub-bench-dashboards-")
+	portal, stop, err := loadkit.StartPortal(ctx, loadkit.PortalOptions{Name: "dashboards", Bin: o.bin, PGAdmin: o.pg, Keep: o.keep})
 	if err != nil {
 		return err
 	}
 	defer func() {
-		if o.keep {
-			fmt.Fprintln(os.Stderr, "dashboards: kept", tmp)
-			return
-		}
-		os.RemoveAll(tmp)
-	}()
-	bin := o.bin
-	if bin == "" {
-		bin = filepath.Join(tmp, "fieldhub")
-		if err := loadkit.BuildBinary(bin); err != nil {
-			return err
-		}
-	}
-	dbURL, drop, err := loadkit.CreatePostgres(ctx, o.pg, "fieldhub_bench_dashboards")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if o.keep {
-			fmt.Fprintln(os.Stderr, "dashboards: kept database", dbURL)
-			return
-		}
-		if derr := drop(); derr != nil && err == nil {
-			err = derr
+		if serr := stop(); serr != nil && err == nil {
+			err = serr
 		}
 	}()
-	env := append(loadkit.CleanEnv(), "FIELDHUB_DATA="+filepath.Join(tmp, "data"), "FIELDHUB_ACCESS_LOG=false", "DATABASE_URL="+dbURL)
-	admin := exec.Command(bin, "admin", "create-superadmin", "--email", benchEmail, "--password", benchPassword)
-	admin.Env = env
-	if out, err := admin.CombinedOutput(); err != nil {
-		return fmt.Errorf("fieldhub admin create-superadmin: %v\n%s", err, out)
-	}
-	server, err := loadkit.StartServer(bin, env, filepath.Join(tmp, "server.log"))
-	if err != nil {
-		return err
-	}
-	defer server.Stop()
+	server, dbURL := portal.Server(), portal.DatabaseURL
 
-	ids, companyID, token, err := setUp(server.Base, o.days)
+	ids, companyID, token, err := setUp(server.Base, portal.RootToken, o.days)
 	if err != nil {
 		return server.Fail(err)
 	}
@@ -228,35 +190,15 @@ func run(o options) (err error) {
 
 // setUp makes the company, its nodes and the dashboard through the API and
 // returns the modules' ids, the company and a CompanyAdmin's token.
-func setUp(base string, days int) ([]int64, int64, string, error) {
-	root, _, err := loadkit.Login(base, benchEmail, benchPassword)
+func setUp(base, root string, days int) ([]int64, int64, string, error) {
+	co, err := loadkit.NewCompany(base, root, loadkit.CompanyOptions{Application: map[string]any{"name": "Bench"}})
 	if err != nil {
 		return nil, 0, "", err
 	}
-	var co struct {
-		Company struct {
-			ID int64 `json:"companyId"`
-		} `json:"company"`
-	}
-	if err := loadkit.Call(base, "POST", "/api/users/create/company", root, map[string]any{
-		"company": map[string]any{"name": "Bench AB", "orgNumber": "556677-8899", "invoiceAdress": "bench@bench.example", "country": "SE"},
-		"user": map[string]any{"firstName": "Bench", "lastName": "Admin", "email": "admin@bench.example", "phoneNumber": "46701234567",
-			"password": benchPassword}}, http.StatusCreated, &co); err != nil {
-		return nil, 0, "", err
-	}
-	token, _, err := loadkit.Login(base, "admin@bench.example", benchPassword)
-	if err != nil {
-		return nil, 0, "", err
-	}
-	var app struct {
-		ID int64 `json:"id"`
-	}
-	if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/applications/%d", co.Company.ID), token, map[string]any{"name": "Bench"}, http.StatusCreated, &app); err != nil {
-		return nil, 0, "", err
-	}
+	token := co.AdminToken
 	for i, n := range benchNodes {
 		body := map[string]any{"name": n.name, "deveui": n.eui, "lat": 59.33 + float64(i)/1000, "long": 18.06}
-		if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/applications/%d/tag", app.ID), token, body, http.StatusCreated, nil); err != nil {
+		if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/applications/%d/tag", co.App), token, body, http.StatusCreated, nil); err != nil {
 			return nil, 0, "", err
 		}
 	}
@@ -276,7 +218,7 @@ func setUp(base string, days int) ([]int64, int64, string, error) {
 		}
 		ids = append(ids, w.ID)
 	}
-	return ids, co.Company.ID, token, nil
+	return ids, co.ID, token, nil
 }
 
 func countSeries() int {

@@ -66,7 +66,6 @@ import (
 	"math"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -86,8 +85,6 @@ import (
 )
 
 const (
-	benchEmail    = "bench@example.com"
-	benchPassword = "benchpass1"
 	// valuesPerUplink is what every uplink carries under "values" (generic)
 	// or in its decoded "object" (ChirpStack).
 	valuesPerUplink = 5
@@ -185,38 +182,18 @@ func fatal(err error) {
 
 func run(o options) (err error) {
 	ctx := context.Background()
-	tmp, err := os.MkdirTemp("", "fieldhub-bench-ingest-")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if o.keep {
-			fmt.Fprintln(os.Stderr, "ingest: kept", tmp)
-			return
-		}
-		os.RemoveAll(tmp)
-	}()
-
-	bin := o.bin
 	var tags []string
 	if o.pprof != "" {
-		if bin != "" {
+		if o.bin != "" {
 			return errors.New("-pprof builds its own binary: leave out -bin")
 		}
 		tags = append(tags, "pprof")
 	}
-	if bin == "" {
-		bin = filepath.Join(tmp, "fieldhub")
-		if err := loadkit.BuildBinary(bin, tags...); err != nil {
-			return err
-		}
-	}
-	env := append(loadkit.CleanEnv(), "FIELDHUB_DATA="+filepath.Join(tmp, "data"), "FIELDHUB_ACCESS_LOG=false")
 	metricsAddr, err := loadkit.FreeAddr() // the group commit figures below
 	if err != nil {
 		return err
 	}
-	env = append(env, "FIELDHUB_METRICS_ADDR="+metricsAddr)
+	env := []string{"FIELDHUB_METRICS_ADDR=" + metricsAddr}
 	metricsURL := "http://" + metricsAddr
 	pprofAddr := ""
 	if o.pprof != "" {
@@ -225,23 +202,9 @@ func run(o options) (err error) {
 		}
 		env = append(env, "PPROF_ADDR="+pprofAddr)
 	}
-	dbURL := ""
+	pgAdmin := ""
 	if o.db == "postgres" {
-		var drop func() error
-		dbURL, drop, err = loadkit.CreatePostgres(ctx, o.pgAdmin, "fieldhub_bench_ingest")
-		if err != nil {
-			return err
-		}
-		defer func() {
-			if o.keep {
-				fmt.Fprintln(os.Stderr, "ingest: kept the database", dbURL)
-				return
-			}
-			if derr := drop(); derr != nil && err == nil {
-				err = derr
-			}
-		}()
-		env = append(env, "DATABASE_URL="+dbURL)
+		pgAdmin = o.pgAdmin
 	}
 	if o.serverProcs > 0 {
 		env = append(env, "GOMAXPROCS="+strconv.Itoa(o.serverProcs))
@@ -250,7 +213,19 @@ func run(o options) (err error) {
 	if o.via != "http" {
 		brokerURL := o.broker
 		if brokerURL == "" {
-			if broker, err = loadkit.StartMosquitto(tmp, brokerSettings...); err != nil {
+			// The broker starts before the portal, so it has a folder of its own.
+			brokerDir, err := os.MkdirTemp("", "fieldhub-bench-ingest-mqtt-")
+			if err != nil {
+				return err
+			}
+			defer func() {
+				if o.keep {
+					fmt.Fprintln(os.Stderr, "ingest: kept", brokerDir)
+					return
+				}
+				os.RemoveAll(brokerDir)
+			}()
+			if broker, err = loadkit.StartMosquitto(brokerDir, brokerSettings...); err != nil {
 				return err
 			}
 			defer broker.Stop()
@@ -258,30 +233,30 @@ func run(o options) (err error) {
 		}
 		env = append(env, "MQTT_URL="+brokerURL, fmt.Sprintf("MQTT_CLIENT_ID=fieldhub-bench-%d", os.Getpid()))
 	}
-	admin := exec.Command(bin, "admin", "create-superadmin", "--email", benchEmail, "--password", benchPassword)
-	admin.Env = env
-	if out, err := admin.CombinedOutput(); err != nil {
-		return fmt.Errorf("fieldhub admin create-superadmin: %v\n%s", err, out)
-	}
-	server, err := loadkit.StartServer(bin, env, filepath.Join(tmp, "server.log"))
+	portal, stop, err := loadkit.StartPortal(ctx, loadkit.PortalOptions{Name: "ingest", Bin: o.bin, Tags: tags, PGAdmin: pgAdmin, Env: env, Keep: o.keep})
 	if err != nil {
 		return err
 	}
-	defer server.Stop()
+	defer func() {
+		if serr := stop(); serr != nil && err == nil {
+			err = serr
+		}
+	}()
+	server, dbURL := portal.Server(), portal.DatabaseURL
 
 	setupStart := time.Now()
 	csApp := ""
 	if o.via != "http" {
 		csApp = uuid.NewString()
 	}
-	company, token, euis, tagIDs, err := setup(server.Base, o.nodes, csApp)
+	company, token, euis, tagIDs, err := setup(server.Base, portal.RootToken, o.nodes, csApp)
 	if err != nil {
 		return server.Fail(err)
 	}
 	fmt.Printf("ingest: set up a company with %d nodes and an integration token in %.1f s\n", o.nodes, time.Since(setupStart).Seconds())
 	if o.alarmRules > 0 {
 		rulesStart := time.Now()
-		if err := createAlarmRules(server.Base, company, tagIDs, o.alarmRules, o.alarmFiring); err != nil {
+		if err := createAlarmRules(server.Base, portal.RootToken, company, tagIDs, o.alarmRules, o.alarmFiring); err != nil {
 			return server.Fail(err)
 		}
 		fmt.Printf("ingest: created %d alarm rules (%d of them firing) over the nodes' keys in %.1f s\n", o.alarmRules, o.alarmFiring, time.Since(rulesStart).Seconds())
@@ -367,7 +342,7 @@ func run(o options) (err error) {
 		for i := range rows {
 			rows[i] += " | |"
 		}
-		dbURL = filepath.Join(tmp, "data", "fieldhub.db")
+		dbURL = filepath.Join(portal.Dir, "data", "fieldhub.db")
 	}
 	if o.storeDur > 0 {
 		rate, err := measureStore(ctx, dbURL, company, gen, o)
@@ -716,44 +691,17 @@ func procsLabel(n int) string {
 	return strconv.Itoa(n)
 }
 
-// setup creates, as the SuperAdmin, a company with an application of n
-// nodes and an integration token, and returns the token and the nodes'
+// setup creates, as the SuperAdmin (super), a company with an application
+// of n nodes and an integration token, and returns the token and the nodes'
 // DevEUIs. With csApp the application is of ChirpStack, under that
 // ChirpStack application id.
-func setup(base string, n int, csApp string) (int64, string, []string, []int64, error) {
-	super, _, err := loadkit.Login(base, benchEmail, benchPassword)
-	if err != nil {
-		return 0, "", nil, nil, err
-	}
-	var created struct {
-		Company struct {
-			ID int64 `json:"companyId"`
-		} `json:"company"`
-	}
-	err = loadkit.Call(base, "POST", "/api/users/create/company", super, map[string]any{
-		"company": map[string]any{"name": "Bench AB", "orgNumber": "556677-8899", "invoiceAdress": "billing@bench.example", "country": "SE"},
-		"user": map[string]any{"firstName": "Bench", "lastName": "Admin", "email": "admin@bench.example",
-			"phoneNumber": "46701234567", "password": benchPassword},
-	}, 201, &created)
-	if err != nil {
-		return 0, "", nil, nil, err
-	}
-	company := created.Company.ID
-	var app struct {
-		ID int64 `json:"id"`
-	}
+func setup(base, super string, n int, csApp string) (int64, string, []string, []int64, error) {
 	fields := map[string]any{"name": "Bench field"}
 	if csApp != "" {
 		fields["networkServer"], fields["chirpstackApplicationId"] = "chirpstack", csApp
 	}
-	if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/applications/%d", company), super, fields, 201, &app); err != nil {
-		return 0, "", nil, nil, err
-	}
-	var tok struct {
-		Token string `json:"token"`
-	}
-	if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/integration/tokens/%d", company), super,
-		map[string]any{"label": "bench", "isCompany": true}, 201, &tok); err != nil {
+	c, err := loadkit.NewCompany(base, super, loadkit.CompanyOptions{Application: fields, TokenLabel: "bench"})
+	if err != nil {
 		return 0, "", nil, nil, err
 	}
 	euis := make([]string, n)
@@ -775,7 +723,7 @@ func setup(base string, n int, csApp string) (int64, string, []string, []int64, 
 				var tag struct {
 					ID int64 `json:"id"`
 				}
-				err := loadkit.Call(base, "POST", fmt.Sprintf("/api/applications/%d/tag", app.ID), super,
+				err := loadkit.Call(base, "POST", fmt.Sprintf("/api/applications/%d/tag", c.App), super,
 					map[string]any{"name": fmt.Sprintf("Bench node %d", i), "deveui": euis[i]}, 201, &tag)
 				ids[i] = tag.ID
 				if err != nil {
@@ -788,7 +736,7 @@ func setup(base string, n int, csApp string) (int64, string, []string, []int64, 
 		}()
 	}
 	wg.Wait()
-	return company, tok.Token, euis, ids, firstErr
+	return c.ID, c.IntegrationToken, euis, ids, firstErr
 }
 
 // reportFirings prints how often the alarm rules fired during the run
@@ -807,7 +755,7 @@ func reportFirings(ctx context.Context, dbURL string) error {
 	return nil
 }
 
-// createAlarmRules creates n alarm rules as the SuperAdmin, round robin
+// createAlarmRules creates n alarm rules as the SuperAdmin (super), round robin
 // over the nodes and their keys (rule i on node i mod N, key i div N mod 5),
 // so that every uplink of a node is evaluated against the rules on it. The
 // first firing of them are HIGH rules on the temperature at 20, the middle
@@ -815,11 +763,7 @@ func reportFirings(ctx context.Context, dbURL string) error {
 // each firing queues an e-mail (priority C, e-mail contact; no SMTP server,
 // so the outbox keeps retrying it, as with an unreachable one). The rest
 // have limits outside every value the generator sends and never fire.
-func createAlarmRules(base string, company int64, tagIDs []int64, n, firing int) error {
-	super, _, err := loadkit.Login(base, benchEmail, benchPassword)
-	if err != nil {
-		return err
-	}
+func createAlarmRules(base, super string, company int64, tagIDs []int64, n, firing int) error {
 	next := atomic.Int64{}
 	errs := make(chan error, 8)
 	for range 8 {

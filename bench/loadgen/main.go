@@ -23,18 +23,11 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"time"
 
 	"github.com/fieldhub/fieldhub/bench/internal/loadkit"
-)
-
-const (
-	benchEmail    = "bench@example.com"
-	benchPassword = "benchpass1"
 )
 
 type options struct {
@@ -59,7 +52,7 @@ func main() {
 	flag.StringVar(&o.pgAdmin, "pg", loadkit.DefaultPostgres(), "PostgreSQL admin URL, used to create and drop the benchmark database")
 	flag.IntVar(&o.serverProcs, "server-gomaxprocs", 0, "GOMAXPROCS for the server (0: Go's default, all cores)")
 	flag.IntVar(&o.clientProcs, "gomaxprocs", 0, "GOMAXPROCS for the load generator (0: Go's default, all cores)")
-	flag.BoolVar(&o.keep, "keep", false, "keep the temporary folder (binary, data, server log) for a look afterwards")
+	flag.BoolVar(&o.keep, "keep", false, "keep the temporary folder (binary, data, server log) and the database for a look afterwards")
 	flag.Parse()
 	if o.db != "sqlite" && o.db != "postgres" {
 		fatal(fmt.Errorf("-db: want sqlite or postgres, got %q", o.db))
@@ -82,61 +75,26 @@ func fatal(err error) {
 
 func run(o options) (err error) {
 	ctx := context.Background()
-	tmp, err := os.MkdirTemp("", "fieldhub-bench-")
+	pgAdmin := ""
+	if o.db == "postgres" {
+		pgAdmin = o.pgAdmin
+	}
+	var env []string
+	if o.serverProcs > 0 {
+		env = append(env, "GOMAXPROCS="+strconv.Itoa(o.serverProcs))
+	}
+	portal, stop, err := loadkit.StartPortal(ctx, loadkit.PortalOptions{Name: "loadgen", Bin: o.bin, PGAdmin: pgAdmin, Env: env, Keep: o.keep})
 	if err != nil {
 		return err
 	}
 	defer func() {
-		if o.keep {
-			fmt.Fprintln(os.Stderr, "loadgen: kept", tmp)
-			return
+		if serr := stop(); serr != nil && err == nil {
+			err = serr
 		}
-		os.RemoveAll(tmp)
 	}()
+	server := portal.Server()
 
-	bin := o.bin
-	if bin == "" {
-		bin = filepath.Join(tmp, "fieldhub")
-		if err := loadkit.BuildBinary(bin); err != nil {
-			return err
-		}
-	}
-
-	env := loadkit.CleanEnv()
-	dataDir := filepath.Join(tmp, "data")
-	env = append(env, "FIELDHUB_DATA="+dataDir, "FIELDHUB_ACCESS_LOG=false")
-	if o.db == "postgres" {
-		dbURL, drop, err := loadkit.CreatePostgres(ctx, o.pgAdmin, "fieldhub_bench")
-		if err != nil {
-			return err
-		}
-		defer func() {
-			if derr := drop(); derr != nil && err == nil {
-				err = derr
-			}
-		}()
-		env = append(env, "DATABASE_URL="+dbURL)
-	}
-	if o.serverProcs > 0 {
-		env = append(env, "GOMAXPROCS="+strconv.Itoa(o.serverProcs))
-	}
-
-	admin := exec.Command(bin, "admin", "create-superadmin", "--email", benchEmail, "--password", benchPassword)
-	admin.Env = env
-	if out, err := admin.CombinedOutput(); err != nil {
-		return fmt.Errorf("fieldhub admin create-superadmin: %v\n%s", err, out)
-	}
-
-	server, err := loadkit.StartServer(bin, env, filepath.Join(tmp, "server.log"))
-	if err != nil {
-		return err
-	}
-	defer server.Stop()
-
-	token, userID, err := loadkit.Login(server.Base, benchEmail, benchPassword)
-	if err != nil {
-		return server.Fail(err)
-	}
+	token, userID := portal.RootToken, portal.RootID
 	path := "/api/users/" + strconv.FormatInt(userID, 10)
 	if err := checkOnce(server.Base+path, token); err != nil {
 		return server.Fail(err)
@@ -178,7 +136,7 @@ func checkOnce(target, token string) error {
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusOK || !bytes.Contains(raw, []byte(benchEmail)) {
+	if resp.StatusCode != http.StatusOK || !bytes.Contains(raw, []byte(loadkit.SuperAdminEmail)) {
 		return fmt.Errorf("GET %s: want 200 with the user, got %s: %s", target, resp.Status, raw)
 	}
 	return nil

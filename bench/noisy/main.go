@@ -44,8 +44,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -57,9 +55,7 @@ import (
 )
 
 const (
-	benchEmail    = "bench@example.com"
-	benchPassword = "benchpass1"
-	loopingCodec  = "function decodeUplink(i) { while (true) {} }"
+	loopingCodec = "function decodeUplink(i) { while (true) {} }"
 )
 
 type options struct {
@@ -130,62 +126,31 @@ func run(o options) (err error) {
 	if err != nil {
 		return fmt.Errorf("-payload: %w", err)
 	}
-	tmp, err := os.MkdirTemp("", "fieldhub-bench-noisy-")
+	pgAdmin := ""
+	if o.db == "postgres" {
+		pgAdmin = o.pgAdmin
+	}
+	env := []string{"FIELDHUB_DECODER_SWITCH_OFF_AFTER=" + strconv.Itoa(o.switchOff), "FIELDHUB_DECODE_CONCURRENCY=" + strconv.Itoa(o.concurrency),
+		"FIELDHUB_DECODE_TIME_PER_SECOND=" + o.timePerSec}
+	if o.serverProcs > 0 {
+		env = append(env, "GOMAXPROCS="+strconv.Itoa(o.serverProcs))
+	}
+	portal, stop, err := loadkit.StartPortal(ctx, loadkit.PortalOptions{Name: "noisy", Bin: o.bin, PGAdmin: pgAdmin, Env: env, Keep: o.keep})
 	if err != nil {
 		return err
 	}
 	defer func() {
-		if o.keep {
-			fmt.Fprintln(os.Stderr, "noisy: kept", tmp)
-			return
+		if serr := stop(); serr != nil && err == nil {
+			err = serr
 		}
-		os.RemoveAll(tmp)
 	}()
-	bin := o.bin
-	if bin == "" {
-		bin = filepath.Join(tmp, "fieldhub")
-		if err := loadkit.BuildBinary(bin); err != nil {
-			return err
-		}
-	}
-	env := append(loadkit.CleanEnv(), "FIELDHUB_DATA="+filepath.Join(tmp, "data"), "FIELDHUB_ACCESS_LOG=false",
-		"FIELDHUB_DECODER_SWITCH_OFF_AFTER="+strconv.Itoa(o.switchOff), "FIELDHUB_DECODE_CONCURRENCY="+strconv.Itoa(o.concurrency),
-		"FIELDHUB_DECODE_TIME_PER_SECOND="+o.timePerSec)
-	if o.db == "postgres" {
-		dbURL, drop, err := loadkit.CreatePostgres(ctx, o.pgAdmin, "fieldhub_bench_noisy")
-		if err != nil {
-			return err
-		}
-		defer func() {
-			if o.keep {
-				fmt.Fprintln(os.Stderr, "noisy: kept the database", dbURL)
-				return
-			}
-			if derr := drop(); derr != nil && err == nil {
-				err = derr
-			}
-		}()
-		env = append(env, "DATABASE_URL="+dbURL)
-	}
-	if o.serverProcs > 0 {
-		env = append(env, "GOMAXPROCS="+strconv.Itoa(o.serverProcs))
-	}
-	admin := exec.Command(bin, "admin", "create-superadmin", "--email", benchEmail, "--password", benchPassword)
-	admin.Env = env
-	if out, err := admin.CombinedOutput(); err != nil {
-		return fmt.Errorf("fieldhub admin create-superadmin: %v\n%s", err, out)
-	}
-	server, err := loadkit.StartServer(bin, env, filepath.Join(tmp, "server.log"))
-	if err != nil {
-		return err
-	}
-	defer server.Stop()
+	server := portal.Server()
 
-	quiet, err := setup(server.Base, "Quiet", o.nodes, o.quietDecoder, "")
+	quiet, err := setup(server.Base, portal.RootToken, "Quiet", o.nodes, o.quietDecoder, "")
 	if err != nil {
 		return server.Fail(err)
 	}
-	noisy, err := setup(server.Base, "Noisy", o.nodes, "", o.noisyCodec)
+	noisy, err := setup(server.Base, portal.RootToken, "Noisy", o.nodes, "", o.noisyCodec)
 	if err != nil {
 		return server.Fail(err)
 	}
@@ -372,38 +337,16 @@ type company struct {
 }
 
 // setup makes a company with a CompanyAdmin, an integration token, an
-// application and nodes through the API, as the SuperAdmin, and gives the
-// nodes a built-in decoder (decoder) or a decoder of the company's own
-// whose source is source.
-func setup(base, name string, nodes int, decoder, source string) (*company, error) {
-	super, _, err := loadkit.Login(base, benchEmail, benchPassword)
+// application and nodes through the API, and gives the nodes a built-in
+// decoder (decoder) or a decoder of the company's own whose source is
+// source.
+func setup(base, root, name string, nodes int, decoder, source string) (*company, error) {
+	co, err := loadkit.NewCompany(base, root, loadkit.CompanyOptions{Name: name, AdminEmail: "admin@" + name + ".example",
+		Application: map[string]any{"name": name + " field"}, TokenLabel: "network server"})
 	if err != nil {
 		return nil, err
 	}
-	email := "admin@" + name + ".example"
-	var made struct {
-		Company struct {
-			CompanyID int64 `json:"companyId"`
-		} `json:"company"`
-	}
-	if err := loadkit.Call(base, "POST", "/api/users/create/company", super, map[string]any{
-		"company": map[string]any{"name": name, "orgNumber": "556677-8899", "invoiceAdress": email, "country": "SE"},
-		"user":    map[string]any{"firstName": name, "lastName": "Admin", "email": email, "phoneNumber": "46701234567", "password": benchPassword},
-	}, http.StatusCreated, &made); err != nil {
-		return nil, err
-	}
-	id := made.Company.CompanyID
-	token, _, err := loadkit.Login(base, email, benchPassword)
-	if err != nil {
-		return nil, err
-	}
-	var tok struct {
-		Token string `json:"token"`
-	}
-	if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/integration/tokens/%d", id), token,
-		map[string]any{"label": "network server", "isCompany": true}, http.StatusCreated, &tok); err != nil {
-		return nil, err
-	}
+	id, token := co.ID, co.AdminToken
 	if source != "" {
 		var d struct {
 			Key string `json:"key"`
@@ -414,16 +357,10 @@ func setup(base, name string, nodes int, decoder, source string) (*company, erro
 		}
 		decoder = d.Key
 	}
-	var app struct {
-		ID int64 `json:"id"`
-	}
-	if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/applications/%d", id), token, map[string]any{"name": name + " field"}, http.StatusCreated, &app); err != nil {
-		return nil, err
-	}
-	c := &company{token: tok.Token}
+	c := &company{token: co.IntegrationToken}
 	for i := range nodes {
 		eui := fmt.Sprintf("70B3D57ED%03X%04X", id&0xfff, i)
-		if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/applications/%d/tag", app.ID), token,
+		if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/applications/%d/tag", co.App), token,
 			map[string]any{"name": fmt.Sprintf("%s %d", name, i), "deveui": eui, "decoder": decoder}, http.StatusCreated, nil); err != nil {
 			return nil, err
 		}

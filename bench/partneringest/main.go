@@ -24,8 +24,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -36,11 +34,6 @@ import (
 	"github.com/fieldhub/fieldhub/bench/internal/loadkit"
 	"github.com/fieldhub/fieldhub/sdk/partner"
 	fieldhubv1 "github.com/fieldhub/fieldhub/sdk/partner/fieldhubv1"
-)
-
-const (
-	benchEmail    = "bench@bench.example"
-	benchPassword = "bench-password-1"
 )
 
 type options struct {
@@ -75,42 +68,21 @@ func fatal(err error) {
 
 func run(o options) (err error) {
 	ctx := context.Background()
-	tmp, err := os.MkdirTemp("", "fieldhub-bench-partneringest-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	bin := o.bin
-	if bin == "" {
-		bin = filepath.Join(tmp, "fieldhub")
-		if err := loadkit.BuildBinary(bin); err != nil {
-			return err
-		}
-	}
-	env := append(loadkit.CleanEnv(), "FIELDHUB_DATA="+filepath.Join(tmp, "data"), "FIELDHUB_ACCESS_LOG=false")
+	pgAdmin := ""
 	if o.db == "postgres" {
-		dbURL, drop, err := loadkit.CreatePostgres(ctx, o.pgAdmin, "fieldhub_bench_partner")
-		if err != nil {
-			return err
-		}
-		defer func() {
-			if derr := drop(); derr != nil && err == nil {
-				err = derr
-			}
-		}()
-		env = append(env, "DATABASE_URL="+dbURL)
+		pgAdmin = o.pgAdmin
 	}
-	admin := exec.Command(bin, "admin", "create-superadmin", "--email", benchEmail, "--password", benchPassword)
-	admin.Env = env
-	if out, err := admin.CombinedOutput(); err != nil {
-		return fmt.Errorf("fieldhub admin create-superadmin: %v\n%s", err, out)
-	}
-	server, err := loadkit.StartServer(bin, env, filepath.Join(tmp, "server.log"))
+	portal, stop, err := loadkit.StartPortal(ctx, loadkit.PortalOptions{Name: "partneringest", Bin: o.bin, PGAdmin: pgAdmin})
 	if err != nil {
 		return err
 	}
-	defer server.Stop()
-	token, euis, err := setup(server.Base, o.nodes)
+	defer func() {
+		if serr := stop(); serr != nil && err == nil {
+			err = serr
+		}
+	}()
+	server := portal.Server()
+	token, euis, err := setup(server.Base, portal.RootToken, o.nodes)
 	if err != nil {
 		return server.Fail(err)
 	}
@@ -239,44 +211,20 @@ func pushStreams(c *partner.Client, g *generator, per int, stop <-chan struct{},
 	}
 }
 
-// setup makes a company with n nodes and an integration token, and
-// returns the token and the nodes' DevEUIs.
-func setup(base string, n int) (string, []string, error) {
-	super, _, err := loadkit.Login(base, benchEmail, benchPassword)
+// setup makes a company with n nodes and an integration token as the
+// SuperAdmin (super), and returns the token and the nodes' DevEUIs.
+func setup(base, super string, n int) (string, []string, error) {
+	c, err := loadkit.NewCompany(base, super, loadkit.CompanyOptions{Application: map[string]any{"name": "Bench field"}, TokenLabel: "bench"})
 	if err != nil {
-		return "", nil, err
-	}
-	var created struct {
-		Company struct {
-			ID int64 `json:"companyId"`
-		} `json:"company"`
-	}
-	if err := loadkit.Call(base, "POST", "/api/users/create/company", super, map[string]any{
-		"company": map[string]any{"name": "Bench AB", "orgNumber": "556677-8899", "invoiceAdress": "billing@bench.example", "country": "SE"},
-		"user": map[string]any{"firstName": "Bench", "lastName": "Admin", "email": "admin@bench.example",
-			"phoneNumber": "46701234567", "password": benchPassword},
-	}, 201, &created); err != nil {
-		return "", nil, err
-	}
-	company := created.Company.ID
-	var app, tok struct {
-		ID    int64  `json:"id"`
-		Token string `json:"token"`
-	}
-	if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/applications/%d", company), super, map[string]any{"name": "Bench field"}, 201, &app); err != nil {
-		return "", nil, err
-	}
-	if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/integration/tokens/%d", company), super,
-		map[string]any{"label": "bench", "isCompany": true}, 201, &tok); err != nil {
 		return "", nil, err
 	}
 	euis := make([]string, n)
 	for i := range euis {
 		euis[i] = fmt.Sprintf("70b3d57ed2%06x", i)
-		if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/applications/%d/tag", app.ID), super,
+		if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/applications/%d/tag", c.App), super,
 			map[string]any{"name": fmt.Sprintf("Bench node %d", i), "deveui": euis[i]}, 201, nil); err != nil {
 			return "", nil, err
 		}
 	}
-	return tok.Token, euis, nil
+	return c.IntegrationToken, euis, nil
 }

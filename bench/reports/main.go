@@ -26,8 +26,6 @@ import (
 	"math"
 	"net/http"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -36,11 +34,6 @@ import (
 	"github.com/fieldhub/fieldhub/kernel/db"
 	"github.com/fieldhub/fieldhub/kernel/tsdb"
 	"github.com/fieldhub/fieldhub/kernel/tsdb/sqlts"
-)
-
-const (
-	benchEmail    = "bench@fieldhub.test"
-	benchPassword = "bench-password-1"
 )
 
 type options struct {
@@ -70,43 +63,21 @@ func main() {
 
 func run(o options) (err error) {
 	ctx := context.Background()
-	tmp, err := os.MkdirTemp("", "fieldhub-bench-reports-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	bin := o.bin
-	if bin == "" {
-		bin = filepath.Join(tmp, "fieldhub")
-		if err := loadkit.BuildBinary(bin); err != nil {
-			return err
-		}
-	}
-	dbURL, drop, err := loadkit.CreatePostgres(ctx, o.pg, "fieldhub_bench_reports")
+	portal, stop, err := loadkit.StartPortal(ctx, loadkit.PortalOptions{Name: "reports", Bin: o.bin, PGAdmin: o.pg})
 	if err != nil {
 		return err
 	}
 	defer func() {
-		if derr := drop(); derr != nil && err == nil {
-			err = derr
+		if serr := stop(); serr != nil && err == nil {
+			err = serr
 		}
 	}()
-	env := append(loadkit.CleanEnv(), "FIELDHUB_DATA="+filepath.Join(tmp, "data"), "FIELDHUB_ACCESS_LOG=false", "DATABASE_URL="+dbURL)
-	admin := exec.Command(bin, "admin", "create-superadmin", "--email", benchEmail, "--password", benchPassword)
-	admin.Env = env
-	if out, err := admin.CombinedOutput(); err != nil {
-		return fmt.Errorf("fieldhub admin create-superadmin: %v\n%s", err, out)
-	}
-	server, err := loadkit.StartServer(bin, env, filepath.Join(tmp, "server.log"))
-	if err != nil {
-		return err
-	}
-	defer server.Stop()
+	server, dbURL := portal.Server(), portal.DatabaseURL
 	nodeCount := max(o.nodes, 1)
 	if o.only == "rows" {
 		nodeCount = 1
 	}
-	company, token, tags, err := setUp(server.Base, nodeCount)
+	company, token, tags, err := setUp(server.Base, portal.RootToken, nodeCount)
 	if err != nil {
 		return server.Fail(err)
 	}
@@ -175,30 +146,9 @@ type tag struct {
 
 // setUp makes a company with n nodes through the API and returns the
 // company, a CompanyAdmin's token and the nodes.
-func setUp(base string, n int) (int64, string, []tag, error) {
-	root, _, err := loadkit.Login(base, benchEmail, benchPassword)
+func setUp(base, root string, n int) (int64, string, []tag, error) {
+	c, err := loadkit.NewCompany(base, root, loadkit.CompanyOptions{Application: map[string]any{"name": "Bench"}})
 	if err != nil {
-		return 0, "", nil, err
-	}
-	var co struct {
-		Company struct {
-			ID int64 `json:"companyId"`
-		} `json:"company"`
-	}
-	if err := loadkit.Call(base, "POST", "/api/users/create/company", root, map[string]any{
-		"company": map[string]any{"name": "Bench AB", "orgNumber": "556677-8899", "invoiceAdress": "bench@bench.example", "country": "SE"},
-		"user": map[string]any{"firstName": "Bench", "lastName": "Admin", "email": "admin@bench.example", "phoneNumber": "46701234567",
-			"password": benchPassword}}, http.StatusCreated, &co); err != nil {
-		return 0, "", nil, err
-	}
-	token, _, err := loadkit.Login(base, "admin@bench.example", benchPassword)
-	if err != nil {
-		return 0, "", nil, err
-	}
-	var app struct {
-		ID int64 `json:"id"`
-	}
-	if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/applications/%d", co.Company.ID), token, map[string]any{"name": "Bench"}, http.StatusCreated, &app); err != nil {
 		return 0, "", nil, err
 	}
 	var tags []tag
@@ -207,13 +157,13 @@ func setUp(base string, n int) (int64, string, []tag, error) {
 		var t struct {
 			ID int64 `json:"id"`
 		}
-		if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/applications/%d/tag", app.ID), token, map[string]any{"name": fmt.Sprintf("Meter %03d", i+1), "deveui": eui},
+		if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/applications/%d/tag", c.App), c.AdminToken, map[string]any{"name": fmt.Sprintf("Meter %03d", i+1), "deveui": eui},
 			http.StatusCreated, &t); err != nil {
 			return 0, "", nil, err
 		}
 		tags = append(tags, tag{id: t.ID, eui: eui})
 	}
-	return co.Company.ID, token, tags, nil
+	return c.ID, c.AdminToken, tags, nil
 }
 
 // load writes n values of each key of each node, one every step from from.

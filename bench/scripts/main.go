@@ -34,8 +34,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"sync"
@@ -43,11 +41,6 @@ import (
 	"time"
 
 	"github.com/fieldhub/fieldhub/bench/internal/loadkit"
-)
-
-const (
-	benchEmail    = "bench@fieldhub.test"
-	benchPassword = "bench-password-1"
 )
 
 // dewPoint is the triggered script: the dew point of the uplink's
@@ -99,39 +92,17 @@ type portal struct {
 
 func run(o options) (err error) {
 	ctx := context.Background()
-	tmp, err := os.MkdirTemp("", "fieldhub-bench-scripts-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	bin := o.bin
-	if bin == "" {
-		bin = filepath.Join(tmp, "fieldhub")
-		if err := loadkit.BuildBinary(bin); err != nil {
-			return err
-		}
-	}
-	dbURL, drop, err := loadkit.CreatePostgres(ctx, o.pg, "fieldhub_bench_scripts")
+	started, stop, err := loadkit.StartPortal(ctx, loadkit.PortalOptions{Name: "scripts", Bin: o.bin, PGAdmin: o.pg})
 	if err != nil {
 		return err
 	}
 	defer func() {
-		if derr := drop(); derr != nil && err == nil {
-			err = derr
+		if serr := stop(); serr != nil && err == nil {
+			err = serr
 		}
 	}()
-	env := append(loadkit.CleanEnv(), "FIELDHUB_DATA="+filepath.Join(tmp, "data"), "FIELDHUB_ACCESS_LOG=false", "DATABASE_URL="+dbURL)
-	admin := exec.Command(bin, "admin", "create-superadmin", "--email", benchEmail, "--password", benchPassword)
-	admin.Env = env
-	if out, err := admin.CombinedOutput(); err != nil {
-		return fmt.Errorf("fieldhub admin create-superadmin: %v\n%s", err, out)
-	}
-	server, err := loadkit.StartServer(bin, env, filepath.Join(tmp, "server.log"))
-	if err != nil {
-		return err
-	}
-	defer server.Stop()
-	p, err := setUp(server)
+	server := started.Server()
+	p, err := setUp(server, started.RootToken)
 	if err != nil {
 		return server.Fail(err)
 	}
@@ -153,43 +124,12 @@ func run(o options) (err error) {
 }
 
 // setUp makes a company with an application and an integration token.
-func setUp(server *loadkit.Server) (*portal, error) {
-	base := server.Base
-	root, _, err := loadkit.Login(base, benchEmail, benchPassword)
+func setUp(server *loadkit.Server, root string) (*portal, error) {
+	c, err := loadkit.NewCompany(server.Base, root, loadkit.CompanyOptions{Application: map[string]any{"name": "Bench"}, TokenLabel: "bench"})
 	if err != nil {
 		return nil, err
 	}
-	var co struct {
-		Company struct {
-			ID int64 `json:"companyId"`
-		} `json:"company"`
-	}
-	if err := loadkit.Call(base, "POST", "/api/users/create/company", root, map[string]any{
-		"company": map[string]any{"name": "Bench AB", "orgNumber": "556677-8899", "invoiceAdress": "bench@bench.example", "country": "SE"},
-		"user": map[string]any{"firstName": "Bench", "lastName": "Admin", "email": "admin@bench.example", "phoneNumber": "46701234567",
-			"password": benchPassword}}, http.StatusCreated, &co); err != nil {
-		return nil, err
-	}
-	p := &portal{server: server, company: co.Company.ID, made: map[int64]bool{}}
-	if p.token, _, err = loadkit.Login(base, "admin@bench.example", benchPassword); err != nil {
-		return nil, err
-	}
-	var app struct {
-		ID int64 `json:"id"`
-	}
-	if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/applications/%d", p.company), p.token, map[string]any{"name": "Bench"}, http.StatusCreated, &app); err != nil {
-		return nil, err
-	}
-	p.app = app.ID
-	var tok struct {
-		Token string `json:"token"`
-	}
-	if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/integration/tokens/%d", p.company), p.token, map[string]any{"label": "bench", "isCompany": true},
-		http.StatusCreated, &tok); err != nil {
-		return nil, err
-	}
-	p.ingest = tok.Token
-	return p, nil
+	return &portal{server: server, company: c.ID, token: c.AdminToken, ingest: c.IntegrationToken, app: c.App, made: map[int64]bool{}}, nil
 }
 
 // node is a node of the benchmark.

@@ -344,33 +344,14 @@ func setup(base string, httpNodes, mqttNodes int, csApp string) (*fleet, error) 
 	if err != nil {
 		return nil, err
 	}
-	var created struct {
-		Company struct {
-			ID int64 `json:"companyId"`
-		} `json:"company"`
-	}
-	err = loadkit.Call(base, "POST", "/api/users/create/company", super, map[string]any{
-		"company": map[string]any{"name": "Soak AB", "orgNumber": "556677-8899", "invoiceAdress": "billing@soak.example", "country": "SE"},
-		"user": map[string]any{"firstName": "Soak", "lastName": "Admin", "email": "admin@soak.example",
-			"phoneNumber": "46701234567", "password": soakPassword},
-	}, 201, &created)
+	c, err := loadkit.NewCompany(base, super, loadkit.CompanyOptions{Name: "Soak AB", AdminEmail: "admin@soak.example", TokenLabel: "soak"})
 	if err != nil {
 		return nil, err
 	}
-	f := &fleet{company: created.Company.ID, csApp: csApp}
-	var tok struct {
-		Token string `json:"token"`
-	}
-	if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/integration/tokens/%d", f.company), super,
-		map[string]any{"label": "soak", "isCompany": true}, 201, &tok); err != nil {
-		return nil, err
-	}
-	f.token = tok.Token
+	f := &fleet{company: c.ID, token: c.IntegrationToken, csApp: csApp}
 	app := func(fields map[string]any, prefix string, n int) ([]string, error) {
-		var a struct {
-			ID int64 `json:"id"`
-		}
-		if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/applications/%d", f.company), super, fields, 201, &a); err != nil {
+		appID, err := loadkit.NewApplication(base, super, f.company, fields)
+		if err != nil {
 			return nil, err
 		}
 		euis := make([]string, n)
@@ -381,7 +362,7 @@ func setup(base string, httpNodes, mqttNodes int, csApp string) (*fleet, error) 
 			wg.Go(func() {
 				for i := int(next.Add(1) - 1); i < n && firstErr.Load() == nil; i = int(next.Add(1) - 1) {
 					euis[i] = fmt.Sprintf("%s%06x", prefix, i)
-					if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/applications/%d/tag", a.ID), super,
+					if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/applications/%d/tag", appID), super,
 						map[string]any{"name": "Soak node " + euis[i], "deveui": euis[i]}, 201, nil); err != nil {
 						firstErr.Store(err)
 					}

@@ -29,8 +29,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -41,11 +39,6 @@ import (
 	"github.com/fieldhub/fieldhub/bench/internal/loadkit"
 	"github.com/fieldhub/fieldhub/sdk/partner"
 	fieldhubv1 "github.com/fieldhub/fieldhub/sdk/partner/fieldhubv1"
-)
-
-const (
-	benchEmail    = "bench@bench.example"
-	benchPassword = "bench-password-1"
 )
 
 type options struct {
@@ -82,46 +75,18 @@ func fatal(err error) {
 
 func run(o options) (err error) {
 	ctx := context.Background()
-	tmp, err := os.MkdirTemp("", "fieldhub-bench-watchfanout-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	bin := o.bin
-	if bin == "" {
-		bin = filepath.Join(tmp, "fieldhub")
-		if err := loadkit.BuildBinary(bin); err != nil {
-			return err
-		}
-	}
-	dbURL, drop, err := loadkit.CreatePostgres(ctx, o.pgAdmin, "fieldhub_bench_watch")
+	portal, stop, err := loadkit.StartPortal(ctx, loadkit.PortalOptions{Name: "watchfanout", Bin: o.bin, PGAdmin: o.pgAdmin, Instances: o.ins})
 	if err != nil {
 		return err
 	}
 	defer func() {
-		if derr := drop(); derr != nil && err == nil {
-			err = derr
+		if serr := stop(); serr != nil && err == nil {
+			err = serr
 		}
 	}()
-	env := append(loadkit.CleanEnv(), "FIELDHUB_DATA="+filepath.Join(tmp, "data"), "FIELDHUB_ACCESS_LOG=false", "DATABASE_URL="+dbURL)
-	admin := exec.Command(bin, "admin", "create-superadmin", "--email", benchEmail, "--password", benchPassword)
-	admin.Env = env
-	if out, err := admin.CombinedOutput(); err != nil {
-		return fmt.Errorf("fieldhub admin create-superadmin: %v\n%s", err, out)
-	}
-	ingestServer, err := loadkit.StartServer(bin, env, filepath.Join(tmp, "server-a.log"))
-	if err != nil {
-		return err
-	}
-	defer ingestServer.Stop()
-	watchServer := ingestServer
-	if o.ins == 2 {
-		if watchServer, err = loadkit.StartServer(bin, env, filepath.Join(tmp, "server-b.log")); err != nil {
-			return err
-		}
-		defer watchServer.Stop()
-	}
-	super, company, ingestToken, euis, err := setup(ingestServer.Base, o.nodes)
+	ingestServer, watchServer := portal.Servers[0], portal.Servers[len(portal.Servers)-1]
+	super := portal.RootToken
+	company, ingestToken, euis, err := setup(ingestServer.Base, super, o.nodes)
 	if err != nil {
 		return ingestServer.Fail(err)
 	}
@@ -286,45 +251,21 @@ func postOne(hc *http.Client, base, token string, body []byte) error {
 	return nil
 }
 
-// setup makes a company with n nodes and an integration token, and returns
-// the SuperAdmin's access token (which watches the company), the company,
-// the integration token and the nodes' DevEUIs.
-func setup(base string, n int) (string, int64, string, []string, error) {
-	super, _, err := loadkit.Login(base, benchEmail, benchPassword)
+// setup makes a company with n nodes and an integration token as the
+// SuperAdmin (super, which also watches the company), and returns the
+// company, the integration token and the nodes' DevEUIs.
+func setup(base, super string, n int) (int64, string, []string, error) {
+	c, err := loadkit.NewCompany(base, super, loadkit.CompanyOptions{Application: map[string]any{"name": "Bench field"}, TokenLabel: "bench"})
 	if err != nil {
-		return "", 0, "", nil, err
-	}
-	var created struct {
-		Company struct {
-			ID int64 `json:"companyId"`
-		} `json:"company"`
-	}
-	if err := loadkit.Call(base, "POST", "/api/users/create/company", super, map[string]any{
-		"company": map[string]any{"name": "Bench AB", "orgNumber": "556677-8899", "invoiceAdress": "billing@bench.example", "country": "SE"},
-		"user": map[string]any{"firstName": "Bench", "lastName": "Admin", "email": "admin@bench.example",
-			"phoneNumber": "46701234567", "password": benchPassword},
-	}, 201, &created); err != nil {
-		return "", 0, "", nil, err
-	}
-	company := created.Company.ID
-	var app, tok struct {
-		ID    int64  `json:"id"`
-		Token string `json:"token"`
-	}
-	if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/applications/%d", company), super, map[string]any{"name": "Bench field"}, 201, &app); err != nil {
-		return "", 0, "", nil, err
-	}
-	if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/integration/tokens/%d", company), super,
-		map[string]any{"label": "bench", "isCompany": true}, 201, &tok); err != nil {
-		return "", 0, "", nil, err
+		return 0, "", nil, err
 	}
 	euis := make([]string, n)
 	for i := range euis {
 		euis[i] = fmt.Sprintf("70b3d57ed3%06x", i)
-		if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/applications/%d/tag", app.ID), super,
+		if err := loadkit.Call(base, "POST", fmt.Sprintf("/api/applications/%d/tag", c.App), super,
 			map[string]any{"name": fmt.Sprintf("Bench node %d", i), "deveui": euis[i]}, 201, nil); err != nil {
-			return "", 0, "", nil, err
+			return 0, "", nil, err
 		}
 	}
-	return super, company, tok.Token, euis, nil
+	return c.ID, c.IntegrationToken, euis, nil
 }
