@@ -83,7 +83,7 @@ test("a visitor reads the provider's news after the page loads", async (t) => {
   // The feed's links are reached by keyboard.
   await link.focus();
   assert.equal(await link.evaluate((el) => el === document.activeElement), true);
-  await a11y(t, page, "news");
+  await a11y(t, page, "news-feed");
   watch.check();
 });
 
@@ -132,7 +132,7 @@ test("a SuperAdmin posts, edits and deletes local news", async (t) => {
   const entry = page.locator("[data-news-local] article").first();
   assert.equal(await entry.getByRole("heading", { level: 3 }).textContent(), "Firmware 2.1 for the gateways");
   assert.match(await entry.textContent(), /<b>Not bold<\/b>/, "the body is text");
-  await a11y(t, page, "news-superadmin");
+  await a11y(t, page, "news-posted");
 
   // Edited.
   await entry.getByRole("link", { name: new RegExp(m("page.news.editEntry")) }).click();

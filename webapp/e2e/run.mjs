@@ -1,21 +1,38 @@
 #!/usr/bin/env node
 // Runs the browser tests (`npm --prefix webapp run e2e`): builds the Go
 // binary once, then runs every webapp/e2e/*.test.mjs with Node's test runner,
-// one file at a time (each starts its own portal and Chromium). Arguments
-// name test files to run instead of all of them. Exits with the runner's code.
-// FIELDHUB_E2E_BIN names an already built binary to test instead.
+// FIELDHUB_E2E_CONCURRENCY files at a time (default 2). Each file runs in its
+// own Node process with its own portal (free port, fresh data folder),
+// Chromium and temp folders, and spends most of its time waiting on the
+// network, timers and rendering rather than on the CPU, so two files side by
+// side take about half the wall time. The files in ALONE run after the
+// others, one at a time: they measure, and a neighbour's load would be in
+// their figures. Arguments name test files to run instead of all of them.
+// Exits with the first failing runner's code. FIELDHUB_E2E_BIN names an
+// already built binary to test instead.
 //
 // Needs the web assets built in webapp/dist and Chromium at /usr/bin/chromium
 // (scripts/ensure-chromium.sh installs it).
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative, resolve } from "node:path";
+import { basename, join, relative, resolve } from "node:path";
 import { chromiumPath, e2eDir, webappDir } from "./lib/env.mjs";
 import { goBuild } from "./lib/server.mjs";
 
+// perf.test.mjs records first-contentful-paint and page weight for
+// docs/performance.md and holds them to budgets.
+const ALONE = new Set(["perf.test.mjs"]);
+
 if (!existsSync(chromiumPath)) {
   console.error(`e2e: ${chromiumPath} is missing; run scripts/ensure-chromium.sh`);
+  process.exit(1);
+}
+
+const concurrencyText = process.env.FIELDHUB_E2E_CONCURRENCY || "2";
+const concurrency = Number(concurrencyText);
+if (!Number.isInteger(concurrency) || concurrency < 1) {
+  console.error(`e2e: FIELDHUB_E2E_CONCURRENCY=${concurrencyText} is not a whole number of at least 1`);
   process.exit(1);
 }
 
@@ -28,10 +45,40 @@ const files = process.argv.slice(2).length
       .filter((f) => f.endsWith(".test.mjs"))
       .sort()
       .map((f) => join(e2eDir, f));
+const together = files.filter((f) => !ALONE.has(basename(f)));
+const alone = files.filter((f) => ALONE.has(basename(f)));
+
+const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+const names = (list) => list.map((f) => relative(webappDir, f)).join(", ");
+
+let child; // the runner now running, which a signal to this process goes to
+let stopped = false;
+for (const sig of ["SIGINT", "SIGTERM"]) {
+  process.on(sig, () => {
+    stopped = true;
+    child?.kill(sig);
+  });
+}
+
+// runFiles runs list with Node's test runner, n files at a time, and
+// resolves to its exit code.
+function runFiles(list, n, bin) {
+  return new Promise((done) => {
+    child = spawn(
+      process.execPath,
+      ["--test", `--test-concurrency=${n}`, "--test-reporter=spec", "--test-reporter-destination=stdout", ...list],
+      { stdio: "inherit", env: { ...process.env, FIELDHUB_E2E_BIN: bin } },
+    );
+    child.on("exit", (c, signal) => {
+      child = undefined;
+      done(c ?? (signal ? 1 : 0));
+    });
+  });
+}
 
 const binDir = mkdtempSync(join(tmpdir(), "fieldhub-e2e-bin-"));
-const cleanup = () => rmSync(binDir, { recursive: true, force: true });
 let code = 1;
+const startedRun = Date.now();
 try {
   let bin = process.env.FIELDHUB_E2E_BIN;
   if (bin) {
@@ -40,21 +87,28 @@ try {
     bin = join(binDir, "fieldhub");
     const started = Date.now();
     await goBuild(bin);
-    console.log(`e2e: built the portal in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(`e2e: built the portal in ${seconds(started)}`);
   }
-  console.log(`e2e: running ${files.map((f) => relative(webappDir, f)).join(", ")}`);
-  code = await new Promise((done) => {
-    const child = spawn(
-      process.execPath,
-      ["--test", "--test-concurrency=1", "--test-reporter=spec", "--test-reporter-destination=stdout", ...files],
-      { stdio: "inherit", env: { ...process.env, FIELDHUB_E2E_BIN: bin } },
-    );
-    for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
-    child.on("exit", (c, signal) => done(c ?? (signal ? 1 : 0)));
-  });
+  code = 0;
+  if (together.length) {
+    const n = Math.min(concurrency, together.length);
+    const started = Date.now();
+    console.log(`e2e: running ${n} at a time: ${names(together)}`);
+    code = await runFiles(together, n, bin);
+    console.log(`e2e: ${together.length} file(s), ${n} at a time, took ${seconds(started)} (exit code ${code})`);
+  }
+  if (alone.length && !stopped) {
+    const started = Date.now();
+    console.log(`e2e: running alone: ${names(alone)}`);
+    const aloneCode = await runFiles(alone, 1, bin);
+    console.log(`e2e: ${alone.length} file(s) alone took ${seconds(started)} (exit code ${aloneCode})`);
+    code ||= aloneCode;
+  }
 } catch (err) {
   console.error(`e2e: ${err.message}`);
+  code = 1;
 } finally {
-  cleanup();
+  rmSync(binDir, { recursive: true, force: true });
 }
+console.log(`e2e: the whole run took ${seconds(startedRun)}`);
 process.exit(code);

@@ -26,10 +26,15 @@ export async function newContext(browser, server, { locale = "en-GB", colorSchem
     reducedMotion: "reduce",
     ...rest,
   });
-  context.setDefaultTimeout(10000);
-  context.setDefaultNavigationTimeout(15000);
+  // Generous: run.mjs runs two files side by side on a machine that others
+  // share, where a full-page screenshot of a long page or a navigation can
+  // take many seconds. Every wait is for a condition, so a long limit only
+  // costs time when the test fails anyway.
+  context.setDefaultTimeout(30000);
+  context.setDefaultNavigationTimeout(45000);
   origins.set(context, new URL(server.baseURL).origin);
   await watchContentSecurity(context, server);
+  await context.addInitScript(recordSnackbar);
   // The test network has no tile server: the default tile address's
   // tiles (the gateway maps, on pages any walk reaches) are answered empty.
   await context.route("https://tile.openstreetmap.org/**", (route) => route.fulfill({ status: 204 }));
@@ -211,18 +216,43 @@ export async function tr(page) {
 }
 
 /**
- * readSnackbar returns the text the snackbar shows now, or "" when it shows
- * nothing within 2.5 s (it shows a message for 3 s: call it right after the
- * action or navigation, and assert later, so one missing message does not
- * hide what the rest of the test would find).
+ * recordSnackbar runs in every document before its scripts (an init script
+ * of newContext) and keeps each message the snackbar (#snackbar) shows in
+ * window.__fieldhubSnackbar, as {text, read}. The snackbar shows a message
+ * for 3 s and then clears it: on a busy machine a test can look only after
+ * that, so readSnackbar reads this record instead of the snackbar itself.
+ */
+function recordSnackbar() {
+  const shown = [];
+  window.__fieldhubSnackbar = shown;
+  new MutationObserver((records) => {
+    // One entry per batch: page/toast.ts sets the text, then the class.
+    const bar = records.map((r) => r.target).find((el) => el.id === "snackbar" || el.parentNode?.id === "snackbar");
+    const el = bar?.id === "snackbar" ? bar : bar?.parentNode;
+    const text = el?.classList.contains("visible") ? el.textContent.trim() : "";
+    if (text) shown.push({ text, read: false });
+  }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ["class"] });
+}
+
+/**
+ * readSnackbar returns the newest message the snackbar of this document has
+ * shown since the last readSnackbar (marking it and older ones read), or ""
+ * when it shows none within 15 s. Call it after the action or navigation, and
+ * assert later, so one missing message does not hide what the rest of the test
+ * would find. A message an earlier action showed and no test read counts too,
+ * until the next one arrives.
  */
 export async function readSnackbar(page) {
   try {
-    await page.locator("#snackbar.visible").waitFor({ timeout: 2500 });
+    await page.waitForFunction(() => (window.__fieldhubSnackbar ?? []).some((m) => !m.read), null, { timeout: 15000 });
   } catch {
     return "";
   }
-  return (await frame(page).snackbar.textContent()).trim();
+  return page.evaluate(() => {
+    const unread = window.__fieldhubSnackbar.filter((m) => !m.read);
+    for (const m of unread) m.read = true;
+    return unread[unread.length - 1].text;
+  });
 }
 
 /** assertSnackbar checks a text read with readSnackbar against the wanted ones. */
