@@ -51,7 +51,7 @@ func main() {
 	var o options
 	flag.IntVar(&o.rate, "rate", 5000, "uplinks per second posted, paced")
 	flag.IntVar(&o.subscribers, "subscribers", 10, "Watch streams of the company")
-	flag.IntVar(&o.conns, "c", 32, "concurrent HTTP connections that post the uplinks")
+	flag.IntVar(&o.conns, "c", 256, "concurrent HTTP connections that post the uplinks")
 	flag.DurationVar(&o.duration, "d", 15*time.Second, "measured duration of the posting")
 	flag.DurationVar(&o.warmup, "warmup", 2*time.Second, "posting before the measured period (not counted)")
 	flag.DurationVar(&o.drain, "drain", 10*time.Second, "how long the subscribers may take to receive the last uplinks")
