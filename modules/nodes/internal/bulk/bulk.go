@@ -113,7 +113,7 @@ func (s *Service) memoDecoders() registry.HasDecoder {
 // case. ambiguous is true when several keys do; "" with ambiguous false is
 // no such key, which the node validation then refuses.
 func (s *Service) decoderKey(companyID int64, has registry.HasDecoder) func(ctx context.Context, v string) (key string, ambiguous bool, err error) {
-	var byFold map[string][]string
+	var byFold folded
 	return func(ctx context.Context, v string) (string, bool, error) {
 		ok, err := has(ctx, companyID, v)
 		if err != nil || ok {
@@ -124,23 +124,44 @@ func (s *Service) decoderKey(companyID int64, has registry.HasDecoder) func(ctx 
 			if err != nil {
 				return "", false, fmt.Errorf("list decoders: %w", err)
 			}
-			byFold = map[string][]string{}
-			for _, e := range list {
-				k := strings.ToLower(e.Key)
-				if !slices.Contains(byFold[k], e.Key) {
-					byFold[k] = append(byFold[k], e.Key)
-				}
+			keys := make([]string, len(list))
+			for i, e := range list {
+				keys[i] = e.Key
 			}
+			byFold = foldIndex(keys)
 		}
-		switch keys := byFold[strings.ToLower(v)]; len(keys) {
+		switch key, n := byFold.find(v); n {
 		case 0:
 			return v, false, nil
 		case 1:
-			return keys[0], false, nil
+			return key, false, nil
 		default:
 			return "", true, nil
 		}
 	}
+}
+
+// folded indexes names by their lower case, each spelling once.
+type folded map[string][]string
+
+func foldIndex(names []string) folded {
+	f := folded{}
+	for _, name := range names {
+		k := strings.ToLower(strings.TrimSpace(name))
+		if !slices.Contains(f[k], name) {
+			f[k] = append(f[k], name)
+		}
+	}
+	return f
+}
+
+// find is the one name that differs from v only in case, and how many do.
+func (f folded) find(v string) (string, int) {
+	names := f[strings.ToLower(v)]
+	if len(names) != 1 {
+		return "", len(names)
+	}
+	return names[0], 1
 }
 
 // profileByName resolves a profile name once per name: the profile of
@@ -154,7 +175,7 @@ func profileByName(p nodes.Profiles, companyID int64) func(ctx context.Context, 
 		ambiguous bool
 	}
 	known := map[string]answer{}
-	var byFold map[string][]string // lower-case name → the names spelled so
+	var byFold folded
 	exact := func(ctx context.Context, name string) (*nodes.ProfileRef, error) {
 		ref, err := p.ProfileByName(ctx, companyID, name)
 		switch {
@@ -183,19 +204,17 @@ func profileByName(p nodes.Profiles, companyID int64) func(ctx context.Context, 
 			if err != nil {
 				return nil, false, fmt.Errorf("list profiles: %w", err)
 			}
-			byFold = map[string][]string{}
-			for _, r := range refs {
-				k := strings.ToLower(strings.TrimSpace(r.Name))
-				if !slices.Contains(byFold[k], r.Name) {
-					byFold[k] = append(byFold[k], r.Name)
-				}
+			names := make([]string, len(refs))
+			for i, r := range refs {
+				names[i] = r.Name
 			}
+			byFold = foldIndex(names)
 		}
 		var a answer
-		switch names := byFold[strings.ToLower(name)]; len(names) {
+		switch spelt, n := byFold.find(name); n {
 		case 0:
 		case 1:
-			if a.ref, err = exact(ctx, names[0]); err != nil {
+			if a.ref, err = exact(ctx, spelt); err != nil {
 				return nil, false, err
 			}
 		default:
