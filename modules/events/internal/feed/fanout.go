@@ -94,30 +94,12 @@ func newPGFanout(bdb *bun.DB, url string, log *slog.Logger, h *hub, uplinks *upl
 		pending: make(chan outgoing, pendingSize), full: full}
 }
 
-// publishUplink queues an uplink's feed event and radio part for the other
-// instances without waiting.
-func (f *pgFanout) publishUplink(company int64, event, radio []byte) {
+// publish queues a message for the other instances without waiting: an
+// uplink's feed event with its radio part, a log entry (kind), or a
+// message to users (kindUsers). A full queue drops it, counted.
+func (f *pgFanout) publish(o outgoing) {
 	select {
-	case f.pending <- outgoing{company: company, event: event, radio: radio}:
-	default:
-		f.full.Inc()
-	}
-}
-
-// publish queues an event for the other instances without waiting.
-func (f *pgFanout) publish(company int64, kind string, event []byte) {
-	select {
-	case f.pending <- outgoing{company: company, kind: kind, event: event}:
-	default:
-		f.full.Inc()
-	}
-}
-
-// publishUsers queues a message to users for the other instances without
-// waiting.
-func (f *pgFanout) publishUsers(users []int64, msg []byte) {
-	select {
-	case f.pending <- outgoing{kind: kindUsers, users: users, event: msg}:
+	case f.pending <- o:
 	default:
 		f.full.Inc()
 	}

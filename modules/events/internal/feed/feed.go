@@ -198,7 +198,7 @@ func (m *Feed) onUplink(_ context.Context, e kevents.Event) {
 		m.log.Error("live uplink not shared with other instances", "company_id", u.CompanyID, "err", err)
 		return
 	}
-	m.fanout.publishUplink(u.CompanyID, body, radio)
+	m.fanout.publish(outgoing{company: u.CompanyID, event: body, radio: radio})
 }
 
 // onLogEntry pushes a written log entry to the connections of its company
@@ -250,7 +250,7 @@ func (m *Feed) onToUsers(_ context.Context, e kevents.Event) {
 	if m.fanout != nil {
 		// In groups, so that each notification stays inline (maxInline).
 		for users := range slices.Chunk(u.UserIDs, usersPerNotify) {
-			m.fanout.publishUsers(users, u.Message)
+			m.fanout.publish(outgoing{kind: kindUsers, users: users, event: u.Message})
 		}
 	}
 }
@@ -277,7 +277,7 @@ const auditEntry = "AuditEntry"
 func (m *Feed) send(company int64, kind string, body []byte) {
 	m.deliver(company, kind, body)
 	if m.fanout != nil {
-		m.fanout.publish(company, kind, body)
+		m.fanout.publish(outgoing{company: company, kind: kind, event: body})
 	}
 }
 
