@@ -155,6 +155,11 @@ func newLimiter(idb bun.IDB, log *slog.Logger) *limiter {
 	return &limiter{counts: c, log: log, held: map[string]*held{}}
 }
 
+// isSend reports whether an action of kind sends a message (a
+// notification, an e-mail, an SMS, a downlink): the actions that count
+// against the send limits; writes and log lines count as writes.
+func isSend(kind string) bool { return kind != scripts.ActionWrite && kind != scripts.ActionLog }
+
 // minuteOf is the minute of the clock a time falls in.
 func minuteOf(t time.Time) int64 { return t.Unix() / 60 }
 
@@ -162,7 +167,7 @@ func minuteOf(t time.Time) int64 { return t.Unix() / 60 }
 // and then the company's ceiling. It returns a *refusal when one refuses.
 func (l *limiter) allow(ctx context.Context, s *scripts.Script, kind string, now time.Time) error {
 	qs := writeQuotas(s)
-	if kind != scripts.ActionWrite && kind != scripts.ActionLog {
+	if isSend(kind) {
 		qs = sendQuotas(s)
 	}
 	minute := minuteOf(now)

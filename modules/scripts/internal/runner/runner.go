@@ -247,7 +247,7 @@ func (r *Runner) record(s *scripts.Script, text string) {
 func (r *Runner) refusedByCeiling(s *scripts.Script, kind string) {
 	id, most := scripts.IDCompanyWrites, scripts.MaxCompanyWritesPerMinute
 	msg := "The company's scripts wrote %d times this minute, the most they may together: further writes are refused until the minute is over. No script is switched off for it."
-	if kind != scripts.ActionWrite && kind != scripts.ActionLog {
+	if isSend(kind) {
 		id, most = scripts.IDCompanySends, scripts.MaxCompanySendsPerMinute
 		msg = "The company's scripts sent %d messages this minute, the most they may together: further sends are refused until the minute is over. No script is switched off for it."
 	}
