@@ -54,6 +54,7 @@ type options struct {
 	nodes, rate, scripts, conns int
 	triggered, ingestNodes      int
 	interval                    int
+	keep                        bool
 	duration, window, warmup    time.Duration
 }
 
@@ -70,6 +71,7 @@ func main() {
 	flag.IntVar(&o.triggered, "triggered", 100, "triggered scripts for the second ingest run")
 	flag.IntVar(&o.ingestNodes, "ingest-nodes", 1000, "nodes the ingest runs post to (the first -triggered of them get a script)")
 	flag.DurationVar(&o.warmup, "warmup", 5*time.Second, "warm-up of each ingest run")
+	flag.BoolVar(&o.keep, "keep", false, "keep the server's folder (its log) and database for a look")
 	flag.StringVar(&o.bin, "bin", "", "a fieldhub binary to test (default: build one)")
 	flag.StringVar(&o.pg, "pg", loadkit.DefaultPostgres(), "PostgreSQL admin URL, used to create and drop the benchmark database")
 	flag.Parse()
@@ -92,7 +94,7 @@ type portal struct {
 
 func run(o options) (err error) {
 	ctx := context.Background()
-	started, stop, err := loadkit.StartPortal(ctx, loadkit.PortalOptions{Name: "scripts", Bin: o.bin, PGAdmin: o.pg})
+	started, stop, err := loadkit.StartPortal(ctx, loadkit.PortalOptions{Name: "scripts", Bin: o.bin, PGAdmin: o.pg, Keep: o.keep})
 	if err != nil {
 		return err
 	}
@@ -268,18 +270,35 @@ func benchTrigger(p *portal, o options) error {
 	if err := <-errc; err != nil {
 		return err
 	}
-	time.Sleep(2 * time.Second) // the last runs finish
-	var lat []time.Duration
+	posted := time.Now()
+	// lat is commit to written value; wait (commit to the run's start) and
+	// took (the run) are its two parts, printed to show which one grows.
+	var lat, wait, took []time.Duration
+	var through time.Duration // the last uplink's commit to all its runs recorded
 	failed := 0
 	for i, n := range list {
+		// The node's uplinks were i, i+len(list), ...: its history has a
+		// run of each once the runs queued behind the load are through
+		// and recorded.
+		want := (total - i + len(list) - 1) / len(list)
 		var runs []struct {
 			StartedAt  time.Time `json:"startedAt"`
 			DurationMS int64     `json:"durationMs"`
 			Error      string    `json:"error"`
 		}
-		if err := loadkit.Call(p.server.Base, "GET", fmt.Sprintf("/api/script/history/%d", scripts[n.id]), p.token, nil, http.StatusOK, &runs); err != nil {
-			return err
+		for {
+			if err := loadkit.Call(p.server.Base, "GET", fmt.Sprintf("/api/script/history/%d", scripts[n.id]), p.token, nil, http.StatusOK, &runs); err != nil {
+				return err
+			}
+			if len(runs) >= want {
+				break
+			}
+			if time.Since(posted) > time.Minute {
+				return fmt.Errorf("script %d has %d of its %d runs a minute after the last uplink", scripts[n.id], len(runs), want)
+			}
+			time.Sleep(100 * time.Millisecond)
 		}
+		through = time.Since(posted)
 		// Runs are newest first; the node's uplinks were i, i+len(list), ...
 		slices.Reverse(runs)
 		for k, r := range runs {
@@ -294,7 +313,10 @@ func benchTrigger(p *portal, o options) error {
 				failed++
 				continue
 			}
-			lat = append(lat, r.StartedAt.Add(time.Duration(r.DurationMS)*time.Millisecond).Sub(committed[j]))
+			d := time.Duration(r.DurationMS) * time.Millisecond
+			lat = append(lat, r.StartedAt.Add(d).Sub(committed[j]))
+			wait = append(wait, r.StartedAt.Sub(committed[j]))
+			took = append(took, d)
 		}
 	}
 	if failed > 0 {
@@ -303,10 +325,14 @@ func benchTrigger(p *portal, o options) error {
 	if len(lat) == 0 {
 		return fmt.Errorf("no runs recorded")
 	}
-	slices.Sort(lat)
-	pct := func(p float64) time.Duration { return lat[min(len(lat)-1, int(p*float64(len(lat))))] }
+	pct := func(d []time.Duration, p float64) string {
+		slices.Sort(d)
+		return loadkit.Ms(d[min(len(d)-1, int(p*float64(len(d))))])
+	}
 	fmt.Printf("trigger: %d uplinks at %d/s over %d nodes: commit to written value p50 %s, p99 %s (%d runs)\n",
-		total, o.rate, len(list), loadkit.Ms(pct(0.5)), loadkit.Ms(pct(0.99)), len(lat))
+		total, o.rate, len(list), pct(lat, 0.5), pct(lat, 0.99), len(lat))
+	fmt.Printf("  of which commit to the run's start p50 %s, p99 %s; the run p50 %s, p99 %s; every run recorded %s after the last commit\n",
+		pct(wait, 0.5), pct(wait, 0.99), pct(took, 0.5), pct(took, 0.99), loadkit.Ms(through))
 	return nil
 }
 

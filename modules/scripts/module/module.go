@@ -90,15 +90,18 @@ func (m *module) Routes(r *web.ModuleRoutes) {
 // looping job (once across instances).
 func (m *module) Start(ctx context.Context) error {
 	m.run.Engine.Start(ctx)
+	m.run.Start()
 	m.disp.Start(ctx)
 	return m.host.Scheduler.Every("scripts", "loop", runner.Tick, true, func(ctx context.Context) error {
 		return m.run.RunDue(ctx, time.Now().UTC())
 	})
 }
 
-// Stop waits for the triggered runs under way and closes the sandbox.
+// Stop waits for the triggered runs under way, records the runs not
+// recorded yet and closes the sandbox.
 func (m *module) Stop(context.Context) error {
 	m.disp.Wait()
+	m.run.Stop()
 	return m.run.Engine.Stop()
 }
 

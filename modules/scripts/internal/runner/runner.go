@@ -28,7 +28,6 @@ import (
 	"github.com/fieldhub/fieldhub/modules/notifications"
 	"github.com/fieldhub/fieldhub/modules/scripts"
 	"github.com/fieldhub/fieldhub/modules/scripts/internal/engine"
-	"github.com/fieldhub/fieldhub/modules/scripts/internal/store"
 )
 
 // Deps are what the actions and reads of scripts reach.
@@ -48,6 +47,7 @@ type Runner struct {
 	deps   Deps
 	Engine *engine.Engine
 	limits *limiter
+	runs   *recorder
 	log    *slog.Logger
 }
 
@@ -56,6 +56,7 @@ func New(host *kernel.Host, deps Deps) *Runner {
 	log := host.Logger("scripts")
 	r := &Runner{host: host, db: host.DB, deps: deps, limits: newLimiter(host.DB, log), log: log}
 	r.Engine = engine.New(reader{deps}, r.log)
+	r.runs = newRecorder(host.DB, log, r.switchedOff)
 	return r
 }
 
@@ -93,15 +94,17 @@ func (r *Runner) Run(ctx context.Context, s *scripts.Script, cause string, trig 
 	if run.Error != "" && out.Line > 0 {
 		run.Error = fmt.Sprintf("%s (line %d)", out.Error, out.Line)
 	}
-	off, err := store.Finish(context.WithoutCancel(ctx), r.db, run, failed, scripts.FailuresToSwitchOff)
-	if err != nil {
-		return out, err
-	}
-	if off {
-		r.switchedOff(context.WithoutCancel(ctx), s, run.Error)
-	}
-	return out, nil
+	// A run someone asked for is in the history before its answer; the
+	// others are recorded with the runs around them (record.go).
+	return out, r.runs.record(s, run, failed, cause == scripts.CauseInvoke)
 }
+
+// Start records the runs in batches until Stop; before, each run is
+// recorded alone.
+func (r *Runner) Start() { r.runs.start() }
+
+// Stop records the runs not recorded yet; later runs are recorded alone.
+func (r *Runner) Stop() { r.runs.stop() }
 
 // Test runs content once against the company's real data without side
 // effects: the actions are answered, not done.

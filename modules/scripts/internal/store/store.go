@@ -5,6 +5,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -68,25 +69,35 @@ func Delete(ctx context.Context, idb bun.IDB, id int64) error {
 	return nil
 }
 
-// Triggered lists the enabled triggered scripts bound to a node.
-func Triggered(ctx context.Context, idb bun.IDB, tagID int64) ([]scripts.Script, error) {
-	list := []scripts.Script{}
-	err := idb.NewSelect().Model(&list).Where("bound_tag = ? AND type = ? AND enabled", tagID, scripts.TypeTriggered).Order("id").Scan(ctx)
+// Head is what says whether a cached triggered script is still current.
+type Head struct {
+	ID        int64     `bun:"id"`
+	BoundTag  int64     `bun:"bound_tag"`
+	UpdatedAt time.Time `bun:"updated_at"`
+}
+
+// TriggeredHeads lists the enabled triggered scripts bound to a node, by
+// id, without their content.
+func TriggeredHeads(ctx context.Context, idb bun.IDB) ([]Head, error) {
+	var list []Head
+	err := idb.NewSelect().Model((*scripts.Script)(nil)).Column("id", "bound_tag", "updated_at").
+		Where("bound_tag IS NOT NULL AND type = ? AND enabled", scripts.TypeTriggered).Order("id").Scan(ctx, &list)
 	if err != nil {
-		return nil, fmt.Errorf("triggered scripts of tag %d: %w", tagID, err)
+		return nil, fmt.Errorf("triggered scripts: %w", err)
 	}
 	return list, nil
 }
 
-// BoundTags lists the nodes that enabled triggered scripts are bound to.
-func BoundTags(ctx context.Context, idb bun.IDB) ([]int64, error) {
-	var ids []int64
-	err := idb.NewSelect().Model((*scripts.Script)(nil)).ColumnExpr("DISTINCT bound_tag").
-		Where("bound_tag IS NOT NULL AND type = ? AND enabled", scripts.TypeTriggered).Scan(ctx, &ids)
-	if err != nil {
-		return nil, fmt.Errorf("bound tags: %w", err)
+// ByID reads the scripts ids; unknown ids are left out.
+func ByID(ctx context.Context, idb bun.IDB, ids []int64) ([]scripts.Script, error) {
+	list := []scripts.Script{}
+	if len(ids) == 0 {
+		return list, nil
 	}
-	return ids, nil
+	if err := idb.NewSelect().Model(&list).Where("id IN (?)", bun.List(ids)).Order("id").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("read %d scripts: %w", len(ids), err)
+	}
+	return list, nil
 }
 
 // Due lists the enabled looping scripts due at now.
@@ -117,50 +128,90 @@ func Claim(ctx context.Context, idb bun.IDB, id int64, was *time.Time, next time
 	return n == 1, nil
 }
 
-// Finish records a run on its script: the last run, result and error, the
-// failures in a row (switching it off at off), and the run in the history,
-// keeping the newest scripts.MaxRuns. A run with an error that is not the
-// script's fault (failed false) leaves the failures as they were. It
-// reports whether this run switched the script off.
-func Finish(ctx context.Context, idb bun.IDB, r *scripts.Run, failed bool, off int) (switchedOff bool, err error) {
+// Finished is a run to record: failed is true when it was the script's
+// failure; a run with an error that is not the script's fault (failed
+// false) leaves the failures in a row as they were.
+type Finished struct {
+	Run    *scripts.Run
+	Failed bool
+}
+
+// Finish records runs on their scripts in one transaction, in order: each
+// script's last run, result and error, its failures in a row (switching it
+// off at off), and the runs in the history, keeping the newest
+// scripts.MaxRuns per script. Runs of scripts deleted meanwhile are
+// dropped. It returns the ids of the scripts these runs switched off, and
+// sets the ids of the runs it stored.
+func Finish(ctx context.Context, idb bun.IDB, runs []Finished, off int) (switchedOff []int64, err error) {
+	if len(runs) == 0 {
+		return nil, nil
+	}
+	ids := make([]int64, 0, len(runs))
+	for _, f := range runs {
+		ids = append(ids, f.Run.ScriptID)
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
 	err = idb.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		s := new(scripts.Script)
-		if err := tx.NewSelect().Model(s).Column("failures", "enabled").Where("id = ?", r.ScriptID).Scan(ctx); err != nil {
-			if db.IsNoRows(err) {
-				return nil // deleted meanwhile
-			}
+		switchedOff = nil
+		var states []scripts.Script
+		q := tx.NewSelect().Model(&states).Column("id", "failures", "enabled").Where("id IN (?)", bun.List(ids)).Order("id")
+		if db.DialectOf(tx) == db.Postgres {
+			q = q.For("UPDATE") // in id order: two instances' batches cannot deadlock
+		}
+		if err := q.Scan(ctx); err != nil {
 			return err
 		}
-		failures := 0
-		switch {
-		case failed:
-			failures = s.Failures + 1
-		case r.Error != "":
-			failures = s.Failures
+		byID := make(map[int64]*scripts.Script, len(states))
+		for i := range states {
+			byID[states[i].ID] = &states[i]
 		}
-		enabled := s.Enabled
-		if failures >= off && s.Enabled {
-			enabled, switchedOff = false, true
+		var stored []*scripts.Run
+		for _, f := range runs {
+			s := byID[f.Run.ScriptID]
+			if s == nil {
+				continue // deleted meanwhile
+			}
+			switch {
+			case f.Failed:
+				s.Failures++
+			case f.Run.Error == "":
+				s.Failures = 0
+			}
+			if s.Failures >= off && s.Enabled {
+				s.Enabled = false
+				switchedOff = append(switchedOff, s.ID)
+			}
+			at := f.Run.StartedAt
+			s.LastRun, s.LastResult, s.LastError = &at, f.Run.Result, f.Run.Error
+			stored = append(stored, f.Run)
 		}
-		_, err := tx.NewUpdate().Model((*scripts.Script)(nil)).Set("last_run = ?", r.StartedAt).Set("last_result = ?", r.Result).
-			Set("last_error = ?", r.Error).Set("failures = ?", failures).Set("enabled = ?", enabled).Where("id = ?", r.ScriptID).Exec(ctx)
+		if len(stored) == 0 {
+			return nil
+		}
+		ran := make([]scripts.Script, 0, len(states))
+		for _, s := range states {
+			if s.LastRun != nil {
+				ran = append(ran, s)
+			}
+		}
+		values := tx.NewValues(&ran).Column("id", "last_run", "last_result", "last_error", "failures", "enabled")
+		_, err := tx.NewUpdate().With("_data", values).Model(&ran).TableExpr("_data").
+			Set("last_run = _data.last_run").Set("last_result = _data.last_result").Set("last_error = _data.last_error").
+			Set("failures = _data.failures").Set("enabled = _data.enabled").Where("sc.id = _data.id").Exec(ctx)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.NewInsert().Model(r).Returning("id").Exec(ctx); err != nil {
+		if _, err := tx.NewInsert().Model(&stored).Returning("id").Exec(ctx); err != nil {
 			return err
 		}
-		var oldest []int64
-		err = tx.NewSelect().Model((*scripts.Run)(nil)).Column("id").Where("script_id = ?", r.ScriptID).
-			Order("id DESC").Offset(scripts.MaxRuns-1).Limit(1).Scan(ctx, &oldest)
-		if err != nil || len(oldest) == 0 {
-			return err
-		}
-		_, err = tx.NewDelete().Model((*scripts.Run)(nil)).Where("script_id = ? AND id < ?", r.ScriptID, oldest[0]).Exec(ctx)
+		// Keep the newest MaxRuns runs of each script.
+		_, err = tx.NewRaw(`DELETE FROM script_runs WHERE id IN (SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY script_id ORDER BY id DESC) AS n
+			FROM script_runs WHERE script_id IN (?)) AS r WHERE n > ?)`, bun.List(ids), scripts.MaxRuns).Exec(ctx)
 		return err
 	})
 	if err != nil {
-		return false, fmt.Errorf("record run of script %d: %w", r.ScriptID, err)
+		return nil, fmt.Errorf("record %d runs of %d scripts: %w", len(runs), len(ids), err)
 	}
 	return switchedOff, nil
 }
