@@ -20,10 +20,9 @@ import (
 // uplink: one statement for the uplinks of a whole group commit instead of
 // a few per uplink. Their SQL text does not depend on the values or on how
 // many there are (arrays on PostgreSQL, one JSON parameter on SQLite), so
-// that PostgreSQL parses and plans each once per connection, and the
-// driver's statement cache keeps it rather than preparing and deallocating
-// a new text every time. They take the *bun.DB rather than a bun.IDB: they
-// pass their parameters to the driver as they are, past Bun's formatting.
+// that the statement stays small however large the batch. They take the
+// *bun.DB rather than a bun.IDB: they pass their parameters to the driver
+// as they are, past Bun's formatting.
 
 // TagWithKeys is a tag with the names of its keys, as TagsWithKeys reads it.
 type TagWithKeys struct {
