@@ -7,7 +7,8 @@
 //     the end of the triggered dew point script's run that writes its
 //     value (the run's start and duration from the run history), p50 and
 //     p99, at -rate uplinks a second spread over -nodes nodes, each with
-//     its own triggered script.
+//     its own triggered script; the runs of the uplinks of the first
+//     -warmup are not counted.
 //   - "loop": -scripts looping scripts at a -interval interval, each reading
 //     one range of a key and writing one value; the server's CPU share of
 //     one core over -window.
@@ -61,7 +62,7 @@ type options struct {
 func main() {
 	var o options
 	flag.StringVar(&o.only, "only", "", `"trigger", "loop" or "ingest": run one of them`)
-	flag.IntVar(&o.nodes, "nodes", 100, "nodes (each with a triggered script for trigger)")
+	flag.IntVar(&o.nodes, "nodes", 600, "nodes (each with a triggered script for trigger); each gets at most 50 uplinks, the history a script keeps")
 	flag.IntVar(&o.rate, "rate", 1000, "uplinks a second for trigger")
 	flag.DurationVar(&o.duration, "duration", 30*time.Second, "how long trigger and each ingest run post uplinks")
 	flag.IntVar(&o.scripts, "scripts", 1000, "looping scripts for loop")
@@ -70,7 +71,7 @@ func main() {
 	flag.IntVar(&o.conns, "conns", 256, "connections for ingest")
 	flag.IntVar(&o.triggered, "triggered", 100, "triggered scripts for the second ingest run")
 	flag.IntVar(&o.ingestNodes, "ingest-nodes", 1000, "nodes the ingest runs post to (the first -triggered of them get a script)")
-	flag.DurationVar(&o.warmup, "warmup", 5*time.Second, "warm-up of each ingest run")
+	flag.DurationVar(&o.warmup, "warmup", 5*time.Second, "warm-up of each ingest run, and of trigger: the runs of its first uplinks are not counted")
 	flag.BoolVar(&o.keep, "keep", false, "keep the server's folder (its log) and database for a look")
 	flag.StringVar(&o.bin, "bin", "", "a fieldhub binary to test (default: build one)")
 	flag.StringVar(&o.pg, "pg", loadkit.DefaultPostgres(), "PostgreSQL admin URL, used to create and drop the benchmark database")
@@ -303,7 +304,7 @@ func benchTrigger(p *portal, o options) error {
 		slices.Reverse(runs)
 		for k, r := range runs {
 			j := i + k*len(list)
-			if j >= total {
+			if j >= total || time.Duration(j)*tick < o.warmup {
 				continue
 			}
 			if r.Error != "" {
@@ -329,8 +330,8 @@ func benchTrigger(p *portal, o options) error {
 		slices.Sort(d)
 		return loadkit.Ms(d[min(len(d)-1, int(p*float64(len(d))))])
 	}
-	fmt.Printf("trigger: %d uplinks at %d/s over %d nodes: commit to written value p50 %s, p99 %s (%d runs)\n",
-		total, o.rate, len(list), pct(lat, 0.5), pct(lat, 0.99), len(lat))
+	fmt.Printf("trigger: %d uplinks at %d/s over %d nodes: commit to written value p50 %s, p99 %s (%d runs after the %s warm-up)\n",
+		total, o.rate, len(list), pct(lat, 0.5), pct(lat, 0.99), len(lat), o.warmup)
 	fmt.Printf("  of which commit to the run's start p50 %s, p99 %s; the run p50 %s, p99 %s; every run recorded %s after the last commit\n",
 		pct(wait, 0.5), pct(wait, 0.99), pct(took, 0.5), pct(took, 0.99), loadkit.Ms(through))
 	return nil

@@ -14,11 +14,15 @@ import (
 
 // Tag returns a tag by id.
 func (g *Registry) Tag(ctx context.Context, id int64) (*nodes.Tag, error) {
-	t, err := store.TagByID(ctx, g.db, id)
+	found, err := store.TagWithKeysByID(ctx, g.db, id)
 	if err != nil {
 		return nil, err
 	}
-	return t, g.fill(ctx, g.db, t)
+	tags, err := g.withKeys(ctx, []store.TagWithKeys{*found})
+	if err != nil {
+		return nil, err
+	}
+	return tags[0], nil
 }
 
 // TagByDevEUI returns the tag of a DevEUI in any accepted spelling.
@@ -54,6 +58,19 @@ func (g *Registry) TagsByDevEUI(ctx context.Context, deveuis []string) (map[stri
 	if err != nil {
 		return nil, err
 	}
+	tags, err := g.withKeys(ctx, found)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range tags {
+		out[t.DevEUI] = t
+	}
+	return out, nil
+}
+
+// withKeys is fill of tags read with their key names: no query for the
+// keys.
+func (g *Registry) withKeys(ctx context.Context, found []store.TagWithKeys) ([]*nodes.Tag, error) {
 	tags := make([]*nodes.Tag, len(found))
 	names := make(map[int64][]string, len(found))
 	defaults := make(map[int64]string, len(found))
@@ -73,10 +90,7 @@ func (g *Registry) TagsByDevEUI(ctx context.Context, deveuis []string) (map[stri
 	if err := g.markAlarms(ctx, tags); err != nil {
 		return nil, err
 	}
-	for _, t := range tags {
-		out[t.DevEUI] = t
-	}
-	return out, nil
+	return tags, nil
 }
 
 // TagKeys lists the registered data keys of a tag, for other modules (the

@@ -33,6 +33,44 @@ type TagWithKeys struct {
 	DefaultKey sql.NullString `bun:"default_key"`
 }
 
+// withKeys selects tags (from the second %s) with their key names (the
+// first, keyNames) and their default key.
+const withKeys = `SELECT tag.*, ti.version AS image_version, (%s) AS key_names,
+	(SELECT tk.tag_key FROM tag_keys AS tk WHERE tk.tag_id = tag.id AND tk.is_default
+		ORDER BY tk.tag_key DESC LIMIT 1) AS default_key
+	FROM %s LEFT JOIN tag_images AS ti ON ti.tag_id = tag.id `
+
+// keyNames is the subquery of withKeys that joins a tag's key names with
+// spaces, in the dialect of bdb.
+func keyNames(bdb *bun.DB) string {
+	if db.DialectOf(bdb) == db.Postgres {
+		return `SELECT string_agg(tk.tag_key, ' ' ORDER BY tk.tag_key) FROM tag_keys AS tk WHERE tk.tag_id = tag.id`
+	}
+	return `SELECT group_concat(tk.tag_key, ' ' ORDER BY tk.tag_key) FROM tag_keys AS tk WHERE tk.tag_id = tag.id`
+}
+
+// TagWithKeysByID reads a tag with the names of its keys and its default
+// key, in one query; an unknown id is errs.NotFound.
+func TagWithKeysByID(ctx context.Context, bdb *bun.DB, id int64) (*TagWithKeys, error) {
+	placeholder := "?"
+	if db.DialectOf(bdb) == db.Postgres {
+		placeholder = "$1"
+	}
+	rows, err := bdb.DB.QueryContext(ctx, fmt.Sprintf(withKeys, keyNames(bdb), `tags AS tag`)+`WHERE tag.id = `+placeholder, id)
+	if err != nil {
+		return nil, fmt.Errorf("load tag %d: %w", id, err)
+	}
+	defer rows.Close()
+	var found []TagWithKeys
+	if err := bdb.ScanRows(ctx, rows, &found); err != nil {
+		return nil, fmt.Errorf("load tag %d: %w", id, err)
+	}
+	if len(found) == 0 {
+		return nil, errNotFound
+	}
+	return &found[0], nil
+}
+
 // TagsWithKeys reads the tags of normalised, distinct DevEUIs with the
 // names of their keys and their default key, in one query. DevEUIs without
 // a tag are left out.
@@ -41,23 +79,16 @@ func TagsWithKeys(ctx context.Context, bdb *bun.DB, deveuis []string) ([]TagWith
 		rows *sql.Rows
 		err  error
 	)
-	const columns = `SELECT tag.*, ti.version AS image_version, (%s) AS key_names,
-		(SELECT tk.tag_key FROM tag_keys AS tk WHERE tk.tag_id = tag.id AND tk.is_default
-			ORDER BY tk.tag_key DESC LIMIT 1) AS default_key
-		FROM %s LEFT JOIN tag_images AS ti ON ti.tag_id = tag.id `
 	if db.DialectOf(bdb) == db.Postgres {
 		// One lookup of the DevEUI index per DevEUI: with "deveui =
 		// ANY($1)" the planner scanned the whole table, whose rows every
 		// uplink rewrites (0.7 ms a batch with 1,000 tags, and growing).
-		rows, err = bdb.DB.QueryContext(ctx, fmt.Sprintf(columns,
-			`SELECT string_agg(tk.tag_key, ' ' ORDER BY tk.tag_key) FROM tag_keys AS tk WHERE tk.tag_id = tag.id`,
+		rows, err = bdb.DB.QueryContext(ctx, fmt.Sprintf(withKeys, keyNames(bdb),
 			`unnest($1::text[]) AS u (deveui) CROSS JOIN LATERAL (SELECT * FROM tags WHERE tags.deveui = u.deveui OFFSET 0) AS tag`),
 			deveuis)
 	} else {
 		list, _ := json.Marshal(deveuis)
-		rows, err = bdb.DB.QueryContext(ctx, fmt.Sprintf(columns,
-			`SELECT group_concat(tk.tag_key, ' ' ORDER BY tk.tag_key) FROM tag_keys AS tk WHERE tk.tag_id = tag.id`,
-			`tags AS tag`)+
+		rows, err = bdb.DB.QueryContext(ctx, fmt.Sprintf(withKeys, keyNames(bdb), `tags AS tag`)+
 			`WHERE tag.deveui IN (SELECT value FROM json_each(?))`, string(list))
 	}
 	if err != nil {
