@@ -14,8 +14,8 @@ import (
 
 // TestRunsRecordedTogether: runs recorded in one batch, in order, count
 // failures in a row as runs recorded one by one do, switch a script off
-// once, keep the newest MaxRuns runs of each script and drop the runs of a
-// script deleted meanwhile.
+// once and drop the runs of a script deleted meanwhile; the trim keeps the
+// newest MaxRuns runs of each script.
 func TestRunsRecordedTogether(t *testing.T) {
 	t.Parallel()
 	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
@@ -47,6 +47,9 @@ func TestRunsRecordedTogether(t *testing.T) {
 		add(bad, true, scripts.FailuresToSwitchOff+2)
 		off, err := store.Finish(ctx, idb, runs, scripts.FailuresToSwitchOff)
 		if err != nil {
+			t.Fatal(err)
+		}
+		if err := store.Trim(ctx, idb, []int64{good, bad, gone}); err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Equal(off, []int64{bad}) {

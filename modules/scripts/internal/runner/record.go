@@ -3,6 +3,8 @@ package runner
 import (
 	"context"
 	"log/slog"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -22,9 +24,15 @@ import (
 // recorded before its answer: the history shows it when the answer
 // arrives.
 
+//
+// The history keeps the newest scripts.MaxRuns runs of a script (the
+// history route reads no more); trimming the older ones reads each
+// script's history, so the scripts that ran are trimmed together every
+// trimEvery rather than in every batch.
 const (
 	recordEvery = 200 * time.Millisecond
 	recordBatch = 500
+	trimEvery   = 10 * time.Second
 )
 
 // pendingRun is a run waiting to be recorded.
@@ -49,6 +57,10 @@ type recorder struct {
 
 	mu      sync.Mutex
 	pending []*pendingRun
+	// ran are the scripts with runs recorded since the last trim, at
+	// trimmed.
+	ran     map[int64]bool
+	trimmed time.Time
 	// running is set while the loop runs; without it a run is recorded
 	// at once, in its caller.
 	running bool
@@ -58,7 +70,7 @@ type recorder struct {
 }
 
 func newRecorder(idb bun.IDB, log *slog.Logger, switchedOff func(context.Context, *scripts.Script, string)) *recorder {
-	return &recorder{db: idb, log: log, switchedOff: switchedOff, kick: make(chan struct{}, 1)}
+	return &recorder{db: idb, log: log, switchedOff: switchedOff, kick: make(chan struct{}, 1), ran: map[int64]bool{}, trimmed: time.Now()}
 }
 
 // start records the gathered runs every recordEvery until stop.
@@ -74,12 +86,12 @@ func (rc *recorder) start() {
 		for {
 			select {
 			case <-ctx.Done():
-				rc.flush()
+				rc.flush(true)
 				return
 			case <-t.C:
 			case <-rc.kick:
 			}
-			rc.flush()
+			rc.flush(false)
 		}
 	}()
 }
@@ -108,6 +120,7 @@ func (rc *recorder) record(s *scripts.Script, run *scripts.Run, failed, wait boo
 	if !rc.running {
 		rc.mu.Unlock()
 		rc.write([]*pendingRun{p})
+		rc.trim()
 		return p.err
 	}
 	rc.pending = append(rc.pending, p)
@@ -125,8 +138,9 @@ func (rc *recorder) record(s *scripts.Script, run *scripts.Run, failed, wait boo
 	return p.err
 }
 
-// flush records the gathered runs.
-func (rc *recorder) flush() {
+// flush records the gathered runs, and trims the histories when it is
+// time or the loop ends.
+func (rc *recorder) flush(final bool) {
 	for {
 		rc.mu.Lock()
 		batch := rc.pending
@@ -136,9 +150,27 @@ func (rc *recorder) flush() {
 		rc.pending = rc.pending[len(batch):]
 		rc.mu.Unlock()
 		if len(batch) == 0 {
-			return
+			break
 		}
 		rc.write(batch)
+	}
+	if final || time.Since(rc.trimmed) >= trimEvery {
+		rc.trim()
+	}
+}
+
+// trim trims the histories of the scripts that ran since the last trim.
+func (rc *recorder) trim() {
+	rc.mu.Lock()
+	ids := slices.Sorted(maps.Keys(rc.ran))
+	rc.ran, rc.trimmed = map[int64]bool{}, time.Now()
+	rc.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for part := range slices.Chunk(ids, recordBatch) {
+		if err := store.Trim(ctx, rc.db, part); err != nil {
+			rc.log.Error("trim the history of scripts", "scripts", len(part), "err", err)
+		}
 	}
 }
 
@@ -154,6 +186,11 @@ func (rc *recorder) write(batch []*pendingRun) {
 	if err != nil {
 		rc.log.Error("record the runs of scripts", "runs", len(batch), "err", err)
 	}
+	rc.mu.Lock()
+	for _, p := range batch {
+		rc.ran[p.Run.ScriptID] = true
+	}
+	rc.mu.Unlock()
 	for _, id := range off {
 		// The last run of the script in the batch is the one that
 		// switched it off.

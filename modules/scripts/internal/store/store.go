@@ -138,9 +138,8 @@ type Finished struct {
 
 // Finish records runs on their scripts in one transaction, in order: each
 // script's last run, result and error, its failures in a row (switching it
-// off at off), and the runs in the history, keeping the newest
-// scripts.MaxRuns per script. Runs of scripts deleted meanwhile are
-// dropped. It returns the ids of the scripts these runs switched off, and
+// off at off), and the runs in the history (Trim keeps the newest
+// scripts.MaxRuns). Runs of scripts deleted meanwhile are dropped. It returns the ids of the scripts these runs switched off, and
 // sets the ids of the runs it stored.
 func Finish(ctx context.Context, idb bun.IDB, runs []Finished, off int) (switchedOff []int64, err error) {
 	if len(runs) == 0 {
@@ -202,18 +201,27 @@ func Finish(ctx context.Context, idb bun.IDB, runs []Finished, off int) (switche
 		if err != nil {
 			return err
 		}
-		if _, err := tx.NewInsert().Model(&stored).Returning("id").Exec(ctx); err != nil {
-			return err
-		}
-		// Keep the newest MaxRuns runs of each script.
-		_, err = tx.NewRaw(`DELETE FROM script_runs WHERE id IN (SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY script_id ORDER BY id DESC) AS n
-			FROM script_runs WHERE script_id IN (?)) AS r WHERE n > ?)`, bun.List(ids), scripts.MaxRuns).Exec(ctx)
+		_, err = tx.NewInsert().Model(&stored).Returning("id").Exec(ctx)
 		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("record %d runs of %d scripts: %w", len(runs), len(ids), err)
 	}
 	return switchedOff, nil
+}
+
+// Trim deletes the runs of the scripts ids beyond the newest
+// scripts.MaxRuns of each.
+func Trim(ctx context.Context, idb bun.IDB, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	_, err := idb.NewRaw(`DELETE FROM script_runs WHERE id IN (SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY script_id ORDER BY id DESC) AS n
+		FROM script_runs WHERE script_id IN (?)) AS r WHERE n > ?)`, bun.List(ids), scripts.MaxRuns).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("trim the runs of %d scripts: %w", len(ids), err)
+	}
+	return nil
 }
 
 // Runs lists a script's run history, newest first.
