@@ -24,7 +24,6 @@ import (
 // recorded before its answer: the history shows it when the answer
 // arrives.
 
-//
 // The history keeps the newest scripts.MaxRuns runs of a script (the
 // history route reads no more); trimming the older ones reads each
 // script's history, so the scripts that ran are trimmed together every
