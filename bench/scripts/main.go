@@ -396,6 +396,9 @@ func benchIngest(p *portal, o options) error {
 		return err
 	}
 	measure := func() (float64, error) {
+		if err := loadkit.Checkpoint(context.Background(), o.pg); err != nil {
+			return 0, err
+		}
 		var seq atomic.Int64
 		res, err := loadkit.Run(loadkit.Load{
 			Addr: p.server.Addr, Conns: o.conns, Warmup: o.warmup, Duration: o.duration, ServerPID: p.server.PID(),
@@ -421,7 +424,7 @@ func benchIngest(p *portal, o options) error {
 			return err
 		}
 	}
-	time.Sleep(11 * time.Second) // every instance has read the bound nodes again
+	time.Sleep(3 * time.Second) // the instance read the triggered scripts again (at once, and every 2 s)
 	with, err := measure()
 	if err != nil {
 		return err

@@ -79,10 +79,12 @@ type Module interface {
 // their uplinks (CachedTagsByDevEUI, kept in memory by the nodes module)
 // and of their device statuses (TagsByDevEUI, which reads the latest data
 // too), a join, a device status or a log message looks up one DevEUI,
-// and re-decoding loads the
-// tag of a job's node. An unknown id or DevEUI is an errs.NotFound error.
+// re-decoding loads the tag of a job's node, and a write of values the
+// node it merges into (TagLatest). An unknown id or DevEUI is an
+// errs.NotFound error.
 type Tags interface {
 	Tag(ctx context.Context, id int64) (*nodes.Tag, error)
+	TagLatest(ctx context.Context, id int64) (*nodes.Tag, error)
 	TagByDevEUI(ctx context.Context, deveui string) (*nodes.Tag, error)
 	TagsByDevEUI(ctx context.Context, deveuis []string) (map[string]*nodes.Tag, error)
 	CachedTagsByDevEUI(ctx context.Context, deveuis []string) (map[string]*nodes.Tag, error)

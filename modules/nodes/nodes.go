@@ -38,6 +38,9 @@ import (
 type Tags interface {
 	// Tag returns a tag by id, its AppKey opened.
 	Tag(ctx context.Context, id int64) (*Tag, error)
+	// TagLatest is Tag without the alarm state (ActiveAlarm is false), in
+	// one query: what a write of values merges into.
+	TagLatest(ctx context.Context, id int64) (*Tag, error)
 	// TagByDevEUI returns the tag of a DevEUI given in any accepted spelling
 	// (case, spaces, dashes and colons do not matter).
 	TagByDevEUI(ctx context.Context, deveui string) (*Tag, error)

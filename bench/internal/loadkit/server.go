@@ -112,6 +112,21 @@ func CreatePostgres(ctx context.Context, adminURL, prefix string) (string, func(
 	return u.String(), drop, nil
 }
 
+// Checkpoint makes the PostgreSQL server at adminURL write its dirty pages
+// out now: a measurement that follows starts without a checkpoint due
+// within it, as the one it is compared with did.
+func Checkpoint(ctx context.Context, adminURL string) error {
+	admin, err := sql.Open("pgx", adminURL)
+	if err != nil {
+		return err
+	}
+	defer admin.Close()
+	if _, err := admin.ExecContext(ctx, "CHECKPOINT"); err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	return nil
+}
+
 // FreeAddr returns a loopback address with a port that was free a moment ago.
 func FreeAddr() (string, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

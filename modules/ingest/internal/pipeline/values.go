@@ -33,7 +33,7 @@ func (p *Pipeline) WriteValues(ctx context.Context, w ingest.Write) (ingest.Writ
 	if err != nil {
 		return ingest.Written{}, err
 	}
-	tag, err := p.deps.Tags.Tag(ctx, w.TagID)
+	tag, err := p.deps.Tags.TagLatest(ctx, w.TagID)
 	if err != nil {
 		return ingest.Written{}, err
 	}

@@ -18,7 +18,20 @@ func (g *Registry) Tag(ctx context.Context, id int64) (*nodes.Tag, error) {
 	if err != nil {
 		return nil, err
 	}
-	tags, err := g.withKeys(ctx, []store.TagWithKeys{*found})
+	tags, err := g.withKeys(ctx, []store.TagWithKeys{*found}, true)
+	if err != nil {
+		return nil, err
+	}
+	return tags[0], nil
+}
+
+// TagLatest returns a tag by id without its alarm state.
+func (g *Registry) TagLatest(ctx context.Context, id int64) (*nodes.Tag, error) {
+	found, err := store.TagWithKeysByID(ctx, g.db, id)
+	if err != nil {
+		return nil, err
+	}
+	tags, err := g.withKeys(ctx, []store.TagWithKeys{*found}, false)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +71,7 @@ func (g *Registry) TagsByDevEUI(ctx context.Context, deveuis []string) (map[stri
 	if err != nil {
 		return nil, err
 	}
-	tags, err := g.withKeys(ctx, found)
+	tags, err := g.withKeys(ctx, found, true)
 	if err != nil {
 		return nil, err
 	}
@@ -69,8 +82,8 @@ func (g *Registry) TagsByDevEUI(ctx context.Context, deveuis []string) (map[stri
 }
 
 // withKeys is fill of tags read with their key names: no query for the
-// keys.
-func (g *Registry) withKeys(ctx context.Context, found []store.TagWithKeys) ([]*nodes.Tag, error) {
+// keys, and one for the alarm states only when alarms is set.
+func (g *Registry) withKeys(ctx context.Context, found []store.TagWithKeys, alarms bool) ([]*nodes.Tag, error) {
 	tags := make([]*nodes.Tag, len(found))
 	names := make(map[int64][]string, len(found))
 	defaults := make(map[int64]string, len(found))
@@ -86,6 +99,9 @@ func (g *Registry) withKeys(ctx context.Context, found []store.TagWithKeys) ([]*
 	}
 	if err := g.derive(tags, names, defaults); err != nil {
 		return nil, err
+	}
+	if !alarms {
+		return tags, nil
 	}
 	if err := g.markAlarms(ctx, tags); err != nil {
 		return nil, err
