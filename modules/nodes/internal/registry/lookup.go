@@ -13,25 +13,21 @@ import (
 // The lookups of tags that other modules make (nodes.Tags), whoever asks.
 
 // Tag returns a tag by id.
-func (g *Registry) Tag(ctx context.Context, id int64) (*nodes.Tag, error) {
-	found, err := store.TagWithKeysByID(ctx, g.db, id)
-	if err != nil {
-		return nil, err
-	}
-	tags, err := g.withKeys(ctx, []store.TagWithKeys{*found}, true)
-	if err != nil {
-		return nil, err
-	}
-	return tags[0], nil
-}
+func (g *Registry) Tag(ctx context.Context, id int64) (*nodes.Tag, error) { return g.tagByID(ctx, id, true) }
 
 // TagLatest returns a tag by id without its alarm state.
 func (g *Registry) TagLatest(ctx context.Context, id int64) (*nodes.Tag, error) {
+	return g.tagByID(ctx, id, false)
+}
+
+// tagByID reads a tag with its keys in one query, and its alarm state in
+// a second when alarms is set.
+func (g *Registry) tagByID(ctx context.Context, id int64, alarms bool) (*nodes.Tag, error) {
 	found, err := store.TagWithKeysByID(ctx, g.db, id)
 	if err != nil {
 		return nil, err
 	}
-	tags, err := g.withKeys(ctx, []store.TagWithKeys{*found}, false)
+	tags, err := g.withKeys(ctx, []store.TagWithKeys{*found}, alarms)
 	if err != nil {
 		return nil, err
 	}
