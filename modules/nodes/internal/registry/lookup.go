@@ -13,7 +13,9 @@ import (
 // The lookups of tags that other modules make (nodes.Tags), whoever asks.
 
 // Tag returns a tag by id.
-func (g *Registry) Tag(ctx context.Context, id int64) (*nodes.Tag, error) { return g.tagByID(ctx, id, true) }
+func (g *Registry) Tag(ctx context.Context, id int64) (*nodes.Tag, error) {
+	return g.tagByID(ctx, id, true)
+}
 
 // TagLatest returns a tag by id without its alarm state.
 func (g *Registry) TagLatest(ctx context.Context, id int64) (*nodes.Tag, error) {
