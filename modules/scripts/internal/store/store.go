@@ -216,8 +216,12 @@ func Trim(ctx context.Context, idb bun.IDB, ids []int64) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	_, err := idb.NewRaw(`DELETE FROM script_runs WHERE id IN (SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY script_id ORDER BY id DESC) AS n
-		FROM script_runs WHERE script_id IN (?)) AS r WHERE n > ?)`, bun.List(ids), scripts.MaxRuns).Exec(ctx)
+	// Per script, the id of its MaxRuns-th newest run (NULL with fewer runs)
+	// and the runs older than it: both read through the index on
+	// (script_id, id), not the whole history.
+	_, err := idb.NewRaw(`DELETE FROM script_runs WHERE id IN (SELECT r.id FROM script_runs AS r
+		JOIN (SELECT s.id AS script_id, (SELECT o.id FROM script_runs AS o WHERE o.script_id = s.id ORDER BY o.id DESC LIMIT 1 OFFSET ?) AS oldest
+			FROM scripts AS s WHERE s.id IN (?)) AS k ON r.script_id = k.script_id AND r.id < k.oldest)`, scripts.MaxRuns-1, bun.List(ids)).Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("trim the runs of %d scripts: %w", len(ids), err)
 	}
