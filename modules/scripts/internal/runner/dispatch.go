@@ -53,7 +53,9 @@ func NewDispatcher(r *Runner) *Dispatcher {
 		d.mu.Lock()
 		ctx := d.ctx
 		d.mu.Unlock()
-		d.Refresh(ctx)
+		if ctx.Err() == nil { // not on the way down
+			d.Refresh(ctx)
+		}
 	}
 	return d
 }
