@@ -8,7 +8,7 @@ import { Heading } from "@/components/ui/heading";
 import { Popover } from "@/components/ui/popover";
 import { CalendarCell, CalendarGrid, RangeCalendar } from "@/components/ui/range-calendar";
 import { ToggleButton } from "@/components/ui/toggle-button";
-import { getLocalTimeZone, today } from "@internationalized/date";
+import { getLocalTimeZone, toZoned, today, type ZonedDateTime } from "@internationalized/date";
 import { defineMessages, useIntl, type IntlShape, type NoMessageValues } from "react-intl";
 import { api } from "@/lib/api";
 import { toast } from "@/lib/toast";
@@ -132,7 +132,7 @@ export function DateRangePicker(props: DateRangePickerProps): ReactNode {
                 aria-label={intl.formatMessage(messages.calendar)}
                 aria-describedby={calendarHint}
                 autoFocus={range.preset === null}
-                value={{ start: dayOf(range.from, zone), end: dayOf(range.to, zone) }}
+                value={{ start: midnight(range.from, zone), end: midnight(range.to, zone) }}
                 defaultFocusedValue={dayOf(range.to, zone)}
                 maxValue={today(zone)}
                 onChange={chooseDays}
@@ -166,6 +166,13 @@ export function DateRangePicker(props: DateRangePickerProps): ReactNode {
       </div>
     </I18nProvider>
   );
+}
+
+// midnight is the start of d's day in timeZone. The calendar takes its
+// time zone from a zoned value and otherwise uses the browser's, which would
+// mark the browser's today rather than the page's.
+function midnight(d: Date, timeZone: string): ZonedDateTime {
+  return toZoned(dayOf(d, timeZone), timeZone);
 }
 
 // rangeLabel is the button's text: the preset's name, or the days of a
