@@ -176,6 +176,14 @@ type State struct {
 	// Time. An uplink at the time of the node's last decode error that
 	// decodes (decoded again) clears it.
 	DecodeError *DecodeError
+	// Written marks values written to the node (by a person or a script)
+	// rather than an uplink: Data, at Time, is merged into the latest data
+	// when not older than the latest uplink, and the latest time moves
+	// only for a node that has none (an inactivity alarm must still see a
+	// silent node as silent). Neither a decode error nor the time of
+	// arrival changes. The merge is the database's, so that an uplink
+	// committed meanwhile is not overwritten.
+	Written bool
 }
 
 // TagState is the State of one tag, for States.UpdateStates.

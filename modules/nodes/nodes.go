@@ -38,9 +38,6 @@ import (
 type Tags interface {
 	// Tag returns a tag by id, its AppKey opened.
 	Tag(ctx context.Context, id int64) (*Tag, error)
-	// TagLatest is Tag without the alarm state (ActiveAlarm is false), in
-	// one query: what a write of values merges into.
-	TagLatest(ctx context.Context, id int64) (*Tag, error)
 	// TagByDevEUI returns the tag of a DevEUI given in any accepted spelling
 	// (case, spaces, dashes and colons do not matter).
 	TagByDevEUI(ctx context.Context, deveui string) (*Tag, error)
@@ -55,6 +52,9 @@ type Tags interface {
 	// battery, signal, alarm) and AppKey are empty. The tags are shared:
 	// callers must not change them.
 	CachedTagsByDevEUI(ctx context.Context, deveuis []string) (map[string]*Tag, error)
+	// CachedTagsByID is CachedTagsByDevEUI by tag id, for the values
+	// written to nodes; an id without a tag is absent from the map.
+	CachedTagsByID(ctx context.Context, ids []int64) (map[int64]*Tag, error)
 	// TagKeys lists the registered data keys of a tag with their labels,
 	// units and default flag, by key. An unknown tag has none.
 	TagKeys(ctx context.Context, tagID int64) ([]Key, error)

@@ -785,6 +785,45 @@ func TestBatchForms(t *testing.T) {
 					t.Errorf("an older state set the battery to %v", *tag.Battery)
 				}
 			}},
+		{Name: "values written merge into the latest data", As: "acmeUser", Method: "GET", Path: "/api/tag/{tag}", Status: 200,
+			Before: func(t *testing.T, e *env) {
+				tag := e.ID(t, "{tag}")
+				failed := &nodes.DecodeError{Time: at, Payload: "ff", Errors: []string{"unreadable"}}
+				err := e.nodes.UpdateStates(ctx, []nodes.TagState{{TagID: tag, State: nodes.State{Time: &at,
+					Data: map[string]any{"temperature": 21.5, "state": "ok"}, DecodeError: failed}}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				older := at.Add(-time.Second)
+				err = e.nodes.UpdateStates(ctx, []nodes.TagState{
+					// At the uplink's time, as a triggered script writes:
+					// merged, the time and the decode error kept.
+					{TagID: tag, State: nodes.State{Time: &at, Data: map[string]any{"dew_point": 10.5, "state": "wet"}, Written: true}},
+					// Older than the latest uplink: the series alone keep it.
+					{TagID: tag, State: nodes.State{Time: &older, Data: map[string]any{"old": 1.0}, Written: true}},
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+			},
+			Want: map[string]any{"latestTime": "2024-05-01T12:00:00.123456Z", "battery": 87.0,
+				"data": map[string]any{"temperature": 21.5, "state": "wet", "dew_point": 10.5}},
+			Then: func(t *testing.T, e *env, _ any) {
+				if tag, err := e.nodes.Tag(ctx, e.ID(t, "{tag}")); err != nil || tag.DecodeError == nil || tag.DecodeError.Payload != "ff" {
+					t.Errorf("the decode error of the uplink at the values' time: %+v, %v", tag.DecodeError, err)
+				}
+			}},
+		{Name: "a node without uplinks", As: "acmeAdmin", Method: "POST", Path: "/api/applications/{app}/tag",
+			Body: `{"name":"Quiet","deveui":"0011223344556677","decoder":"raw"}`, Status: 201, Save: map[string]string{"{quiet}": "id"}},
+		{Name: "takes the time of values written to it", As: "acmeUser", Method: "GET", Path: "/api/tag/{quiet}", Status: 200,
+			Before: func(t *testing.T, e *env) {
+				err := e.nodes.UpdateStates(ctx, []nodes.TagState{{TagID: e.ID(t, "{quiet}"),
+					State: nodes.State{Time: &at, Data: map[string]any{"setpoint": 5.0}, Written: true}}})
+				if err != nil {
+					t.Fatal(err)
+				}
+			},
+			Want: map[string]any{"latestTime": "2024-05-01T12:00:00.123456Z", "data": map[string]any{"setpoint": 5.0}}},
 		{Name: "tags of many DevEUIs", As: "acmeUser", Method: "GET", Path: "/api/tag/{tag}", Status: 200,
 			Then: func(t *testing.T, e *env, _ any) {
 				got, err := e.nodes.TagsByDevEUI(ctx, []string{strings.ToLower(devEUI), "00-04-A3-0B-00-1C-05-30", devEUI,

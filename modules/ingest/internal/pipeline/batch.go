@@ -39,10 +39,13 @@ type job struct {
 	// prepared is set by the request once it decoded and prepared the
 	// job: the next batch only writes it.
 	prepared bool
-	res      ingest.UplinkResult    // of an uplink
-	event    *ingest.UplinkReceived // of an uplink, for the request to publish
-	err      error
-	done     chan struct{}
+	// write is set on a job of values written to a node: the batch looks
+	// its tag up by id, rather than by the message's DevEUI.
+	write *written
+	res   ingest.UplinkResult    // of an uplink
+	event *ingest.UplinkReceived // of an uplink, for the request to publish
+	err   error
+	done  chan struct{}
 
 	// decodeErrors are what the decoder failed with or reported as errors,
 	// kept in the uplink's record (uplinkPoint); switchOff is set when this
@@ -142,8 +145,11 @@ func (p *Pipeline) lookUp(batch []*job) []*job {
 	ctx, cancel := stepContext()
 	defer cancel()
 	var uplinks, statuses []string
+	var writes []int64
 	for _, j := range batch {
 		switch eui := j.devEUI(); {
+		case j.write != nil:
+			writes = append(writes, j.write.tagID)
 		case eui == "":
 		case j.msg.Kind == ingest.KindUplink:
 			uplinks = append(uplinks, eui)
@@ -156,14 +162,33 @@ func (p *Pipeline) lookUp(batch []*job) []*job {
 	if err == nil && len(statuses) > 0 {
 		fresh, err = p.deps.Tags.TagsByDevEUI(ctx, statuses)
 	}
+	byID := map[int64]*nodes.Tag{}
+	if err == nil && len(writes) > 0 {
+		byID, err = p.deps.Tags.CachedTagsByID(ctx, writes)
+	}
 	if err != nil {
 		for _, j := range batch {
-			j.finish(fmt.Errorf("look up the tags of %d DevEUIs: %w", len(uplinks)+len(statuses), err))
+			j.finish(fmt.Errorf("look up the tags of %d messages: %w", len(batch), err))
 		}
 		return nil
 	}
 	live := make([]*job, 0, len(batch))
 	for _, j := range batch {
+		if j.write != nil {
+			// Another company's node is as absent as a missing one.
+			t := byID[j.write.tagID]
+			if t == nil || t.CompanyID != j.company {
+				j.finish(errs.New(errs.NotFound, errs.IDNotFound))
+				continue
+			}
+			j.tag = t
+			if err := prepareWritten(j); err != nil {
+				j.finish(err)
+				continue
+			}
+			live = append(live, j)
+			continue
+		}
 		eui := j.devEUI()
 		tags := cached
 		if j.msg.Kind != ingest.KindUplink {

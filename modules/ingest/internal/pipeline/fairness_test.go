@@ -55,8 +55,10 @@ func tagOf(eui string) *nodes.Tag {
 	return &nodes.Tag{ID: company*1000 + n, CompanyID: company, DevEUI: eui, Name: eui, Decoder: "own"}
 }
 
-func (fakeNodes) Tag(context.Context, int64) (*nodes.Tag, error)       { return nil, nil }
-func (fakeNodes) TagLatest(context.Context, int64) (*nodes.Tag, error) { return nil, nil }
+func (fakeNodes) Tag(context.Context, int64) (*nodes.Tag, error) { return nil, nil }
+func (fakeNodes) CachedTagsByID(context.Context, []int64) (map[int64]*nodes.Tag, error) {
+	return nil, nil
+}
 func (fakeNodes) TagByDevEUI(_ context.Context, eui string) (*nodes.Tag, error) {
 	return tagOf(eui), nil
 }

@@ -15,14 +15,15 @@ import (
 )
 
 // WriteValues stores values written to a node's keys (ingest.Values): a
-// manual value, or a script's. They join a batch as a job prepared here,
-// so that they share the uplinks' transaction, key registration and state
-// statement, and are announced as an uplink is, with their source.
+// manual value, or a script's. They join a batch as an uplink does, so
+// that they share the uplinks' tag lookup (from memory, by id),
+// transaction, key registration and state statement, and are announced as
+// an uplink is, with their source.
 //
 // The node's latest data takes the values when they are not older than its
 // latest uplink; its latest time stays the uplink's, since no uplink came
 // (an inactivity alarm must still see a silent node as silent), unless the
-// node never sent one.
+// node never sent one (nodes.State.Written).
 func (p *Pipeline) WriteValues(ctx context.Context, w ingest.Write) (ingest.Written, error) {
 	at := w.Time
 	if at.IsZero() {
@@ -33,63 +34,44 @@ func (p *Pipeline) WriteValues(ctx context.Context, w ingest.Write) (ingest.Writ
 	if err != nil {
 		return ingest.Written{}, err
 	}
-	tag, err := p.deps.Tags.TagLatest(ctx, w.TagID)
-	if err != nil {
-		return ingest.Written{}, err
-	}
-	if tag.CompanyID != w.CompanyID {
-		return ingest.Written{}, errs.New(errs.NotFound, errs.IDNotFound)
-	}
-	deveui := strings.ToLower(tag.DevEUI)
-	j := &job{company: w.CompanyID, tag: tag, prepared: true,
-		msg: ingest.Message{Kind: ingest.KindUplink, DevEUI: deveui, Time: at}}
-	keys := slices.Sorted(maps.Keys(values))
-	for _, k := range keys {
-		s := tsdb.Series{Company: w.CompanyID, DevEUI: deveui, Key: k}
-		switch v := values[k].(type) {
-		case float64:
-			j.points = append(j.points, tsdb.Number(s, at, v))
-		case string:
-			j.points = append(j.points, tsdb.Text(s, at, v))
-		}
-		if !slices.Contains(tag.Keys, k) {
-			j.keys = append(j.keys, k)
-		}
-	}
-	if err := tsdb.ValidatePoints(j.points); err != nil {
-		return ingest.Written{}, err
-	}
-	j.state = writtenState(tag, at, values)
+	j := &job{company: w.CompanyID, write: &written{tagID: w.TagID, at: at, values: values}}
 	if err := p.batches.do(ctx, j); err != nil {
 		return ingest.Written{}, err
 	}
-	p.host.Bus.Publish(ctx, ingest.UplinkReceived{CompanyID: w.CompanyID, TagID: tag.ID, DevEUI: deveui, Name: tag.Name,
+	tag := j.tag
+	p.host.Bus.Publish(ctx, ingest.UplinkReceived{CompanyID: w.CompanyID, TagID: tag.ID, DevEUI: j.msg.DevEUI, Name: tag.Name,
 		Time: at, Data: values, Source: w.Source})
 	return ingest.Written{TagID: tag.ID, DevEUI: tag.DevEUI, Time: at, Values: values}, nil
 }
 
-// writtenState is the node's state after values written at at: nil when
-// they are older than its latest uplink (the series alone keep them).
-func writtenState(tag *nodes.Tag, at time.Time, values map[string]any) *nodes.State {
-	if tag.LatestTime == nil {
-		return &nodes.State{Time: &at, Data: values}
+// written is what a job of written values writes (WriteValues).
+type written struct {
+	tagID  int64
+	at     time.Time
+	values map[string]any
+}
+
+// prepareWritten prepares a job of written values once the batch found
+// its tag: the points, the keys the tag does not have yet, and the merge
+// into the node's latest data.
+func prepareWritten(j *job) error {
+	w := j.write
+	deveui := strings.ToLower(j.tag.DevEUI)
+	j.msg = ingest.Message{Kind: ingest.KindUplink, DevEUI: deveui, Time: w.at}
+	for _, k := range slices.Sorted(maps.Keys(w.values)) {
+		s := tsdb.Series{Company: j.company, DevEUI: deveui, Key: k}
+		switch v := w.values[k].(type) {
+		case float64:
+			j.points = append(j.points, tsdb.Number(s, w.at, v))
+		case string:
+			j.points = append(j.points, tsdb.Text(s, w.at, v))
+		}
+		if !slices.Contains(j.tag.Keys, k) {
+			j.keys = append(j.keys, k)
+		}
 	}
-	latest := tag.LatestTime.UTC().Truncate(time.Microsecond)
-	if at.Before(latest) {
-		return nil
-	}
-	data := maps.Clone(tag.Data)
-	if data == nil {
-		data = map[string]any{}
-	}
-	maps.Copy(data, values)
-	s := &nodes.State{Time: &latest, Data: data}
-	// The state statement clears a decode error of the uplink at its time
-	// unless it is given again.
-	if tag.DecodeError != nil && tag.DecodeErrorAt != nil && tag.DecodeErrorAt.Equal(latest) {
-		s.DecodeError = tag.DecodeError
-	}
-	return s
+	j.state = &nodes.State{Time: &w.at, Data: w.values, Written: true}
+	return tsdb.ValidatePoints(j.points)
 }
 
 // checkWrite validates a write's keys, values and time and returns the

@@ -14,22 +14,17 @@ import (
 
 // Tag returns a tag by id.
 func (g *Registry) Tag(ctx context.Context, id int64) (*nodes.Tag, error) {
-	return g.tagByID(ctx, id, true)
-}
-
-// TagLatest returns a tag by id without its alarm state.
-func (g *Registry) TagLatest(ctx context.Context, id int64) (*nodes.Tag, error) {
-	return g.tagByID(ctx, id, false)
+	return g.tagByID(ctx, id)
 }
 
 // tagByID reads a tag with its keys in one query, and its alarm state in
-// a second when alarms is set.
-func (g *Registry) tagByID(ctx context.Context, id int64, alarms bool) (*nodes.Tag, error) {
+// a second.
+func (g *Registry) tagByID(ctx context.Context, id int64) (*nodes.Tag, error) {
 	found, err := store.TagWithKeysByID(ctx, g.db, id)
 	if err != nil {
 		return nil, err
 	}
-	tags, err := g.withKeys(ctx, []store.TagWithKeys{*found}, alarms)
+	tags, err := g.withKeys(ctx, []store.TagWithKeys{*found}, true)
 	if err != nil {
 		return nil, err
 	}

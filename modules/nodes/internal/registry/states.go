@@ -52,7 +52,7 @@ func (g *Registry) UpdateStates(ctx context.Context, states []nodes.TagState) er
 
 // newStateRow encodes s; ok is false when it changes nothing.
 func newStateRow(s nodes.TagState) (store.StateRow, bool, error) {
-	r := store.StateRow{ID: s.TagID}
+	r := store.StateRow{ID: s.TagID, Written: s.Written}
 	finite := func(v *float64) *float64 {
 		if v == nil || math.IsNaN(*v) || math.IsInf(*v, 0) {
 			return nil

@@ -9,7 +9,8 @@ import (
 )
 
 // tagCache keeps what the ingest looks up for every uplink: tags by DevEUI,
-// without their state (CachedTagsByDevEUI). It is valid for one generation
+// without their state (CachedTagsByDevEUI), and by id for the values
+// written to nodes (CachedTagsByID). It is valid for one generation
 // of the tags' identities (store.TagGeneration), read at the start of each
 // lookup: a change committed on any instance before a lookup began is seen
 // by it, as it would be by a query. Unknown DevEUIs are not kept, so a tag created later is found.
@@ -17,6 +18,7 @@ type tagCache struct {
 	mu   sync.Mutex
 	gen  int64
 	tags map[string]*nodes.Tag
+	byID map[int64]*nodes.Tag
 }
 
 // tagCacheMax bounds the tags kept; the cache is emptied when it is full.
@@ -44,11 +46,44 @@ func (g *Registry) CachedTagsByDevEUI(ctx context.Context, deveuis []string) (ma
 	if err != nil {
 		return nil, err
 	}
+	kept := make([]*nodes.Tag, 0, len(found))
 	for eui, t := range found {
-		found[eui] = identityOf(t)
-		out[eui] = found[eui]
+		out[eui] = identityOf(t)
+		kept = append(kept, out[eui])
 	}
-	g.tagCache.keep(gen, found)
+	g.tagCache.keep(gen, kept)
+	return out, nil
+}
+
+// CachedTagsByID is CachedTagsByDevEUI by tag id, for the values written
+// to nodes. An id without a tag is absent from the map.
+func (g *Registry) CachedTagsByID(ctx context.Context, ids []int64) (map[int64]*nodes.Tag, error) {
+	out := make(map[int64]*nodes.Tag, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	gen, err := store.TagGeneration(ctx, g.db)
+	if err != nil {
+		return nil, err
+	}
+	missing := g.tagCache.lookUpIDs(gen, ids, out)
+	if len(missing) == 0 {
+		return out, nil
+	}
+	found, err := store.TagsWithKeysByID(ctx, g.db, missing)
+	if err != nil {
+		return nil, err
+	}
+	tags, err := g.withKeys(ctx, found, false)
+	if err != nil {
+		return nil, err
+	}
+	kept := make([]*nodes.Tag, len(tags))
+	for i, t := range tags {
+		kept[i] = identityOf(t)
+		out[t.ID] = kept[i]
+	}
+	g.tagCache.keep(gen, kept)
 	return out, nil
 }
 
@@ -58,9 +93,7 @@ func (g *Registry) CachedTagsByDevEUI(ctx context.Context, deveuis []string) (ma
 func (c *tagCache) lookUp(gen int64, deveuis []string, out map[string]*nodes.Tag) (missing []string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if gen > c.gen || c.tags == nil {
-		c.gen, c.tags = gen, make(map[string]*nodes.Tag)
-	}
+	c.renew(gen)
 	for _, d := range deveuis {
 		eui := nodes.NormaliseEUI(d)
 		if t, ok := c.tags[eui]; ok && gen == c.gen {
@@ -72,18 +105,48 @@ func (c *tagCache) lookUp(gen int64, deveuis []string, out map[string]*nodes.Tag
 	return missing
 }
 
+// lookUpIDs is lookUp by tag id; it returns the distinct ids it has no
+// tag for.
+func (c *tagCache) lookUpIDs(gen int64, ids []int64, out map[int64]*nodes.Tag) (missing []int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.renew(gen)
+	asked := make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		if asked[id] {
+			continue
+		}
+		asked[id] = true
+		if t, ok := c.byID[id]; ok && gen == c.gen {
+			out[id] = t
+		} else {
+			missing = append(missing, id)
+		}
+	}
+	return missing
+}
+
+// renew empties the cache for a generation newer than its own; c.mu is
+// held.
+func (c *tagCache) renew(gen int64) {
+	if gen > c.gen || c.tags == nil {
+		c.gen, c.tags, c.byID = gen, make(map[string]*nodes.Tag), make(map[int64]*nodes.Tag)
+	}
+}
+
 // keep adds tags read in generation gen, unless the cache has moved on.
-func (c *tagCache) keep(gen int64, tags map[string]*nodes.Tag) {
+func (c *tagCache) keep(gen int64, tags []*nodes.Tag) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if gen != c.gen {
 		return
 	}
 	if len(c.tags)+len(tags) > tagCacheMax {
-		c.tags = make(map[string]*nodes.Tag)
+		c.tags, c.byID = make(map[string]*nodes.Tag), make(map[int64]*nodes.Tag)
 	}
-	for eui, t := range tags {
-		c.tags[eui] = t
+	for _, t := range tags {
+		c.tags[t.DevEUI] = t
+		c.byID[t.ID] = t
 	}
 }
 

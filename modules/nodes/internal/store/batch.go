@@ -66,29 +66,49 @@ func TagWithKeysByID(ctx context.Context, bdb *bun.DB, id int64) (*TagWithKeys, 
 // names of their keys and their default key, in one query. DevEUIs without
 // a tag are left out.
 func TagsWithKeys(ctx context.Context, bdb *bun.DB, deveuis []string) ([]TagWithKeys, error) {
+	found, err := tagsWithKeysWhere(ctx, bdb, "deveui", "text", deveuis)
+	if err != nil {
+		return nil, fmt.Errorf("look up the tags of %d DevEUIs: %w", len(deveuis), err)
+	}
+	return found, nil
+}
+
+// TagsWithKeysByID reads the tags of distinct ids as TagsWithKeys does;
+// ids without a tag are left out.
+func TagsWithKeysByID(ctx context.Context, bdb *bun.DB, ids []int64) ([]TagWithKeys, error) {
+	found, err := tagsWithKeysWhere(ctx, bdb, "id", "bigint", ids)
+	if err != nil {
+		return nil, fmt.Errorf("look up %d tags: %w", len(ids), err)
+	}
+	return found, nil
+}
+
+// tagsWithKeysWhere reads the tags whose column (of PostgreSQL type typ)
+// is one of values, with their keys.
+func tagsWithKeysWhere[T any](ctx context.Context, bdb *bun.DB, column, typ string, values []T) ([]TagWithKeys, error) {
 	var (
 		rows *sql.Rows
 		err  error
 	)
 	if db.DialectOf(bdb) == db.Postgres {
-		// One lookup of the DevEUI index per DevEUI: with "deveui =
+		// One lookup of the column's index per value: with "deveui =
 		// ANY($1)" the planner scanned the whole table, whose rows every
 		// uplink rewrites (0.7 ms a batch with 1,000 tags, and growing).
 		rows, err = bdb.DB.QueryContext(ctx, fmt.Sprintf(withKeys, keyNames(bdb),
-			`unnest($1::text[]) AS u (deveui) CROSS JOIN LATERAL (SELECT * FROM tags WHERE tags.deveui = u.deveui OFFSET 0) AS tag`),
-			deveuis)
+			fmt.Sprintf(`unnest($1::%[2]s[]) AS u (v) CROSS JOIN LATERAL (SELECT * FROM tags WHERE tags.%[1]s = u.v OFFSET 0) AS tag`, column, typ)),
+			values)
 	} else {
-		list, _ := json.Marshal(deveuis)
+		list, _ := json.Marshal(values)
 		rows, err = bdb.DB.QueryContext(ctx, fmt.Sprintf(withKeys, keyNames(bdb), `tags AS tag`)+
-			`WHERE tag.deveui IN (SELECT value FROM json_each(?))`, string(list))
+			`WHERE tag.`+column+` IN (SELECT value FROM json_each(?))`, string(list))
 	}
 	if err != nil {
-		return nil, fmt.Errorf("look up the tags of %d DevEUIs: %w", len(deveuis), err)
+		return nil, err
 	}
 	defer rows.Close()
 	var found []TagWithKeys
 	if err := bdb.ScanRows(ctx, rows, &found); err != nil {
-		return nil, fmt.Errorf("look up the tags of %d DevEUIs: %w", len(deveuis), err)
+		return nil, err
 	}
 	return found, nil
 }
@@ -115,24 +135,32 @@ type StateRow struct {
 	// clears the node's decode error when it is of the uplink at Time.
 	Received    *time.Time
 	DecodeError *string
+	// Written marks values written to the node (nodes.State.Written):
+	// Data is merged into the latest data, and Time is the latest time
+	// only of a node without one.
+	Written bool
 }
 
 // UpdateStates writes rows, at most one per tag. An uplink older than the
 // tag's latest changes nothing, battery and signal included, as in
-// UpdateState. On PostgreSQL the tags are locked in id order first, so that
-// two batches that share tags cannot deadlock.
+// UpdateState; nor do values written older than it. On PostgreSQL the tags
+// are locked in id order first, so that two batches that share tags cannot
+// deadlock.
 func UpdateStates(ctx context.Context, bdb *bun.DB, rows []StateRow) error {
 	if len(rows) == 0 {
 		return nil
 	}
+	// %[1]s is the updated table's name, %[2]s the merge of written values
+	// into its latest data.
 	const set = `SET battery = COALESCE(v.battery, %[1]s.battery), rssi = COALESCE(v.rssi, %[1]s.rssi),
-		battery_voltage = COALESCE(v.battery_voltage, %[1]s.battery_voltage), latest_time = COALESCE(v.latest_time, %[1]s.latest_time),
-		latest_data = COALESCE(v.latest_data, %[1]s.latest_data),
+		battery_voltage = COALESCE(v.battery_voltage, %[1]s.battery_voltage),
+		latest_time = CASE WHEN v.written THEN COALESCE(%[1]s.latest_time, v.latest_time) ELSE COALESCE(v.latest_time, %[1]s.latest_time) END,
+		latest_data = CASE WHEN v.written THEN %[2]s ELSE COALESCE(v.latest_data, %[1]s.latest_data) END,
 		latest_received_at = COALESCE(v.latest_received_at, %[1]s.latest_received_at),
 		decode_error = CASE WHEN v.decode_error IS NOT NULL THEN v.decode_error
-			WHEN %[1]s.decode_error_at = v.latest_time THEN NULL ELSE %[1]s.decode_error END,
+			WHEN NOT v.written AND %[1]s.decode_error_at = v.latest_time THEN NULL ELSE %[1]s.decode_error END,
 		decode_error_at = CASE WHEN v.decode_error IS NOT NULL THEN v.latest_time
-			WHEN %[1]s.decode_error_at = v.latest_time THEN NULL ELSE %[1]s.decode_error_at END `
+			WHEN NOT v.written AND %[1]s.decode_error_at = v.latest_time THEN NULL ELSE %[1]s.decode_error_at END `
 	const newer = ` AND (v.latest_time IS NULL OR %[1]s.latest_time IS NULL OR %[1]s.latest_time <= v.latest_time)`
 	if db.DialectOf(bdb) == db.Postgres {
 		// The tags are locked in id order, each through its primary key,
@@ -146,25 +174,26 @@ func UpdateStates(ctx context.Context, bdb *bun.DB, rows []StateRow) error {
 		data := make([]*string, n)
 		battery, rssi, volts := make([]*float64, n), make([]*float64, n), make([]*float64, n)
 		received, decodeErr := make([]*time.Time, n), make([]*string, n)
+		written := make([]bool, n)
 		for i, r := range rows {
 			ids[i], times[i], data[i], battery[i], rssi[i], volts[i] = r.ID, r.Time, r.Data, r.Battery, r.RSSI, r.BatteryVoltage
-			received[i], decodeErr[i] = r.Received, r.DecodeError
+			received[i], decodeErr[i], written[i] = r.Received, r.DecodeError, r.Written
 		}
 		_, err := bdb.DB.ExecContext(ctx, `WITH v AS (
 				SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::text[], $4::float8[], $5::float8[], $6::float8[],
-						$7::timestamptz[], $8::text[])
-					AS v (id, latest_time, latest_data, battery, rssi, battery_voltage, latest_received_at, decode_error)
+						$7::timestamptz[], $8::text[], $9::bool[])
+					AS v (id, latest_time, latest_data, battery, rssi, battery_voltage, latest_received_at, decode_error, written)
 			), locked AS (
 				SELECT l.id FROM v CROSS JOIN LATERAL (SELECT id FROM tags WHERE tags.id = v.id OFFSET 0 FOR UPDATE) AS l
 			)
-			UPDATE tags AS t `+fmt.Sprintf(set, "t")+`FROM v
+			UPDATE tags AS t `+fmt.Sprintf(set, "t", `(t.latest_data::jsonb || v.latest_data::jsonb)::text`)+`FROM v
 			WHERE t.id = ANY($1::bigint[]) AND t.id = v.id AND t.id IN (SELECT id FROM locked)`+fmt.Sprintf(newer, "t"),
-			ids, times, data, battery, rssi, volts, received, decodeErr)
+			ids, times, data, battery, rssi, volts, received, decodeErr, written)
 		return err
 	}
-	list := make([][8]any, len(rows))
+	list := make([][9]any, len(rows))
 	for i, r := range rows {
-		list[i] = [8]any{r.ID, nil, r.Data, r.Battery, r.RSSI, r.BatteryVoltage, nil, r.DecodeError}
+		list[i] = [9]any{r.ID, nil, r.Data, r.Battery, r.RSSI, r.BatteryVoltage, nil, r.DecodeError, r.Written}
 		if r.Time != nil {
 			list[i][1] = sqliteTime(*r.Time)
 		}
@@ -176,10 +205,10 @@ func UpdateStates(ctx context.Context, bdb *bun.DB, rows []StateRow) error {
 	if err != nil {
 		return err
 	}
-	_, err = bdb.DB.ExecContext(ctx, `UPDATE tags `+fmt.Sprintf(set, "tags")+`FROM (
+	_, err = bdb.DB.ExecContext(ctx, `UPDATE tags `+fmt.Sprintf(set, "tags", `json_patch(tags.latest_data, v.latest_data)`)+`FROM (
 			SELECT value ->> 0 AS id, value ->> 1 AS latest_time, value ->> 2 AS latest_data,
 				value ->> 3 AS battery, value ->> 4 AS rssi, value ->> 5 AS battery_voltage,
-				value ->> 6 AS latest_received_at, value ->> 7 AS decode_error FROM json_each(?)
+				value ->> 6 AS latest_received_at, value ->> 7 AS decode_error, value ->> 8 AS written FROM json_each(?)
 		) AS v WHERE tags.id = v.id`+fmt.Sprintf(newer, "tags"), string(raw))
 	return err
 }
