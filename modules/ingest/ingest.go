@@ -76,17 +76,16 @@ type Module interface {
 }
 
 // Tags finds the tags that messages name: the batches look up the tags of
-// their uplinks (CachedTagsByDevEUI, kept in memory by the nodes module),
-// of their device statuses (TagsByDevEUI, which reads the latest data too)
-// and of the values written to nodes (CachedTagsByID), a join, a device
-// status or a log message looks up one DevEUI, and re-decoding loads the
-// tag of a job's node. An unknown id or DevEUI is an errs.NotFound error.
+// their uplinks and of the values written to nodes (CachedTags, kept in
+// memory by the nodes module) and of their device statuses (TagsByDevEUI,
+// which reads the latest data too), a join, a device status or a log
+// message looks up one DevEUI, and re-decoding loads the tag of a job's
+// node. An unknown id or DevEUI is an errs.NotFound error.
 type Tags interface {
 	Tag(ctx context.Context, id int64) (*nodes.Tag, error)
 	TagByDevEUI(ctx context.Context, deveui string) (*nodes.Tag, error)
 	TagsByDevEUI(ctx context.Context, deveuis []string) (map[string]*nodes.Tag, error)
-	CachedTagsByDevEUI(ctx context.Context, deveuis []string) (map[string]*nodes.Tag, error)
-	CachedTagsByID(ctx context.Context, ids []int64) (map[int64]*nodes.Tag, error)
+	CachedTags(ctx context.Context, deveuis []string, ids []int64) (map[string]*nodes.Tag, map[int64]*nodes.Tag, error)
 }
 
 // NodeData records what uplinks bring to their nodes: the keys a tag does

@@ -46,15 +46,14 @@ type Tags interface {
 	// case, NormaliseEUI). A DevEUI without a tag, or one that is not a
 	// DevEUI, is absent from the map; that is not an error.
 	TagsByDevEUI(ctx context.Context, deveuis []string) (map[string]*Tag, error)
-	// CachedTagsByDevEUI is TagsByDevEUI from memory, for the ingest: each
-	// tag's identity, decoder and keys are as committed when the call
-	// began, on any instance, but its state (latest data and time,
-	// battery, signal, alarm) and AppKey are empty. The tags are shared:
-	// callers must not change them.
-	CachedTagsByDevEUI(ctx context.Context, deveuis []string) (map[string]*Tag, error)
-	// CachedTagsByID is CachedTagsByDevEUI by tag id, for the values
-	// written to nodes; an id without a tag is absent from the map.
-	CachedTagsByID(ctx context.Context, ids []int64) (map[int64]*Tag, error)
+	// CachedTags is TagsByDevEUI from memory, for the ingest: the tags of
+	// the DevEUIs (keyed as TagsByDevEUI keys them) and of the ids (nodes
+	// values are written to), each tag's identity, decoder and keys as
+	// committed when the call began, on any instance, but its state
+	// (latest data and time, battery, signal, alarm) and AppKey empty. A
+	// DevEUI or id without a tag is absent. The tags are shared: callers
+	// must not change them.
+	CachedTags(ctx context.Context, deveuis []string, ids []int64) (map[string]*Tag, map[int64]*Tag, error)
 	// TagKeys lists the registered data keys of a tag with their labels,
 	// units and default flag, by key. An unknown tag has none.
 	TagKeys(ctx context.Context, tagID int64) ([]Key, error)

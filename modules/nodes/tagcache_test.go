@@ -2,6 +2,7 @@ package nodes_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -17,16 +18,22 @@ import (
 func TestCachedTagsFollowEveryChange(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
+	// cached looks the tag up by DevEUI and by id, which must agree.
 	cached := func(t *testing.T, e *env, eui string) *nodes.Tag {
 		t.Helper()
-		got, err := e.nodes.CachedTagsByDevEUI(ctx, []string{strings.ToLower(eui), "not a DevEUI", "FFFFFFFFFFFFFFFF"})
+		id := e.ID(t, map[string]string{devEUI: "{tag}", betaDevEUI: "{betaTag}"}[eui])
+		got, byID, err := e.nodes.CachedTags(ctx, []string{strings.ToLower(eui), "not a DevEUI", "FFFFFFFFFFFFFFFF"}, []int64{id, 999999})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(got) > 1 {
-			t.Errorf("found %d tags: %v", len(got), got)
+		if len(got) > 1 || len(byID) > 1 {
+			t.Errorf("found %d tags by DevEUI and %d by id: %v %v", len(got), len(byID), got, byID)
 		}
-		return got[eui]
+		a, b := got[eui], byID[id]
+		if (a == nil) != (b == nil) || a != nil && (a.Name != b.Name || a.CompanyID != b.CompanyID || !slices.Equal(a.Keys, b.Keys)) {
+			t.Errorf("by DevEUI %+v, by id %+v", a, b)
+		}
+		return a
 	}
 	named := func(want string) func(t *testing.T, e *env, _ any) {
 		return func(t *testing.T, e *env, _ any) {

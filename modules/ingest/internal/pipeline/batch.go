@@ -157,14 +157,10 @@ func (p *Pipeline) lookUp(batch []*job) []*job {
 			statuses = append(statuses, eui)
 		}
 	}
-	cached, err := p.deps.Tags.CachedTagsByDevEUI(ctx, uplinks)
+	cached, byID, err := p.deps.Tags.CachedTags(ctx, uplinks, writes)
 	fresh := map[string]*nodes.Tag{}
 	if err == nil && len(statuses) > 0 {
 		fresh, err = p.deps.Tags.TagsByDevEUI(ctx, statuses)
-	}
-	byID := map[int64]*nodes.Tag{}
-	if err == nil && len(writes) > 0 {
-		byID, err = p.deps.Tags.CachedTagsByID(ctx, writes)
 	}
 	if err != nil {
 		for _, j := range batch {

@@ -56,9 +56,6 @@ func tagOf(eui string) *nodes.Tag {
 }
 
 func (fakeNodes) Tag(context.Context, int64) (*nodes.Tag, error) { return nil, nil }
-func (fakeNodes) CachedTagsByID(context.Context, []int64) (map[int64]*nodes.Tag, error) {
-	return nil, nil
-}
 func (fakeNodes) TagByDevEUI(_ context.Context, eui string) (*nodes.Tag, error) {
 	return tagOf(eui), nil
 }
@@ -71,8 +68,9 @@ func (fakeNodes) TagsByDevEUI(_ context.Context, euis []string) (map[string]*nod
 	}
 	return out, nil
 }
-func (f fakeNodes) CachedTagsByDevEUI(ctx context.Context, euis []string) (map[string]*nodes.Tag, error) {
-	return f.TagsByDevEUI(ctx, euis)
+func (f fakeNodes) CachedTags(ctx context.Context, euis []string, _ []int64) (map[string]*nodes.Tag, map[int64]*nodes.Tag, error) {
+	tags, err := f.TagsByDevEUI(ctx, euis)
+	return tags, map[int64]*nodes.Tag{}, err
 }
 func (fakeNodes) EnsureKeys(context.Context, int64, []string) error          { return nil }
 func (fakeNodes) EnsureKeysOfTags(context.Context, map[int64][]string) error { return nil }

@@ -9,8 +9,8 @@ import (
 )
 
 // tagCache keeps what the ingest looks up for every uplink: tags by DevEUI,
-// without their state (CachedTagsByDevEUI), and by id for the values
-// written to nodes (CachedTagsByID). It is valid for one generation
+// without their state, and by id for the values written to nodes
+// (CachedTags). It is valid for one generation
 // of the tags' identities (store.TagGeneration), read at the start of each
 // lookup: a change committed on any instance before a lookup began is seen
 // by it, as it would be by a query. Unknown DevEUIs are not kept, so a tag created later is found.
@@ -24,67 +24,50 @@ type tagCache struct {
 // tagCacheMax bounds the tags kept; the cache is emptied when it is full.
 const tagCacheMax = 50_000
 
-// CachedTagsByDevEUI is TagsByDevEUI for the ingest of uplinks: each tag's
+// CachedTags is TagsByDevEUI for the ingest, from memory, with one read of
+// the generation: the tags of the uplinks' DevEUIs, keyed as TagsByDevEUI
+// keys them, and of the ids of the nodes values are written to. Each tag's
 // identity, decoder and keys are as committed when the call began, but
 // what uplinks change (latest data and time, battery, signal, alarm) and
 // the AppKey are left empty. The tags are shared between calls: callers
 // must not change them.
-func (g *Registry) CachedTagsByDevEUI(ctx context.Context, deveuis []string) (map[string]*nodes.Tag, error) {
-	out := make(map[string]*nodes.Tag, len(deveuis))
-	if len(deveuis) == 0 {
-		return out, nil
+func (g *Registry) CachedTags(ctx context.Context, deveuis []string, ids []int64) (map[string]*nodes.Tag, map[int64]*nodes.Tag, error) {
+	byEUI := make(map[string]*nodes.Tag, len(deveuis))
+	byID := make(map[int64]*nodes.Tag, len(ids))
+	if len(deveuis) == 0 && len(ids) == 0 {
+		return byEUI, byID, nil
 	}
 	gen, err := store.TagGeneration(ctx, g.db)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	missing := g.tagCache.lookUp(gen, deveuis, out)
-	if len(missing) == 0 {
-		return out, nil
+	var kept []*nodes.Tag
+	if missing := g.tagCache.lookUp(gen, deveuis, byEUI); len(missing) > 0 {
+		found, err := g.TagsByDevEUI(ctx, missing)
+		if err != nil {
+			return nil, nil, err
+		}
+		for eui, t := range found {
+			byEUI[eui] = identityOf(t)
+			kept = append(kept, byEUI[eui])
+		}
 	}
-	found, err := g.TagsByDevEUI(ctx, missing)
-	if err != nil {
-		return nil, err
-	}
-	kept := make([]*nodes.Tag, 0, len(found))
-	for eui, t := range found {
-		out[eui] = identityOf(t)
-		kept = append(kept, out[eui])
-	}
-	g.tagCache.keep(gen, kept)
-	return out, nil
-}
-
-// CachedTagsByID is CachedTagsByDevEUI by tag id, for the values written
-// to nodes. An id without a tag is absent from the map.
-func (g *Registry) CachedTagsByID(ctx context.Context, ids []int64) (map[int64]*nodes.Tag, error) {
-	out := make(map[int64]*nodes.Tag, len(ids))
-	if len(ids) == 0 {
-		return out, nil
-	}
-	gen, err := store.TagGeneration(ctx, g.db)
-	if err != nil {
-		return nil, err
-	}
-	missing := g.tagCache.lookUpIDs(gen, ids, out)
-	if len(missing) == 0 {
-		return out, nil
-	}
-	found, err := store.TagsWithKeysByID(ctx, g.db, missing)
-	if err != nil {
-		return nil, err
-	}
-	tags, err := g.withKeys(ctx, found, false)
-	if err != nil {
-		return nil, err
-	}
-	kept := make([]*nodes.Tag, len(tags))
-	for i, t := range tags {
-		kept[i] = identityOf(t)
-		out[t.ID] = kept[i]
+	if missing := g.tagCache.lookUpIDs(gen, ids, byID); len(missing) > 0 {
+		rows, err := store.TagsWithKeysByID(ctx, g.db, missing)
+		if err != nil {
+			return nil, nil, err
+		}
+		found, err := g.withKeys(ctx, rows, false)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, t := range found {
+			byID[t.ID] = identityOf(t)
+			kept = append(kept, byID[t.ID])
+		}
 	}
 	g.tagCache.keep(gen, kept)
-	return out, nil
+	return byEUI, byID, nil
 }
 
 // lookUp puts the kept tags of deveuis into out and returns the DevEUIs it
