@@ -116,7 +116,8 @@ func TestScriptTestHasNoSideEffects(t *testing.T) {
 	kerneltest.ForEachDialect(t, func(t *testing.T, d db.Dialect) {
 		t.Parallel()
 		e := newEnv(t, d)
-		at := time.Now().UTC().Add(-time.Minute).Truncate(time.Second)
+		// An uplink's time to the microsecond, as network servers give it.
+		at := time.Now().UTC().Add(-time.Minute).Truncate(time.Second).Add(123456 * time.Microsecond)
 		e.post(t, "acme", at, map[string]any{"temperature": 20, "humidity": 50})
 		content := dewPoint + "\n" // the return is the last line: sends after it would not run
 		content = strings.Replace(content, "return dp;", `mail("ops@acme.example", "Dew point", "dp " + dp);
@@ -181,7 +182,8 @@ func TestTriggeredDewPoint(t *testing.T) {
 		rec := kerneltest.Record(e.p.Host().Bus, ingest.UplinkReceived{}.Topic())
 		id := e.create(t, "acme", map[string]any{"name": "Dew point", "type": scripts.TypeTriggered, "interval": 0,
 			"boundTag": e.ID(t, "{acmeNode}"), "enabled": true, "content": dewPoint})
-		at := time.Now().UTC().Add(-time.Minute).Truncate(time.Second)
+		// An uplink's time to the microsecond, as network servers give it.
+		at := time.Now().UTC().Add(-time.Minute).Truncate(time.Second).Add(123456 * time.Microsecond)
 		e.post(t, "acme", at, map[string]any{"temperature": 20, "humidity": 50})
 		kerneltest.WaitFor(t, 10*time.Second, func() bool {
 			p, ok := e.Latest(t, "acme", "dew_point")
@@ -198,6 +200,14 @@ func TestTriggeredDewPoint(t *testing.T) {
 			}
 			return false
 		}, func() string { return fmt.Sprintf("events: %v", rec.Events()) })
+		// Written at the uplink's very time, the value joins the node's
+		// latest data (a Date in the script keeps milliseconds only, so the
+		// trigger's time must reach the write as it is).
+		node := fmt.Sprintf("/api/tag/%d", e.ID(t, "{acmeNode}"))
+		kerneltest.WaitFor(t, 5*time.Second, func() bool {
+			data, _ := e.Must(t, "acmeAdmin", "GET", node, nil, http.StatusOK).Obj()["data"].(map[string]any)
+			return data["dew_point"] == wantDewPoint
+		}, func() string { return fmt.Sprint(e.Must(t, "acmeAdmin", "GET", node, nil, http.StatusOK).Obj()) })
 		// The key is registered in the step after the point's commit.
 		kerneltest.WaitFor(t, 5*time.Second, func() bool {
 			return e.Client.TagData(t, e.Tokens["acmeAdmin"], e.ID(t, "{acmeNode}"))["dew_point"] != nil

@@ -28,8 +28,13 @@ function __host(input) {
     if (!(n > 0) || n % 1 !== 0) fail("a node id must be a positive whole number");
     return n;
   }
+  // A time in RFC 3339, such as the trigger's, is passed on as it is: a
+  // Date keeps milliseconds only, and a value written at the trigger's time
+  // would be older than the uplink, and so miss the node's latest data.
+  var RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
   function iso(t) {
     if (t === undefined || t === null || t === "") return "";
+    if (typeof t === "string" && RFC3339.test(t) && !isNaN(new Date(t).getTime())) return t;
     var d = t instanceof Date ? t : new Date(t);
     if (isNaN(d.getTime())) fail("not a time: " + String(t));
     return d.toISOString();
