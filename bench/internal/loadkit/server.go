@@ -112,16 +112,21 @@ func CreatePostgres(ctx context.Context, adminURL, prefix string) (string, func(
 	return u.String(), drop, nil
 }
 
-// Checkpoint makes the PostgreSQL server at adminURL write its dirty pages
-// out now: a measurement that follows starts without a checkpoint due
-// within it, as the one it is compared with did.
-func Checkpoint(ctx context.Context, adminURL string) error {
-	admin, err := sql.Open("pgx", adminURL)
+// Settle vacuums the database at dbURL and then checkpoints, so that a
+// measurement starts with what autovacuum would have cleaned up cleaned up
+// (this machine's PostgreSQL runs with autovacuum off: the tags, rewritten
+// by every uplink, bloat from one measurement to the next otherwise) and
+// with no checkpoint due from what the ones before wrote.
+func Settle(ctx context.Context, dbURL string) error {
+	bench, err := sql.Open("pgx", dbURL)
 	if err != nil {
 		return err
 	}
-	defer admin.Close()
-	if _, err := admin.ExecContext(ctx, "CHECKPOINT"); err != nil {
+	defer bench.Close()
+	if _, err := bench.ExecContext(ctx, "VACUUM (ANALYZE)"); err != nil {
+		return fmt.Errorf("vacuum: %w", err)
+	}
+	if _, err := bench.ExecContext(ctx, "CHECKPOINT"); err != nil {
 		return fmt.Errorf("checkpoint: %w", err)
 	}
 	return nil
