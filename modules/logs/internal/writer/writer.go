@@ -154,6 +154,13 @@ func (w *Writer) write(batch []Item) {
 			}
 		}
 	}
+	// The users' activity first: whoever hears of a LOGIN entry (the live
+	// feed, a test waiting for it) finds the sign-in counted already.
+	for _, a := range seen {
+		if err := store.UpsertActivity(ctx, w.db, a); err != nil {
+			w.log.Warn("user activity not written", "user_id", a.UserID, "err", err)
+		}
+	}
 	if len(entries) > 0 {
 		stored, err := store.InsertEntries(ctx, w.db, entries)
 		if err != nil {
@@ -171,11 +178,6 @@ func (w *Writer) write(batch []Item) {
 		w.written.Add(float64(len(stored)))
 		for _, e := range stored {
 			w.publish(e)
-		}
-	}
-	for _, a := range seen {
-		if err := store.UpsertActivity(ctx, w.db, a); err != nil {
-			w.log.Warn("user activity not written", "user_id", a.UserID, "err", err)
 		}
 	}
 }
