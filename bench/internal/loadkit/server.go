@@ -113,7 +113,7 @@ func CreatePostgres(ctx context.Context, adminURL, prefix string) (string, func(
 }
 
 // Settle vacuums the database at dbURL and then checkpoints, so that a
-// measurement starts with what autovacuum would have cleaned up cleaned up
+// measurement starts with what autovacuum would have cleaned up
 // (this machine's PostgreSQL runs with autovacuum off: the tags, rewritten
 // by every uplink, bloat from one measurement to the next otherwise) and
 // with no checkpoint due from what the ones before wrote.

@@ -12,14 +12,9 @@ import (
 
 // The lookups of tags that other modules make (nodes.Tags), whoever asks.
 
-// Tag returns a tag by id.
+// Tag returns a tag by id: with its keys in one query, and its alarm state
+// in a second.
 func (g *Registry) Tag(ctx context.Context, id int64) (*nodes.Tag, error) {
-	return g.tagByID(ctx, id)
-}
-
-// tagByID reads a tag with its keys in one query, and its alarm state in
-// a second.
-func (g *Registry) tagByID(ctx context.Context, id int64) (*nodes.Tag, error) {
 	found, err := store.TagWithKeysByID(ctx, g.db, id)
 	if err != nil {
 		return nil, err

@@ -52,8 +52,8 @@ func keyNames(bdb *bun.DB) string {
 // TagWithKeysByID reads a tag with the names of its keys and its default
 // key, in one query; an unknown id is errs.NotFound.
 func TagWithKeysByID(ctx context.Context, bdb *bun.DB, id int64) (*TagWithKeys, error) {
-	var found []TagWithKeys
-	if err := bdb.NewRaw(fmt.Sprintf(withKeys, keyNames(bdb), `tags AS tag`)+`WHERE tag.id = ?`, id).Scan(ctx, &found); err != nil {
+	found, err := tagsWithKeysWhere(ctx, bdb, "id", "bigint", []int64{id})
+	if err != nil {
 		return nil, fmt.Errorf("load tag %d: %w", id, err)
 	}
 	if len(found) == 0 {

@@ -4,6 +4,12 @@
 // answered yet is recorded as a need and stops the pass; the host fetches
 // the needs and starts the run again, which is safe because writes and sends
 // are only collected (actions) and done by the host after the last pass.
+
+// A time in RFC 3339, such as the trigger's, is passed on as it is (iso): a
+// Date keeps milliseconds only, and a value written at the trigger's time
+// would be older than the uplink, and so miss the node's latest data. Made
+// once, with the codec's image, not in every run.
+var __RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 function __host(input) {
   var ctx = JSON.parse(input.variables.ctx);
   var reads = ctx.reads || {};
@@ -28,13 +34,9 @@ function __host(input) {
     if (!(n > 0) || n % 1 !== 0) fail("a node id must be a positive whole number");
     return n;
   }
-  // A time in RFC 3339, such as the trigger's, is passed on as it is: a
-  // Date keeps milliseconds only, and a value written at the trigger's time
-  // would be older than the uplink, and so miss the node's latest data.
-  var RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
   function iso(t) {
     if (t === undefined || t === null || t === "") return "";
-    if (typeof t === "string" && RFC3339.test(t) && !isNaN(new Date(t).getTime())) return t;
+    if (typeof t === "string" && __RFC3339.test(t) && !isNaN(new Date(t).getTime())) return t;
     var d = t instanceof Date ? t : new Date(t);
     if (isNaN(d.getTime())) fail("not a time: " + String(t));
     return d.toISOString();
