@@ -242,6 +242,11 @@ func (k *Kernel) Serve(ctx context.Context, ln net.Listener) error {
 		if metricsLn != nil {
 			metricsLn.Close()
 		}
+		// A stop asked for while the modules started (a module's start
+		// then ends with the context's error) is a stop, not a failure.
+		if ctx.Err() != nil {
+			return nil
+		}
 		return err
 	}
 	defer stop()
