@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fieldhub/fieldhub/kernel/kerneltest"
 	"github.com/fieldhub/fieldhub/kernel/web"
@@ -58,6 +59,7 @@ var param = regexp.MustCompile(`\{([A-Za-z0-9_]+)\.{0,3}\}`)
 func Walk(t *testing.T, base string, routes []web.Route, fx Fixture) {
 	t.Helper()
 	client := kerneltest.NewClient(base)
+	settle(t, fx.Snapshot)
 	for _, rt := range routes {
 		if !strings.HasPrefix(rt.Path, "/api/") {
 			continue
@@ -94,11 +96,37 @@ func Walk(t *testing.T, base string, routes []web.Route, fx Fixture) {
 				t.Errorf("%s: answered %d: %.300s", name, res.Status, res.Body)
 			}
 			if after := fx.Snapshot(t); after != before {
-				t.Errorf("%s: answered %d and changed the other company's data:\nbefore %s\nafter  %s", name, res.Status, before, after)
+				t.Errorf("%s: answered %d and changed the other company's data:\n%s", name, res.Status, changedLines(before, after))
 			}
 		}
 	}
 }
+
+// settle waits until the snapshot reads the same twice, settleQuiet apart:
+// what the fixture set going in the background (a log entry, a flush) is
+// written before the first call, not during it.
+func settle(t *testing.T, snapshot func(testing.TB) string) {
+	t.Helper()
+	last := snapshot(t)
+	for deadline := time.Now().Add(settleWithin); ; {
+		time.Sleep(settleQuiet)
+		now := snapshot(t)
+		if now == last {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the foreign company's data still changes %s after the fixture:\n%s", settleWithin, changedLines(last, now))
+		}
+		t.Logf("the foreign company's data changed after the fixture:\n%s", changedLines(last, now))
+		last = now
+	}
+}
+
+// How long settle waits without a change, and at most.
+const (
+	settleQuiet  = 300 * time.Millisecond
+	settleWithin = 15 * time.Second
+)
 
 // fill replaces a path's parameters with foreign values and reports whether
 // it has any.
@@ -117,4 +145,30 @@ func fill(path string, values map[string]string) (string, bool, error) {
 		return "", false, fmt.Errorf("no foreign value for path parameter %s", strings.Join(missing, ", "))
 	}
 	return out, out != path, nil
+}
+
+// changedLines lists the snapshot lines that only one of before and after
+// holds: the whole snapshot is too long for a test log to keep.
+func changedLines(before, after string) string {
+	count := map[string]int{}
+	for _, l := range strings.Split(before, "\n") {
+		count[l]++
+	}
+	for _, l := range strings.Split(after, "\n") {
+		count[l]--
+	}
+	var b strings.Builder
+	for _, l := range strings.Split(before, "\n") {
+		if count[l] > 0 {
+			count[l]--
+			fmt.Fprintf(&b, "- %s\n", l)
+		}
+	}
+	for _, l := range strings.Split(after, "\n") {
+		if count[l] < 0 {
+			count[l]++
+			fmt.Fprintf(&b, "+ %s\n", l)
+		}
+	}
+	return b.String()
 }
