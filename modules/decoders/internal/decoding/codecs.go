@@ -55,6 +55,10 @@ type codecCache struct {
 	builtin map[string]*loaded
 	custom  map[int64]*loaded
 	repo    map[string]*loaded // imported codecs by key
+	// drops counts the custom decoders forgotten (dropCustom): a load
+	// that began before a drop read a row the drop may have made stale
+	// (a switch-off), so it does not store what it loaded (storeCustom).
+	drops uint64
 }
 
 func (c *codecCache) init() {
@@ -102,7 +106,27 @@ func (c *codecCache) dropRepo(key string) {
 func (c *codecCache) dropCustom(id int64) {
 	c.mu.Lock()
 	delete(c.custom, id)
+	c.drops++
 	c.mu.Unlock()
+}
+
+// customDrops is the count of drops a load of a custom decoder begins at.
+func (c *codecCache) customDrops() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.drops
+}
+
+// storeCustom keeps l as decoder id's codec, unless a decoder was dropped
+// since the load of l began (at the count drops): a decode waiting for its
+// turn would otherwise find a switched-off decoder on again, loaded from
+// the row as it was before the switch-off, and run it.
+func (c *codecCache) storeCustom(id int64, l *loaded, drops uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.drops == drops {
+		c.custom[id] = l
+	}
 }
 
 // errUnknown is the answer for a key the company cannot use.
@@ -196,6 +220,7 @@ func (s *Service) customCodec(ctx context.Context, company, id int64) (*loaded, 
 		}
 		return l, nil
 	}
+	drops := s.codecs.customDrops()
 	row, found, err := store.Active(ctx, s.db, id)
 	if err != nil {
 		return nil, err
@@ -232,8 +257,6 @@ func (s *Service) customCodec(ctx context.Context, company, id int64) (*loaded, 
 		fresh.off = &decoders.SwitchOff{DecoderID: id, Name: row.Name, At: *row.SwitchedOffAt, Reason: row.SwitchedOffReason}
 	}
 	fresh.touch()
-	s.codecs.mu.Lock()
-	s.codecs.custom[id] = fresh
-	s.codecs.mu.Unlock()
+	s.codecs.storeCustom(id, fresh, drops)
 	return fresh, nil
 }
