@@ -50,8 +50,7 @@ func TestTenancy(t *testing.T) {
 		fgw := foreignGateway(t, ta, root, foreign.CompanyID, fn.applicationID)
 		fal := foreignAlarms(t, ta, root, foreign.CompanyID, fn.tagID)
 		// A forwarding target of the foreign application, at a public name
-		// that nothing is sent to (no uplink is stored after it); before the
-		// report, whose audit entry the walk waits for as the last.
+		// that nothing is sent to (no uplink is stored after it).
 		foreignTarget := ta.Must(t, "POST", fmt.Sprintf("/api/applications/%d/forwarding", fn.applicationID), root, map[string]any{
 			"name": "Foreign Widgets warehouse", "kind": "webhook", "url": "https://hooks.foreign.example/in", "secret": "foreign-secret"}, 201).Num("id")
 		foreignReport := foreignReport(t, ta, root, foreign.CompanyID, fn.tagID)
@@ -66,9 +65,9 @@ func TestTenancy(t *testing.T) {
 		// The installation's news, which only a SuperAdmin changes.
 		newsID := ta.Must(t, "POST", "/api/news", root, map[string]any{"title": "Installation news", "body": "For everyone."}, 201).Num("id")
 		// The audit trail is written after the bus hands it on, in order:
-		// once the last fixture's entry is there, so are the others, and
-		// the snapshots see none arrive during the walk.
-		awaitForeignAudit(t, ta, foreign.CompanyID, "audit.report.created")
+		// once the last foreign fixture's entry (the profile's) is there, so
+		// are the others, and the snapshots see none arrive during the walk.
+		awaitForeignAudit(t, ta, foreign.CompanyID, "audit.profile.created")
 
 		bdb := ta.Host().DB
 		fid := foreign.CompanyID
