@@ -110,13 +110,6 @@ func (c *codecCache) dropCustom(id int64) {
 	c.mu.Unlock()
 }
 
-// customDrops is the count of drops a load of a custom decoder begins at.
-func (c *codecCache) customDrops() uint64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.drops
-}
-
 // storeCustom keeps l as decoder id's codec, unless a decoder was dropped
 // since the load of l began (at the count drops): a decode waiting for its
 // turn would otherwise find a switched-off decoder on again, loaded from
@@ -212,7 +205,7 @@ func load(ctx context.Context, e *sandbox.Engine, kind string, content []byte, t
 func (s *Service) customCodec(ctx context.Context, company, id int64) (*loaded, error) {
 	key := decoders.CustomKey(id)
 	s.codecs.mu.Lock()
-	l := s.codecs.custom[id]
+	l, drops := s.codecs.custom[id], s.codecs.drops // drops: see storeCustom
 	s.codecs.mu.Unlock()
 	if l != nil && time.Since(l.checked) < customCheck {
 		if l.company != company {
@@ -220,7 +213,6 @@ func (s *Service) customCodec(ctx context.Context, company, id int64) (*loaded, 
 		}
 		return l, nil
 	}
-	drops := s.codecs.customDrops()
 	row, found, err := store.Active(ctx, s.db, id)
 	if err != nil {
 		return nil, err

@@ -9,13 +9,13 @@ import "testing"
 func TestALoadThatBeganBeforeADropIsNotStored(t *testing.T) {
 	var c codecCache
 	c.init()
-	stale := c.customDrops()
+	stale := c.drops
 	c.dropCustom(7) // the switch-off
 	c.storeCustom(7, &loaded{id: 7}, stale)
 	if c.custom[7] != nil {
 		t.Fatal("a load that began before the drop was stored")
 	}
-	c.storeCustom(7, &loaded{id: 7}, c.customDrops())
+	c.storeCustom(7, &loaded{id: 7}, c.drops)
 	if c.custom[7] == nil {
 		t.Fatal("a load that began after the drop was not stored")
 	}
