@@ -16,7 +16,7 @@
 //    by reloading (warm cache), and takes performance.now() at the first
 //    animation frame in which every module has drawn.
 //
-// Needs webapp/dist built and Chromium at /usr/bin/chromium; FIELDHUB_E2E_BIN
+// Needs webapp/dist built and Debian's full Chromium at /usr/bin/chromium; FIELDHUB_E2E_BIN
 // names a built binary (else the harness builds one).
 //
 //   node bench/dashboard-browser/measure.mjs [-runs 10] [-bundle-only]
@@ -71,7 +71,7 @@ if (bundleOnly) process.exit(0);
 // --- 2. Browser ----------------------------------------------------------
 
 const probe = "70B3D57ED0BE0001";
-const [server, browser] = await Promise.all([startFieldhub({ seed: false, serveArgs: ["--demo"], env: { FIELDHUB_MAP_TILE_URL: "http://127.0.0.1:9/tiles/{z}/{x}/{y}.png" } }), launchBrowser()]);
+const [server, browser] = await Promise.all([startFieldhub({ seed: false, serveArgs: ["--demo"], env: { FIELDHUB_MAP_TILE_URL: "http://127.0.0.1:9/tiles/{z}/{x}/{y}.png" } }), launchBrowser({ full: true })]);
 try {
   const login = /CompanyAdmin\s+(\S+@\S+)\s+(\S+)/.exec(server.startup);
   const admin = { email: login[1], password: login[2] };

@@ -12,7 +12,7 @@
 // its clustered markers for every gateway and the list its first rows.
 // Tiles go to a port where nothing listens (the machine has no tile server).
 //
-// Needs webapp/dist built and Chromium at /usr/bin/chromium; FIELDHUB_E2E_BIN
+// Needs webapp/dist built and Debian's full Chromium at /usr/bin/chromium; FIELDHUB_E2E_BIN
 // names a built binary (else the harness builds one).
 //
 //   node bench/gateways-browser/measure.mjs [-runs 5] [-gateways 10000]
@@ -28,7 +28,7 @@ const eui = (i) => `BE0C${i.toString(16).toUpperCase().padStart(12, "0")}`;
 
 const [server, browser] = await Promise.all([
   startFieldhub({ env: { FIELDHUB_MAP_TILE_URL: "http://127.0.0.1:9/tiles/{z}/{x}/{y}.png" } }),
-  launchBrowser(),
+  launchBrowser({ full: true }),
 ]);
 try {
   const acme = server.accounts.companies[0];

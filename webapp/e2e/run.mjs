@@ -11,22 +11,24 @@
 // Exits with the first failing runner's code. FIELDHUB_E2E_BIN names an
 // already built binary to test instead.
 //
-// Needs the web assets built in webapp/dist and Chromium at /usr/bin/chromium
-// (scripts/ensure-chromium.sh installs it).
+// Needs the web assets built in webapp/dist and Debian's Chromium headless
+// shell (lib/env.mjs's chromiumPath; scripts/ensure-chromium.sh installs it).
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, relative, resolve } from "node:path";
-import { chromiumPath, e2eDir, webappDir } from "./lib/env.mjs";
+import { chromiumPath, e2eDir, fullChromiumPath, webappDir } from "./lib/env.mjs";
 import { goBuild } from "./lib/server.mjs";
 
 // perf.test.mjs records first-contentful-paint and page weight for
 // docs/performance.md and holds them to budgets.
 const ALONE = new Set(["perf.test.mjs"]);
 
-if (!existsSync(chromiumPath)) {
-  console.error(`e2e: ${chromiumPath} is missing; run scripts/ensure-chromium.sh`);
-  process.exit(1);
+for (const path of [chromiumPath, fullChromiumPath]) {
+  if (!existsSync(path)) {
+    console.error(`e2e: ${path} is missing; run scripts/ensure-chromium.sh`);
+    process.exit(1);
+  }
 }
 
 const concurrencyText = process.env.FIELDHUB_E2E_CONCURRENCY || "2";

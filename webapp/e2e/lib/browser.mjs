@@ -3,10 +3,16 @@
 import assert from "node:assert/strict";
 import { after, afterEach } from "node:test";
 import { chromium } from "playwright-core";
-import { chromiumArgs, chromiumPath, t } from "./env.mjs";
+import { chromiumArgs, chromiumPath, fullChromiumPath, t } from "./env.mjs";
 
-export function launchBrowser() {
-  return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true });
+/**
+ * launchBrowser starts the tests' Chromium (env.mjs's chromiumPath, the
+ * headless shell), or the full browser with full: what measures a page as
+ * its users' browser draws it (perf.test.mjs, bench/*-browser) runs in the
+ * browser its figures in docs/performance.md were taken with.
+ */
+export function launchBrowser({ full = false } = {}) {
+  return chromium.launch({ executablePath: full ? fullChromiumPath : chromiumPath, args: chromiumArgs, headless: true });
 }
 
 // The portal's origin by context, for the posts signIn makes.
