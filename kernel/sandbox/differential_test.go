@@ -12,6 +12,6 @@ import (
 // when both give the same JSON for every case.
 func TestDifferentialWithNode(t *testing.T) {
 	t.Parallel()
-	e := newEngine(t, sandbox.Options{})
+	e := newEngine(t, sandbox.Options{LoadTimeout: sandboxtest.LoadTimeout})
 	sandboxtest.Differential(t, e, "testdata/codecs")
 }

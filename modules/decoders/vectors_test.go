@@ -149,7 +149,7 @@ func TestCatalogFiles(t *testing.T) {
 // both give the same JSON, and that JSON is the vector's expected output.
 func TestCatalogDifferentialWithNode(t *testing.T) {
 	t.Parallel()
-	e, codecs := catalogEngine(t, sandbox.Options{})
+	e, codecs := catalogEngine(t, sandbox.Options{LoadTimeout: sandboxtest.LoadTimeout})
 	sandboxtest.DifferentialCodecs(t, e, codecs)
 }
 

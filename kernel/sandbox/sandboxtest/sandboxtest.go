@@ -49,6 +49,12 @@ import (
 // machines tests run on are sometimes slow.
 var limits = sandbox.Limits{Time: 2 * time.Second}
 
+// LoadTimeout is as roomy, for the engines the differential tests run
+// (sandbox.Options.LoadTimeout): the default second to load a codec is the
+// portal's limit, and on a loaded test machine the largest codecs of the
+// catalog took longer to load, which failed a comparison of results.
+const LoadTimeout = 10 * time.Second
+
 // DefaultRecvTime is a case's reception time when it names none.
 const DefaultRecvTime = "2026-01-01T00:00:00Z"
 
