@@ -77,7 +77,7 @@ for (const spec of PAGES) {
 // the side menu and from the links of those pages (three clicks deep) gets the
 // axe-core check and the keyboard walk, so a page that lands is checked
 // before anyone adds it to PAGES. A page is checked once: a path that PAGES
-// // or an earlier role's walk checked is only visited for its links. A higher
+// or an earlier role's walk checked is only visited for its links. A higher
 // role's view of a page adds controls (edit, delete) to a lower one's rather
 // than being another page, so the roles walk from the most rights to the
 // fewest, and checking every role's view again (the three company roles

@@ -11,8 +11,9 @@
 // Exits with the first failing runner's code. FIELDHUB_E2E_BIN names an
 // already built binary to test instead.
 //
-// Needs the web assets built in webapp/dist and Debian's Chromium headless
-// shell (lib/env.mjs's chromiumPath; scripts/ensure-chromium.sh installs it).
+// Needs the web assets built in webapp/dist, Debian's Chromium headless shell
+// (lib/env.mjs's chromiumPath) and, for perf.test.mjs, its full Chromium
+// (fullChromiumPath); scripts/ensure-chromium.sh installs both.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
